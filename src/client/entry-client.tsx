@@ -1,0 +1,42 @@
+import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router-dom';
+import { PublicConfigProvider } from './lib/public-config.tsx';
+import { routes } from './routes.tsx';
+import './styles.css';
+
+async function hydrate() {
+  // Lazy route modules matched by the server-rendered page must be loaded
+  // before hydrating, or React would render a fallback over the real HTML.
+  const matched = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matched
+      .filter((m) => typeof m.route.lazy === 'function')
+      .map(async (m) => {
+        const loadRoute = m.route.lazy as () => Promise<Record<string, unknown>>;
+        const routeModule = await loadRoute();
+        Object.assign(m.route, { ...routeModule, lazy: undefined });
+      }),
+  );
+  const router = createBrowserRouter(routes, { hydrationData: window.__staticRouterHydrationData });
+  hydrateRoot(
+    document.getElementById('root')!,
+    <StrictMode>
+      <PublicConfigProvider value={window.__PUBLIC_CONFIG__!}>
+        <RouterProvider router={router} />
+      </PublicConfigProvider>
+    </StrictMode>,
+  );
+}
+
+void hydrate();
+
+declare global {
+  interface Window {
+    __staticRouterHydrationData?: Parameters<typeof createBrowserRouter>[1] extends infer O
+      ? O extends { hydrationData?: infer H }
+        ? H
+        : never
+      : never;
+  }
+}

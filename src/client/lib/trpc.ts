@@ -1,0 +1,16 @@
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCReact } from '@trpc/react-query';
+import superjson from 'superjson';
+import type { AppRouter } from '../../server/router.ts';
+
+/**
+ * Two ways to call the server, sharing the router's types:
+ * - `trpc` (React Query hooks) inside areas wrapped by <TrpcProvider> (wizard, console);
+ * - `api` (plain client, a few KB) for small forms on marketing pages, which
+ *   must not pull React Query into their first load.
+ */
+export const trpc = createTRPCReact<AppRouter>();
+
+export const trpcLinks = () => [httpBatchLink({ url: '/trpc', transformer: superjson })];
+
+export const api = createTRPCClient<AppRouter>({ links: trpcLinks() });

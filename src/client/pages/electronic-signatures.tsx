@@ -1,0 +1,13 @@
+import type { RouteHandle } from '../lib/meta.ts';
+
+export const handle: RouteHandle = {
+  meta: () => ({ title: 'Electronic Signatures', description: 'Electronic Signatures — placeholder.', path: '/electronic-signatures' }),
+};
+
+export function Component() {
+  return (
+    <main id="main" className="mx-auto max-w-5xl px-4 py-16">
+      <h1 className="text-4xl font-bold">Electronic Signatures</h1>
+    </main>
+  );
+}

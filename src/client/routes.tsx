@@ -1,0 +1,43 @@
+import type { RouteObject } from 'react-router-dom';
+import { RootLayout } from './components/layout/root-layout.tsx';
+import { RouteError } from './pages/route-error.tsx';
+
+/**
+ * Every route of the product. Pages are lazy modules exporting `Component`,
+ * optionally `loader` and `handle` (see `lib/meta.ts`), so each page's code is
+ * its own chunk: a marketing page never downloads the booking wizard.
+ */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        // Pathless: errors and 404s render inside the header and footer.
+        errorElement: <RouteError />,
+        children: [
+          { index: true, lazy: () => import('./pages/home.tsx') },
+          { path: 'schedule', lazy: () => import('./pages/schedule.tsx') },
+          { path: 'electronic-signatures', lazy: () => import('./pages/electronic-signatures.tsx') },
+          { path: 'remote-notarization', lazy: () => import('./pages/remote-notarization.tsx') },
+          { path: 'identity-verification', lazy: () => import('./pages/identity-verification.tsx') },
+          { path: 'document-management', lazy: () => import('./pages/document-management.tsx') },
+          { path: 'business-solutions', lazy: () => import('./pages/business-solutions.tsx') },
+          { path: 'blog', lazy: () => import('./pages/blog/blog-list.tsx') },
+          { path: 'blog/:slug', lazy: () => import('./pages/blog/blog-article.tsx') },
+          { path: 'terms-of-service', lazy: () => import('./pages/legal/terms-of-service.tsx') },
+          { path: 'privacy-policy', lazy: () => import('./pages/legal/privacy-policy.tsx') },
+          { path: 'cookie-policy', lazy: () => import('./pages/legal/cookie-policy.tsx') },
+          { path: 'esign-consent', lazy: () => import('./pages/legal/esign-consent.tsx') },
+          { path: 'accessibility', lazy: () => import('./pages/legal/accessibility.tsx') },
+          { path: 'sitemap', lazy: () => import('./pages/sitemap.tsx') },
+          { path: 'booking/:token', lazy: () => import('./pages/manage-booking.tsx') },
+          { path: '*', lazy: () => import('./pages/not-found.tsx') },
+        ],
+      },
+    ],
+  },
+  // The staff console has its own layout and its own routes inside.
+  { path: '/admin/*', lazy: () => import('./pages/admin/admin-app.tsx'), errorElement: <RouteError /> },
+];

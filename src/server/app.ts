@@ -1,0 +1,68 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import compression from 'compression';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Deps } from './deps.ts';
+import { mountPages } from './http/pages.ts';
+import { appRouter } from './router.ts';
+
+export interface App {
+  app: Express;
+  close(): Promise<void>;
+}
+
+/** The Express app: the middleware order, top to bottom, is the request's path. */
+export async function createApp(deps: Deps, options: { pages?: 'development' | 'production' | false } = {}): Promise<App> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.TRUST_PROXY);
+
+  app.use(
+    pinoHttp({
+      logger: deps.log,
+      genReqId: (req, res) => {
+        const id = randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Query strings may carry tokens (manage links): log the path only.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      },
+      autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString('base64');
+    next();
+  });
+  app.use(compression());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req, res }) => ({ deps, req, res, requestId: String(req.id) }),
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error, path }, 'tRPC procedure failed');
+      },
+    }),
+  );
+
+  const closePages = options.pages ? await mountPages(app, deps, options.pages) : async () => {};
+
+  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    req.log?.error({ err: error }, 'request failed');
+    if (res.headersSent) return;
+    const status = typeof error?.status === 'number' && error.status >= 400 ? error.status : 500;
+    res.status(status).json({ error: status === 500 ? 'An unexpected error occurred' : String(error.message) });
+  };
+  app.use(onError);
+
+  return { app, close: closePages };
+}

@@ -1,0 +1,44 @@
+import { createServer } from 'node:http';
+import { loadConfig } from './config.ts';
+import { createApp } from './app.ts';
+import { DataDirLockedError, openDatabase } from './db/client.ts';
+import type { Deps } from './deps.ts';
+import { createLogger } from './logger.ts';
+
+/** Start-up only: configuration, database, HTTP, shutdown. */
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const deps: Deps = { config, database, db: database.db, log, now: () => new Date() };
+
+  const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
+  const { app, close } = await createApp(deps, { pages: mode });
+  const server = createServer(app);
+  server.listen(config.PORT, config.HOST, () => {
+    log.info({ url: config.publicUrl, database: database.driver, payments: config.paymentsMode }, 'server listening');
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.close();
+    server.closeIdleConnections();
+    await close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof DataDirLockedError || (error instanceof Error && error.message.startsWith('Invalid configuration'))) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,11 @@
+import { publicProcedure, router } from './trpc.ts';
+
+/**
+ * The one root router: each feature adds its own router under its name.
+ * Its type is what the client imports (types only).
+ */
+export const appRouter = router({
+  health: publicProcedure.query(() => ({ ok: true as const })),
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** console.error and page errors seen so far; journeys assert it stays empty. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh Chromium profile per call (Debian's chromium; no browser download). */
+export async function openBrowser(options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<Browser> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'notary-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    reducedMotion: options.reducedMotion ?? 'no-preference',
+    baseURL: baseUrl(),
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  const watch = (p: Page) => {
+    p.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    p.on('pageerror', (error) => errors.push(error.message));
+  };
+  watch(page);
+  context.on('page', watch);
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** axe-core against WCAG 2.1 A/AA rules; returns the violations (expected: none). */
+export async function axeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
