@@ -4,8 +4,8 @@ import type { Logger } from './logger.ts';
 
 /**
  * Everything a request handler or a service may reach outside its own code,
- * built once in `main.ts` (or by a test) and passed down. Adapters for outside
- * services (storage, mail, payments) are added here as they are chosen.
+ * built once by `buildDeps` (in `main.ts`, or by a test) and passed down.
+ * Each outside service is an adapter chosen here from configuration.
  */
 export interface Deps {
   config: Config;
@@ -14,4 +14,8 @@ export interface Deps {
   log: Logger;
   /** The clock, replaceable in tests. */
   now: () => Date;
+}
+
+export async function buildDeps(config: Config, database: Database, log: Logger): Promise<Deps> {
+  return { config, database, db: database.db, log, now: () => new Date() };
 }

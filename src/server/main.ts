@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { DataDirLockedError, openDatabase } from './db/client.ts';
-import type { Deps } from './deps.ts';
+import { buildDeps } from './deps.ts';
 import { createLogger } from './logger.ts';
 
 /** Start-up only: configuration, database, HTTP, shutdown. */
@@ -10,7 +10,7 @@ async function main() {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const deps: Deps = { config, database, db: database.db, log, now: () => new Date() };
+  const deps = await buildDeps(config, database, log);
 
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
   const { app, close } = await createApp(deps, { pages: mode });

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, dbKinds } from '../../../tests/helpers/db.ts';
-import { DataDirLockedError, openPglite } from './client.ts';
+import { DataDirLockedError, openPglite, queryRows } from './client.ts';
 
 describe.each(dbKinds)('database on %s', (kind) => {
   it('applies every migration and answers queries', async () => {
     const database = await createTestDatabase(kind);
     try {
-      const result = await database.db.execute(sql`select count(*)::int as n from bookings`);
-      expect((result.rows[0] as { n: number }).n).toBe(0);
+      const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from bookings`);
+      expect(row!.n).toBe(0);
     } finally {
       await database.close();
     }

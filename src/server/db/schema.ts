@@ -280,3 +280,10 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId)],
 );
+
+/** Fixed-window counters shared by every node (see `http/rate-limit.ts`). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation, useMatches, useRouteError } from 'react-router-dom';
 import { applyMetaToDocument, resolveMeta } from '../../lib/meta.ts';
 import { Toaster } from '../ui/toast.tsx';
+import { ChatLauncher } from './chat-launcher.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 
@@ -23,6 +24,7 @@ export function RootLayout() {
       </div>
       <Footer />
       <Toaster />
+      <ChatLauncher />
     </div>
   );
 }
