@@ -1,0 +1,28 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from '../../logger.ts';
+import { toNodemailer } from './compose.ts';
+import type { MailTransport } from './types.ts';
+
+/**
+ * The embedded default: every message is rendered exactly as SMTP would carry
+ * it (nodemailer's stream transport, CRLF line ends) and kept as an .eml file
+ * that any mail program opens, plus one log line.
+ */
+export function createMailboxTransport(options: { dir: string; from: string; log: Logger }): MailTransport {
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return {
+    kind: 'mailbox',
+    async send(message) {
+      const info = await builder.sendMail(toNodemailer(options.from, message));
+      await mkdir(options.dir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
+      const local = message.messageId.split('@')[0]!.replace(/[^A-Za-z0-9-]/g, '');
+      const file = path.join(options.dir, `${stamp}-${local}.eml`);
+      await writeFile(file, info.message as Buffer);
+      options.log.info({ messageId: message.messageId, to: message.to, subject: message.subject, file }, 'mail kept in the local mailbox');
+    },
+    async close() {},
+  };
+}
