@@ -1,18 +1,174 @@
-import type { StaffRole } from '../../db/schema.ts';
+import { and, eq, lt, ne, or } from 'drizzle-orm';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { Response } from 'express';
+import { staffSessions, staffUsers, type StaffRole } from '../../db/schema.ts';
+import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
+import { generateToken, hashToken } from './tokens.ts';
 
+/**
+ * Staff sessions after Lucia's design (see docs/decisions/0xx-staff-sessions.md):
+ * a random 160-bit token lives only in the browser's cookie; the database
+ * keeps its SHA-256 as the session id. Sliding expiry (12 h of inactivity,
+ * pushed forward once half used) under an absolute limit (7 days).
+ */
 export interface StaffIdentity {
   user: { id: string; email: string; name: string; role: StaffRole; timeZone: string };
   sessionId: string;
 }
 
+/** A session whose owner may still owe a second factor. */
+export interface StaffAuth {
+  identity: StaffIdentity;
+  /** ok: fully signed in; verify: must enter a TOTP code; enrol: an admin must set up TOTP first. */
+  twoFactor: 'ok' | 'verify' | 'enrol';
+  totpEnabled: boolean;
+  expiresAt: Date;
+}
+
 export const staffSessionCookie = 'staff_session';
+export const sessionIdleMs = 12 * 60 * 60 * 1000;
+export const sessionAbsoluteMs = 7 * 24 * 60 * 60 * 1000;
+
+export async function createSession(
+  deps: Deps,
+  userId: string,
+  options: { twoFactorVerified: boolean; ip?: string | null; userAgent?: string | null },
+): Promise<{ token: string; expiresAt: Date; absoluteExpiresAt: Date }> {
+  const token = generateToken();
+  const now = deps.now();
+  const expiresAt = new Date(now.getTime() + sessionIdleMs);
+  const absoluteExpiresAt = new Date(now.getTime() + sessionAbsoluteMs);
+  await deps.db.insert(staffSessions).values({
+    id: hashToken(token),
+    userId,
+    expiresAt,
+    absoluteExpiresAt,
+    twoFactorVerified: options.twoFactorVerified,
+    ip: options.ip ?? null,
+    userAgent: options.userAgent?.slice(0, 300) ?? null,
+  });
+  // Opportunistic clean-up keeps the table small without a scheduler.
+  await deps.db
+    .delete(staffSessions)
+    .where(or(lt(staffSessions.expiresAt, now), lt(staffSessions.absoluteExpiresAt, now)));
+  return { token, expiresAt, absoluteExpiresAt };
+}
+
+/** The session behind a token, extended when half its idle time is used; null when invalid. */
+export async function validateSessionToken(deps: Deps, token: string): Promise<StaffAuth | null> {
+  if (!/^[a-z2-7]{32}$/.test(token)) return null;
+  const sessionId = hashToken(token);
+  const [row] = await deps.db
+    .select({
+      expiresAt: staffSessions.expiresAt,
+      absoluteExpiresAt: staffSessions.absoluteExpiresAt,
+      twoFactorVerified: staffSessions.twoFactorVerified,
+      userId: staffUsers.id,
+      email: staffUsers.email,
+      name: staffUsers.name,
+      role: staffUsers.role,
+      timeZone: staffUsers.timeZone,
+      active: staffUsers.active,
+      totpEnabled: staffUsers.totpEnabled,
+    })
+    .from(staffSessions)
+    .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.userId))
+    .where(eq(staffSessions.id, sessionId));
+  if (!row) return null;
+  const now = deps.now().getTime();
+  if (!row.active || now >= row.expiresAt.getTime() || now >= row.absoluteExpiresAt.getTime()) {
+    await deleteSession(deps.db, sessionId);
+    return null;
+  }
+  let expiresAt = row.expiresAt;
+  if (row.expiresAt.getTime() - now < sessionIdleMs / 2) {
+    expiresAt = new Date(Math.min(now + sessionIdleMs, row.absoluteExpiresAt.getTime()));
+    await deps.db.update(staffSessions).set({ expiresAt }).where(eq(staffSessions.id, sessionId));
+  }
+  const twoFactor: StaffAuth['twoFactor'] = row.twoFactorVerified
+    ? 'ok'
+    : row.totpEnabled
+      ? 'verify'
+      : row.role === 'admin'
+        ? 'enrol'
+        : 'ok';
+  return {
+    identity: {
+      user: { id: row.userId, email: row.email, name: row.name, role: row.role, timeZone: row.timeZone },
+      sessionId,
+    },
+    twoFactor,
+    totpEnabled: row.totpEnabled,
+    expiresAt,
+  };
+}
+
+export async function staffAuthFromCookieHeader(deps: Deps, cookieHeader: string | undefined): Promise<StaffAuth | null> {
+  if (!cookieHeader) return null;
+  const token = parseCookie(cookieHeader)[staffSessionCookie];
+  return token ? validateSessionToken(deps, token) : null;
+}
 
 /**
  * Who is calling, from the request's Cookie header (HTTP, tRPC and the staff
- * Socket.IO namespace all use this). Null for anonymous, expired, revoked or
- * deactivated. Placeholder until the staff-accounts work implements it.
+ * Socket.IO namespace all use this). Null for anonymous, expired, revoked,
+ * deactivated — and for a session still owing its second factor.
  */
-export async function staffFromCookieHeader(_deps: Deps, _cookieHeader: string | undefined): Promise<StaffIdentity | null> {
-  return null;
+export async function staffFromCookieHeader(deps: Deps, cookieHeader: string | undefined): Promise<StaffIdentity | null> {
+  const auth = await staffAuthFromCookieHeader(deps, cookieHeader);
+  return auth?.twoFactor === 'ok' ? auth.identity : null;
+}
+
+export async function markSessionTwoFactorVerified(db: Db, sessionId: string): Promise<void> {
+  await db.update(staffSessions).set({ twoFactorVerified: true }).where(eq(staffSessions.id, sessionId));
+}
+
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db.delete(staffSessions).where(eq(staffSessions.id, sessionId));
+}
+
+/** Every session of a user (deactivation, password change); optionally keeps one. */
+export async function deleteUserSessions(db: Db, userId: string, exceptSessionId?: string): Promise<void> {
+  await db
+    .delete(staffSessions)
+    .where(
+      exceptSessionId
+        ? and(eq(staffSessions.userId, userId), ne(staffSessions.id, exceptSessionId))
+        : eq(staffSessions.userId, userId),
+    );
+}
+
+/**
+ * The cookie lives until the absolute limit; the server enforces the sliding
+ * idle expiry, so extending a session needs no new Set-Cookie.
+ */
+export function setSessionCookie(res: Response, deps: Deps, token: string, absoluteExpiresAt: Date): void {
+  res.append(
+    'Set-Cookie',
+    stringifySetCookie({
+      name: staffSessionCookie,
+      value: token,
+      httpOnly: true,
+      secure: deps.config.SESSION_COOKIE_SECURE,
+      sameSite: 'lax',
+      path: '/',
+      expires: absoluteExpiresAt,
+    }),
+  );
+}
+
+export function clearSessionCookie(res: Response, deps: Deps): void {
+  res.append(
+    'Set-Cookie',
+    stringifySetCookie({
+      name: staffSessionCookie,
+      value: '',
+      httpOnly: true,
+      secure: deps.config.SESSION_COOKIE_SECURE,
+      sameSite: 'lax',
+      path: '/',
+      maxAge: 0,
+    }),
+  );
 }

@@ -1,0 +1,35 @@
+import type { StaffRole } from '../../db/schema.ts';
+import { publicProcedure, TRPCError } from '../../trpc.ts';
+import { staffAuthFromCookieHeader } from './session.ts';
+
+/**
+ * The only ways a staff procedure is built. Each check runs before input is
+ * parsed, so an anonymous or wrong-role caller learns nothing from validation.
+ */
+
+/** A valid session, possibly still owing its second factor (sign-out, TOTP enrolment and check). */
+export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const auth = await staffAuthFromCookieHeader(ctx.deps, ctx.req.headers.cookie);
+  if (!auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in.' });
+  return next({ ctx: { auth } });
+});
+
+/** Fully signed in (second factor done where required), any role. */
+export const staffProcedure = sessionProcedure.use(({ ctx, next }) => {
+  if (ctx.auth.twoFactor !== 'ok') {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Two-factor authentication is required.' });
+  }
+  return next({ ctx: { staff: ctx.auth.identity } });
+});
+
+/** Fully signed in with one of `roles`; anyone else is FORBIDDEN. */
+export function roleProcedure(...roles: StaffRole[]) {
+  return staffProcedure.use(({ ctx, next }) => {
+    if (!roles.includes(ctx.staff.user.role)) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'You do not have access to this.' });
+    }
+    return next();
+  });
+}
+
+export const adminProcedure = roleProcedure('admin');
