@@ -2,6 +2,8 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Logger } from './logger.ts';
 import { createMailTransport, type MailTransport } from './adapters/mail/index.ts';
+import { createStorage, type ObjectStorage } from './adapters/storage/index.ts';
+import { createScanner, type VirusScanner } from './adapters/scanner/index.ts';
 
 /**
  * Everything a request handler or a service may reach outside its own code,
@@ -15,10 +17,25 @@ export interface Deps {
   log: Logger;
   /** Outgoing email (SMTP or the local .eml mailbox); only the outbox worker calls it. */
   mail: MailTransport;
+  /** Private document storage (local folder or S3), bucket ensured at start-up. */
+  storage: ObjectStorage;
+  /** Virus scanner for uploads; absent → documents are marked `skipped`. */
+  scanner?: VirusScanner;
   /** The clock, replaceable in tests. */
   now: () => Date;
 }
 
 export async function buildDeps(config: Config, database: Database, log: Logger): Promise<Deps> {
-  return { config, database, db: database.db, log, mail: createMailTransport(config, log), now: () => new Date() };
+  const storage = createStorage(config);
+  await storage.ensureBucket();
+  return {
+    config,
+    database,
+    db: database.db,
+    log,
+    mail: createMailTransport(config, log),
+    storage,
+    scanner: createScanner(config),
+    now: () => new Date(),
+  };
 }

@@ -1,0 +1,155 @@
+import type { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { assertSafeKey, ObjectExistsError, ObjectNotFoundError, type ObjectStorage, type PutOptions } from './types.ts';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle?: boolean;
+}
+
+/** S3's smallest allowed part (except the last): also the most we hold in memory per upload. */
+const partBytes = 5 * 1024 * 1024;
+
+const isNotFound = (error: unknown) =>
+  error instanceof S3ServiceException &&
+  (error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey' || error.name === 'NoSuchBucket');
+
+/**
+ * Any S3-compatible store. The body arrives as a stream of unknown length, so a
+ * small object goes up in one PutObject and a larger one as a multipart upload
+ * of 5 MiB parts: memory stays bounded and a stream that fails midway aborts the
+ * multipart upload, leaving no object.
+ */
+export function createS3Storage(options: S3StorageOptions): ObjectStorage {
+  const client = new S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    credentials:
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
+  });
+  const Bucket = options.bucket;
+
+  async function exists(key: string) {
+    try {
+      await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  return {
+    driver: 's3',
+    async ensureBucket() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }));
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        // Created without any ACL: S3 buckets are private unless opened up on purpose.
+        await client.send(new CreateBucketCommand({ Bucket }));
+      }
+    },
+
+    async put(key: string, body: Readable, putOptions: PutOptions) {
+      assertSafeKey(key);
+      if (!putOptions.upsert && (await exists(key))) throw new ObjectExistsError(key);
+      const common = {
+        Bucket,
+        Key: key,
+        ContentType: putOptions.contentType,
+        CacheControl: putOptions.cacheControlSeconds ? `private, max-age=${putOptions.cacheControlSeconds}` : undefined,
+      };
+
+      let buffered: Buffer[] = [];
+      let bufferedBytes = 0;
+      let uploadId: string | undefined;
+      const parts: { ETag: string | undefined; PartNumber: number }[] = [];
+      let total = 0;
+
+      const flushPart = async () => {
+        if (!uploadId) {
+          const created = await client.send(new CreateMultipartUploadCommand(common));
+          uploadId = created.UploadId;
+        }
+        const PartNumber = parts.length + 1;
+        const chunk = Buffer.concat(buffered, bufferedBytes);
+        buffered = [];
+        bufferedBytes = 0;
+        const uploaded = await client.send(
+          new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber, Body: chunk, ContentLength: chunk.length }),
+        );
+        parts.push({ ETag: uploaded.ETag, PartNumber });
+      };
+
+      try {
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          buffered.push(chunk);
+          bufferedBytes += chunk.length;
+          total += chunk.length;
+          if (bufferedBytes >= partBytes) await flushPart();
+        }
+        if (!uploadId) {
+          const whole = Buffer.concat(buffered, bufferedBytes);
+          await client.send(new PutObjectCommand({ ...common, Body: whole, ContentLength: whole.length }));
+        } else {
+          if (bufferedBytes > 0) await flushPart();
+          await client.send(
+            new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+          );
+        }
+      } catch (error) {
+        if (uploadId) {
+          await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch(() => {});
+        }
+        throw error;
+      }
+      return { size: total };
+    },
+
+    async get(key: string) {
+      assertSafeKey(key);
+      try {
+        const result = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        return { body: result.Body as Readable, size: Number(result.ContentLength ?? 0) };
+      } catch (error) {
+        if (isNotFound(error)) throw new ObjectNotFoundError(key);
+        throw error;
+      }
+    },
+
+    exists(key: string) {
+      assertSafeKey(key);
+      return exists(key);
+    },
+
+    async delete(key: string) {
+      assertSafeKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+
+    async ping() {
+      await client.send(new HeadBucketCommand({ Bucket }));
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+
+/**
+ * Time-zone helpers shared by the server and the wizard. Instants are plain
+ * `Date`s (UTC inside); a zone is only applied to build or show wall-clock times.
+ * Business hours are defined in the business zone, so a daylight-saving change
+ * in either zone never adds, drops or shifts a slot.
+ */
+
+/** Des Moines, Iowa. */
+export const businessTimeZone = 'America/Chicago';
+export const slotMinutes = 30;
+/** First start 8:00 AM, last start 10:30 PM, business zone. */
+export const firstSlotMinuteOfDay = 8 * 60;
+export const lastSlotMinuteOfDay = 22 * 60 + 30;
+
+const validZones = new Map<string, boolean>();
+
+export function isValidTimeZone(zone: string): boolean {
+  let valid = validZones.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    if (validZones.size < 1000) validZones.set(zone, valid);
+  }
+  return valid;
+}
+
+export interface LocalDate {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+}
+
+export function parseIsoDate(date: string): LocalDate {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return { year, month, day };
+}
+
+export function toIsoDate({ year, month, day }: LocalDate): string {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+export function addDays(date: LocalDate, days: number): LocalDate {
+  const utc = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
+  return { year: utc.getUTCFullYear(), month: utc.getUTCMonth() + 1, day: utc.getUTCDate() };
+}
+
+/** The calendar date an instant falls on in `zone`, as 'YYYY-MM-DD'. */
+export function localDateOf(instant: Date, zone: string): string {
+  return format(new TZDate(instant.getTime(), zone), 'yyyy-MM-dd');
+}
+
+/** The instant of a wall-clock time in `zone` (minutes after midnight may exceed a day). */
+export function zonedInstant(date: LocalDate, minuteOfDay: number, zone: string): Date {
+  return new Date(new TZDate(date.year, date.month - 1, date.day, 0, minuteOfDay, zone).getTime());
+}
+
+/** [start, end) of a calendar date in `zone`: 23, 24 or 25 hours long. */
+export function dayBounds(date: string, zone: string): { start: Date; end: Date } {
+  const local = parseIsoDate(date);
+  const start = zonedInstant(local, 0, zone);
+  const end = zonedInstant(addDays(local, 1), 0, zone);
+  return { start, end };
+}
+
+/** Every business slot start (ignoring notice, window and capacity) in [from, to). */
+export function businessSlotsBetween(from: Date, to: Date): Date[] {
+  const slots: Date[] = [];
+  // A visitor's day overlaps at most three business-zone dates.
+  let cursor = parseIsoDate(localDateOf(new Date(from.getTime() - 36 * 3600_000), businessTimeZone));
+  const last = localDateOf(new Date(to.getTime() + 36 * 3600_000), businessTimeZone);
+  for (let guard = 0; guard < 400; guard++) {
+    for (let minute = firstSlotMinuteOfDay; minute <= lastSlotMinuteOfDay; minute += slotMinutes) {
+      const instant = zonedInstant(cursor, minute, businessTimeZone);
+      if (instant >= from && instant < to) slots.push(instant);
+    }
+    if (toIsoDate(cursor) === last) break;
+    cursor = addDays(cursor, 1);
+  }
+  return slots.sort((a, b) => a.getTime() - b.getTime());
+}
+
+/** Business slot starts falling on `date` as the visitor in `zone` sees it. */
+export function businessSlotsOnDate(date: string, zone: string): Date[] {
+  const { start, end } = dayBounds(date, zone);
+  return businessSlotsBetween(start, end);
+}
+
+/** True when `instant` is exactly one of the 30-minute starts of business hours. */
+export function isBusinessSlotStart(instant: Date): boolean {
+  if (Number.isNaN(instant.getTime()) || instant.getUTCSeconds() !== 0 || instant.getUTCMilliseconds() !== 0) return false;
+  const local = new TZDate(instant.getTime(), businessTimeZone);
+  const minuteOfDay = local.getHours() * 60 + local.getMinutes();
+  return minuteOfDay % slotMinutes === 0 && minuteOfDay >= firstSlotMinuteOfDay && minuteOfDay <= lastSlotMinuteOfDay;
+}
+
+// ---- Display -----------------------------------------------------------------
+
+/** 'March 14, 2027' (the spec's 'MMMM d, yyyy') in `zone`. */
+export function formatDateInZone(instant: Date, zone: string): string {
+  return format(new TZDate(instant.getTime(), zone), 'MMMM d, yyyy');
+}
+
+/** '8:30 AM' (the spec's 'h:mm a') in `zone`. */
+export function formatTimeInZone(instant: Date, zone: string): string {
+  return format(new TZDate(instant.getTime(), zone), 'h:mm a');
+}
+
+/** 'March 14, 2027 at 8:30 AM' — the notification payload's dateTime. */
+export function formatDateTimeInZone(instant: Date, zone: string): string {
+  return format(new TZDate(instant.getTime(), zone), "MMMM d, yyyy 'at' h:mm a");
+}
+
+/** The zone's short name at that instant ('CDT', 'PST', 'GMT+9'), to sit beside every time. */
+export function zoneAbbreviation(instant: Date, zone: string): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+    .formatToParts(instant)
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? zone;
+}
+
+/** The visitor's zone as the browser reports it, or the business zone. */
+export function detectTimeZone(): string {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return zone && isValidTimeZone(zone) ? zone : businessTimeZone;
+  } catch {
+    return businessTimeZone;
+  }
+}
