@@ -4,6 +4,7 @@ import type { Logger } from './logger.ts';
 import { createMailTransport, type MailTransport } from './adapters/mail/index.ts';
 import { createStorage, type ObjectStorage } from './adapters/storage/index.ts';
 import { createScanner, type VirusScanner } from './adapters/scanner/index.ts';
+import { createPaymentProvider, type PaymentProvider } from './adapters/payments/index.ts';
 
 /**
  * Everything a request handler or a service may reach outside its own code,
@@ -21,6 +22,8 @@ export interface Deps {
   storage: ObjectStorage;
   /** Virus scanner for uploads; absent → documents are marked `skipped`. */
   scanner?: VirusScanner;
+  /** Stripe, or the built-in test provider when no Stripe keys are set. */
+  payments: PaymentProvider;
   /** The clock, replaceable in tests. */
   now: () => Date;
 }
@@ -36,6 +39,7 @@ export async function buildDeps(config: Config, database: Database, log: Logger)
     mail: createMailTransport(config, log),
     storage,
     scanner: createScanner(config),
+    payments: createPaymentProvider(config),
     now: () => new Date(),
   };
 }
