@@ -43,7 +43,7 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
           currency: input.currency,
           description: input.description,
           metadata: { bookingId: input.bookingId, reference: input.reference },
-          payment_method_types: ['card', 'cashapp'],
+          allowed_payment_method_types: ['card', 'cashapp'],
         },
         { idempotencyKey: input.idempotencyKey },
       );
@@ -61,7 +61,7 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
     },
 
     constructEvent(rawBody, signature) {
-      if (!signature) throw new Stripe.errors.StripeSignatureVerificationError({ message: 'No stripe-signature header' });
+      if (!signature) throw new Error('No stripe-signature header');
       return stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
     },
   };
