@@ -5,6 +5,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps.ts';
 import { mountPages } from './http/pages.ts';
+import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { appRouter } from './router.ts';
 
 export interface App {
@@ -26,9 +27,10 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      // Query strings may carry tokens (manage links): log the path only.
+      // Query strings and some paths carry tokens (manage links, upload URLs):
+      // log the path only, with those tokens masked.
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: redactPath(req.url) }),
       },
       autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
     }),
@@ -37,6 +39,8 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
     res.locals.cspNonce = randomBytes(16).toString('base64');
     next();
   });
+  app.use(securityHeaders(deps.config, { development: options.pages === 'development' }));
+  app.use(noStoreForPrivatePaths);
   app.use(compression());
 
   app.get('/healthz', (_req, res) => {

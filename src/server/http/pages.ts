@@ -6,6 +6,7 @@ import express from 'express';
 import type { ViteDevServer } from 'vite';
 import type { PublicConfig } from '../../shared/public-config.ts';
 import type { Deps } from '../deps.ts';
+import { redactPath } from './security.ts';
 
 type RenderFn = (typeof import('../../client/entry-server.tsx'))['render'];
 
@@ -61,7 +62,7 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
         publicConfig,
       });
       if (result.redirect) return res.redirect(result.status, result.redirect);
-      if (result.status === 404) deps.log.warn({ path: req.path }, 'page not found');
+      if (result.status === 404) deps.log.warn({ path: redactPath(req.path) }, 'page not found');
       const html = template
         .replace('<!--app-head-->', result.head)
         .replace('<!--app-html-->', result.html)

@@ -1,0 +1,98 @@
+import type { RequestHandler, Response } from 'express';
+import helmet from 'helmet';
+import type { Config } from '../config.ts';
+
+/**
+ * Security headers on every response (see docs/decisions/003-security-headers.md).
+ *
+ * The Content-Security-Policy allows exactly what the pages load: our own
+ * bundles ('self'), the inline scripts we render ourselves (config, router
+ * hydration data) through the per-request nonce that `app.ts` puts in
+ * `res.locals.cspNonce`, and Stripe's script, frames and API.
+ */
+export function securityHeaders(config: Config, options: { development?: boolean } = {}): RequestHandler[] {
+  const development = options.development ?? false;
+  const https = config.publicUrl.startsWith('https:');
+  // Socket.IO upgrades to a WebSocket on our own origin. 'self' covers ws/wss in
+  // CSP Level 3 browsers; older Safari needs the scheme spelled out.
+  const socketOrigin = config.publicUrl.replace(/^http/, 'ws');
+
+  const stripeScripts = ['https://js.stripe.com', 'https://*.js.stripe.com'];
+  const directives: Record<string, Iterable<string | ((req: unknown, res: Response) => string)>> = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", (_req, res) => `'nonce-${String(res.locals.cspNonce)}'`, ...stripeScripts],
+    // React's style={...} props, Radix popper positioning and Stripe Elements all
+    // set inline styles; a nonce cannot cover style attributes.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'https://*.stripe.com'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'", socketOrigin, 'https://api.stripe.com', ...(development ? ['ws://localhost:*', 'ws://127.0.0.1:*'] : [])],
+    'frame-src': [...stripeScripts, 'https://hooks.stripe.com'],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'form-action': ["'self'"],
+    'manifest-src': ["'self'"],
+    'worker-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+  };
+  // Only on https: on a plain-http install (local, tests) it would rewrite every
+  // subresource to https and break the page.
+  if (https) directives['upgrade-insecure-requests'] = [];
+
+  return [
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: directives as never },
+      // Browsers ignore HSTS received over plain http (RFC 6797 §8.1), so sending it
+      // always is harmless locally and right behind a TLS-terminating load balancer.
+      // No includeSubDomains: the operator's other subdomains are not ours to pin.
+      strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: false },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      // Some Stripe payment methods open a popup and talk to it.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      crossOriginEmbedderPolicy: false,
+      xFrameOptions: { action: 'deny' },
+    }),
+    (_req, res, next) => {
+      res.setHeader(
+        'Permissions-Policy',
+        'camera=(), microphone=(), geolocation=(), usb=(), browsing-topics=(), payment=(self "https://js.stripe.com")',
+      );
+      next();
+    },
+  ];
+}
+
+/**
+ * Paths whose answers are private or change with every call: never kept by a
+ * browser, a proxy or a CDN. Hashed assets are the opposite (immutable, one
+ * year, set where they are served).
+ */
+const privatePrefixes = ['/schedule', '/booking', '/admin', '/trpc', '/api', '/socket.io', '/readyz', '/healthz'];
+
+export function isPrivatePath(path: string): boolean {
+  return privatePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) || path.endsWith('.ics');
+}
+
+export const noStoreForPrivatePaths: RequestHandler = (req, res, next) => {
+  if (isPrivatePath(req.path)) {
+    res.setHeader('Cache-Control', 'no-store');
+  }
+  next();
+};
+
+/**
+ * Paths whose last segment is a bearer secret (the private manage link, the
+ * one-time upload URL, staff invites and password resets). Logs keep the shape
+ * of the path and lose the secret.
+ */
+const secretPathPatterns: RegExp[] = [
+  /^(\/booking\/)[^/]+/,
+  /^(\/api\/uploads\/)[^/]+/,
+  /^(\/admin\/(?:invite|invites|accept-invite|reset-password|reset)\/)[^/]+/,
+];
+
+export function redactPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return secretPathPatterns.reduce((current, pattern) => current.replace(pattern, '$1[redacted]'), path);
+}
