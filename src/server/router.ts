@@ -1,3 +1,4 @@
+import { staffRouter } from './features/staff/router.ts';
 import { publicProcedure, router } from './trpc.ts';
 
 /**
@@ -6,6 +7,7 @@ import { publicProcedure, router } from './trpc.ts';
  */
 export const appRouter = router({
   health: publicProcedure.query(() => ({ ok: true as const })),
+  staff: staffRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,88 @@
+import { publicProcedure, router } from '../../trpc.ts';
+import {
+  acceptInviteInput,
+  changePasswordInput,
+  inviteIdInput,
+  inviteInput,
+  inviteTokenInput,
+  loginInput,
+  setRoleInput,
+  totpCodeInput,
+  updateProfileInput,
+  userIdInput,
+} from '../../../shared/staff.ts';
+import { adminProcedure, roleProcedure, sessionProcedure, staffProcedure } from './procedures.ts';
+import * as staff from './service.ts';
+import { sendInviteEmail } from './invite-email.ts';
+
+/**
+ * Accounts and sign-in. Public: me, login, invitation look-up and accept.
+ * Everything else needs a session; account administration needs an admin.
+ */
+export const staffRouter = router({
+  /** Who is signed in (null when nobody): the console decides where to go from this. */
+  me: publicProcedure.query(({ ctx }) => staff.currentAuth(ctx.deps, ctx.req)),
+  login: publicProcedure.input(loginInput).mutation(({ ctx, input }) => staff.login(ctx.deps, ctx.req, ctx.res, input)),
+  logout: sessionProcedure.mutation(async ({ ctx }) => {
+    await staff.logout(ctx.deps, ctx.res, ctx.auth);
+    return { ok: true as const };
+  }),
+  invitation: publicProcedure
+    .input(inviteTokenInput)
+    .query(({ ctx, input }) => staff.describeInvite(ctx.deps, ctx.res, ctx.req, input.token)),
+  acceptInvite: publicProcedure
+    .input(acceptInviteInput)
+    .mutation(({ ctx, input }) => staff.acceptInvite(ctx.deps, ctx.req, ctx.res, input)),
+
+  totp: router({
+    verify: sessionProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
+      await staff.verifySecondFactor(ctx.deps, ctx.res, ctx.auth, input.code);
+      return { ok: true as const };
+    }),
+    begin: sessionProcedure.mutation(({ ctx }) => staff.beginTotpEnrolment(ctx.deps, ctx.auth)),
+    confirm: sessionProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
+      await staff.confirmTotpEnrolment(ctx.deps, ctx.res, ctx.auth, input.code);
+      return { ok: true as const };
+    }),
+    disable: staffProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
+      await staff.disableTotp(ctx.deps, ctx.res, ctx.auth, input.code);
+      return { ok: true as const };
+    }),
+  }),
+
+  account: router({
+    updateProfile: staffProcedure.input(updateProfileInput).mutation(async ({ ctx, input }) => {
+      await staff.updateProfile(ctx.deps, ctx.auth, input);
+      return { ok: true as const };
+    }),
+    changePassword: staffProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+      await staff.changePassword(ctx.deps, ctx.auth, input);
+      return { ok: true as const };
+    }),
+  }),
+
+  notaries: roleProcedure('admin', 'staff').query(({ ctx }) => staff.listNotaries(ctx.deps)),
+
+  users: router({
+    list: adminProcedure.query(({ ctx }) => staff.listStaff(ctx.deps)),
+    invite: adminProcedure
+      .input(inviteInput)
+      .mutation(({ ctx, input }) => staff.createInvite(ctx.deps, ctx.auth, input, sendInviteEmail)),
+    revokeInvite: adminProcedure.input(inviteIdInput).mutation(async ({ ctx, input }) => {
+      await staff.revokeInvite(ctx.deps, ctx.auth, input.inviteId);
+      return { ok: true as const };
+    }),
+    deactivate: adminProcedure.input(userIdInput).mutation(async ({ ctx, input }) => {
+      await staff.setActive(ctx.deps, ctx.auth, input.userId, false);
+      return { ok: true as const };
+    }),
+    reactivate: adminProcedure.input(userIdInput).mutation(async ({ ctx, input }) => {
+      await staff.setActive(ctx.deps, ctx.auth, input.userId, true);
+      return { ok: true as const };
+    }),
+    setRole: adminProcedure.input(setRoleInput).mutation(async ({ ctx, input }) => {
+      await staff.setRole(ctx.deps, ctx.auth, input.userId, input.role);
+      return { ok: true as const };
+    }),
+  }),
+});

@@ -1,0 +1,354 @@
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Request, Response } from 'express';
+import { auditLog, staffInvites, staffSessions, staffUsers, type StaffRole } from '../../db/schema.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
+import { enforceRate } from '../../http/rate-limit.ts';
+import { TRPCError } from '../../trpc.ts';
+import { isValidTimeZone } from '../../../shared/time.ts';
+import { invalidCodeMessage, inviteInvalidMessage, loginFailedMessage } from '../../../shared/staff.ts';
+import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from './login-throttle.ts';
+import { hashPassword, passwordProblem, verifyPassword } from './password.ts';
+import {
+  clearSessionCookie,
+  createSession,
+  deleteSession,
+  deleteUserSessions,
+  markSessionTwoFactorVerified,
+  setSessionCookie,
+  staffAuthFromCookieHeader,
+  type StaffAuth,
+} from './session.ts';
+import { generateToken, hashToken } from './tokens.ts';
+import { generateTotpKey, totpUri, verifyTotp } from './totp.ts';
+
+export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+const totpAttempts = { name: 'totp', limit: 10, windowSeconds: 15 * 60 };
+const inviteAttempts = { name: 'invite-accept', limit: 20, windowSeconds: 15 * 60 };
+
+export async function audit(
+  db: DbOrTx,
+  entry: { actorId: string | null; action: string; entityType: string; entityId: string; data?: Record<string, unknown> },
+): Promise<void> {
+  await db.insert(auditLog).values({ actorType: 'staff', ...entry, data: entry.data ?? null });
+}
+
+function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+async function findUserByEmail(db: DbOrTx, email: string) {
+  const [user] = await db
+    .select()
+    .from(staffUsers)
+    .where(sql`lower(${staffUsers.email}) = ${normaliseEmail(email)}`);
+  return user;
+}
+
+/** Creates an account (command line, invites, tests). Refuses weak passwords and taken emails. */
+export async function createStaffAccount(
+  deps: Deps,
+  input: { email: string; role: StaffRole; name?: string; password: string; timeZone?: string },
+): Promise<{ id: string }> {
+  const problem = passwordProblem(input.password);
+  if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
+  if (await findUserByEmail(deps.db, input.email)) {
+    throw new TRPCError({ code: 'CONFLICT', message: 'A staff account with this email already exists.' });
+  }
+  const [user] = await deps.db
+    .insert(staffUsers)
+    .values({
+      email: normaliseEmail(input.email),
+      role: input.role,
+      name: input.name?.trim() ?? '',
+      passwordHash: await hashPassword(input.password),
+      timeZone: input.timeZone ?? 'America/Chicago',
+    })
+    .returning({ id: staffUsers.id });
+  return user!;
+}
+
+function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+export function describeAuth(auth: StaffAuth | null) {
+  if (!auth) return null;
+  return { user: auth.identity.user, twoFactor: auth.twoFactor, totpEnabled: auth.totpEnabled };
+}
+
+export async function currentAuth(deps: Deps, req: Request) {
+  return describeAuth(await staffAuthFromCookieHeader(deps, req.headers.cookie));
+}
+
+/**
+ * Password check → new session (the old cookie, if any, is replaced: no
+ * session fixation). The session owes its second factor when TOTP is on,
+ * and an admin without TOTP must enrol before anything else.
+ */
+export async function login(deps: Deps, req: Request, res: Response, input: { email: string; password: string }) {
+  const account = normaliseEmail(input.email);
+  const ip = clientIp(req);
+  await assertLoginAllowed(deps, res, account, ip);
+  const user = await findUserByEmail(deps.db, account);
+  const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !passwordOk || !user.active) {
+    await recordLoginFailure(deps, account, ip);
+    deps.log.info({ event: 'staff.login_failed' }, 'staff login failed');
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: loginFailedMessage });
+  }
+  await recordLoginSuccess(deps, account);
+  const previous = await staffAuthFromCookieHeader(deps, req.headers.cookie);
+  if (previous) await deleteSession(deps.db, previous.identity.sessionId);
+  const session = await createSession(deps, user.id, {
+    twoFactorVerified: false,
+    ip,
+    userAgent: req.get('user-agent') ?? null,
+  });
+  setSessionCookie(res, deps, session.token, session.absoluteExpiresAt);
+  await deps.db.update(staffUsers).set({ lastSeenAt: deps.now() }).where(eq(staffUsers.id, user.id));
+  const twoFactor: StaffAuth['twoFactor'] = user.totpEnabled ? 'verify' : user.role === 'admin' ? 'enrol' : 'ok';
+  return { twoFactor, role: user.role };
+}
+
+export async function logout(deps: Deps, res: Response, auth: StaffAuth): Promise<void> {
+  await deleteSession(deps.db, auth.identity.sessionId);
+  clearSessionCookie(res, deps);
+}
+
+/** Second step of a login with TOTP on. */
+export async function verifySecondFactor(deps: Deps, res: Response, auth: StaffAuth, code: string): Promise<void> {
+  if (auth.twoFactor !== 'verify') throw new TRPCError({ code: 'BAD_REQUEST', message: 'No code is needed for this session.' });
+  await enforceRate(deps.db, res, totpAttempts, auth.identity.user.id);
+  const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, auth.identity.user.id));
+  if (!user?.totpKey || !verifyTotp(user.totpKey, code)) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  await markSessionTwoFactorVerified(deps.db, auth.identity.sessionId);
+}
+
+/**
+ * Enrolment, step 1: a fresh secret, kept but not active until a code from
+ * it is confirmed. Refused to a session that still owes a code, so a stolen
+ * password cannot replace the owner's authenticator.
+ */
+export async function beginTotpEnrolment(deps: Deps, auth: StaffAuth) {
+  if (auth.totpEnabled) throw new TRPCError({ code: 'CONFLICT', message: 'Two-factor authentication is already on.' });
+  if (auth.twoFactor === 'verify') throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required.' });
+  const { secret } = generateTotpKey();
+  await deps.db.update(staffUsers).set({ totpKey: secret }).where(eq(staffUsers.id, auth.identity.user.id));
+  return { secret, uri: totpUri(secret, auth.identity.user.email) };
+}
+
+/** Enrolment, step 2: a correct code turns TOTP on and completes this session's sign-in. */
+export async function confirmTotpEnrolment(deps: Deps, res: Response, auth: StaffAuth, code: string): Promise<void> {
+  if (auth.totpEnabled) throw new TRPCError({ code: 'CONFLICT', message: 'Two-factor authentication is already on.' });
+  if (auth.twoFactor === 'verify') throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required.' });
+  await enforceRate(deps.db, res, totpAttempts, auth.identity.user.id);
+  const userId = auth.identity.user.id;
+  const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, userId));
+  if (!user?.totpKey) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Start the set-up again.' });
+  if (!verifyTotp(user.totpKey, code)) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  await deps.db.transaction(async (tx) => {
+    await tx.update(staffUsers).set({ totpEnabled: true }).where(eq(staffUsers.id, userId));
+    await tx.update(staffSessions).set({ twoFactorVerified: true }).where(eq(staffSessions.id, auth.identity.sessionId));
+    // Other sessions signed in without the second factor: they must sign in again.
+    await tx
+      .delete(staffSessions)
+      .where(and(eq(staffSessions.userId, userId), sql`${staffSessions.id} <> ${auth.identity.sessionId}`));
+    await audit(tx, { actorId: userId, action: 'staff.totp_enabled', entityType: 'staff_user', entityId: userId });
+  });
+}
+
+/** Non-admins may turn TOTP off again, proving it with a current code. */
+export async function disableTotp(deps: Deps, res: Response, auth: StaffAuth, code: string): Promise<void> {
+  if (auth.identity.user.role === 'admin') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required for admins.' });
+  }
+  await enforceRate(deps.db, res, totpAttempts, auth.identity.user.id);
+  const userId = auth.identity.user.id;
+  const [user] = await deps.db.select({ totpKey: staffUsers.totpKey, totpEnabled: staffUsers.totpEnabled }).from(staffUsers).where(eq(staffUsers.id, userId));
+  if (!user?.totpEnabled || !user.totpKey) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Two-factor authentication is not on.' });
+  if (!verifyTotp(user.totpKey, code)) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  await deps.db.update(staffUsers).set({ totpEnabled: false, totpKey: null }).where(eq(staffUsers.id, userId));
+  await audit(deps.db, { actorId: userId, action: 'staff.totp_disabled', entityType: 'staff_user', entityId: userId });
+}
+
+export async function updateProfile(deps: Deps, auth: StaffAuth, input: { name: string; timeZone: string }) {
+  if (!isValidTimeZone(input.timeZone)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Unknown time zone' });
+  await deps.db.update(staffUsers).set({ name: input.name, timeZone: input.timeZone }).where(eq(staffUsers.id, auth.identity.user.id));
+}
+
+/** A new password ends every other session of the account. */
+export async function changePassword(deps: Deps, auth: StaffAuth, input: { currentPassword: string; newPassword: string }) {
+  const userId = auth.identity.user.id;
+  const [user] = await deps.db.select({ passwordHash: staffUsers.passwordHash }).from(staffUsers).where(eq(staffUsers.id, userId));
+  if (!(await verifyPassword(user?.passwordHash, input.currentPassword))) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'The current password is not correct.' });
+  }
+  const problem = passwordProblem(input.newPassword);
+  if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
+  await deps.db.update(staffUsers).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(staffUsers.id, userId));
+  await deleteUserSessions(deps.db, userId, auth.identity.sessionId);
+  await audit(deps.db, { actorId: userId, action: 'staff.password_changed', entityType: 'staff_user', entityId: userId });
+}
+
+// ---- Admin: accounts and invitations ----
+
+export async function listStaff(deps: Deps) {
+  const now = deps.now();
+  const users = await deps.db
+    .select({
+      id: staffUsers.id,
+      email: staffUsers.email,
+      name: staffUsers.name,
+      role: staffUsers.role,
+      active: staffUsers.active,
+      totpEnabled: staffUsers.totpEnabled,
+      lastSeenAt: staffUsers.lastSeenAt,
+      createdAt: staffUsers.createdAt,
+    })
+    .from(staffUsers)
+    .orderBy(asc(staffUsers.email));
+  const invites = await deps.db
+    .select({ id: staffInvites.id, email: staffInvites.email, role: staffInvites.role, expiresAt: staffInvites.expiresAt, createdAt: staffInvites.createdAt })
+    .from(staffInvites)
+    .where(and(isNull(staffInvites.acceptedAt), gt(staffInvites.expiresAt, now)))
+    .orderBy(asc(staffInvites.createdAt));
+  return { users, invites };
+}
+
+/** Active notaries, for the assign control. */
+export async function listNotaries(deps: Deps) {
+  return deps.db
+    .select({ id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, timeZone: staffUsers.timeZone })
+    .from(staffUsers)
+    .where(and(eq(staffUsers.role, 'notary'), eq(staffUsers.active, true)))
+    .orderBy(asc(staffUsers.name), asc(staffUsers.email));
+}
+
+export type InviteMailer = (deps: Deps, invite: { email: string; role: StaffRole; url: string; expiresAt: Date }) => Promise<void>;
+
+/**
+ * A one-time link valid 7 days; only the token's SHA-256 is stored, so the
+ * link is shown once (to the inviting admin) and sent by email.
+ */
+export async function createInvite(
+  deps: Deps,
+  actor: StaffAuth,
+  input: { email: string; role: StaffRole },
+  sendInvite?: InviteMailer,
+) {
+  const existing = await findUserByEmail(deps.db, input.email);
+  if (existing) throw new TRPCError({ code: 'CONFLICT', message: 'A staff account with this email already exists.' });
+  const token = generateToken();
+  const expiresAt = new Date(deps.now().getTime() + inviteLifetimeMs);
+  const url = `${deps.config.publicUrl}/admin/invite/${token}`;
+  const [invite] = await deps.db
+    .insert(staffInvites)
+    .values({ tokenHash: hashToken(token), email: normaliseEmail(input.email), role: input.role, invitedBy: actor.identity.user.id, expiresAt })
+    .returning({ id: staffInvites.id });
+  await audit(deps.db, {
+    actorId: actor.identity.user.id,
+    action: 'staff.invited',
+    entityType: 'staff_invite',
+    entityId: invite!.id,
+    data: { email: normaliseEmail(input.email), role: input.role },
+  });
+  let emailed = false;
+  if (sendInvite) {
+    try {
+      await sendInvite(deps, { email: normaliseEmail(input.email), role: input.role, url, expiresAt });
+      emailed = true;
+    } catch (error) {
+      deps.log.warn({ err: error }, 'invitation email could not be queued');
+    }
+  }
+  return { id: invite!.id, url, expiresAt, emailed };
+}
+
+export async function revokeInvite(deps: Deps, actor: StaffAuth, inviteId: string) {
+  await deps.db.delete(staffInvites).where(and(eq(staffInvites.id, inviteId), isNull(staffInvites.acceptedAt)));
+  await audit(deps.db, { actorId: actor.identity.user.id, action: 'staff.invite_revoked', entityType: 'staff_invite', entityId: inviteId });
+}
+
+async function openInvite(db: DbOrTx, token: string, now: Date) {
+  const [invite] = await db
+    .select()
+    .from(staffInvites)
+    .where(and(eq(staffInvites.tokenHash, hashToken(token)), isNull(staffInvites.acceptedAt), gt(staffInvites.expiresAt, now)));
+  return invite;
+}
+
+export async function describeInvite(deps: Deps, res: Response, req: Request, token: string) {
+  await enforceRate(deps.db, res, inviteAttempts, clientIp(req));
+  const invite = await openInvite(deps.db, token, deps.now());
+  if (!invite) throw new TRPCError({ code: 'NOT_FOUND', message: inviteInvalidMessage });
+  return { email: invite.email, role: invite.role };
+}
+
+/** Uses the invitation once (atomically), creates the account and signs it in. */
+export async function acceptInvite(deps: Deps, req: Request, res: Response, input: { token: string; name: string; password: string }) {
+  await enforceRate(deps.db, res, inviteAttempts, clientIp(req));
+  const problem = passwordProblem(input.password);
+  if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
+  const passwordHash = await hashPassword(input.password);
+  const now = deps.now();
+  const user = await deps.db.transaction(async (tx) => {
+    const [invite] = await tx
+      .update(staffInvites)
+      .set({ acceptedAt: now })
+      .where(and(eq(staffInvites.tokenHash, hashToken(input.token)), isNull(staffInvites.acceptedAt), gt(staffInvites.expiresAt, now)))
+      .returning();
+    if (!invite) throw new TRPCError({ code: 'NOT_FOUND', message: inviteInvalidMessage });
+    if (await findUserByEmail(tx, invite.email)) {
+      throw new TRPCError({ code: 'CONFLICT', message: 'A staff account with this email already exists.' });
+    }
+    const [created] = await tx
+      .insert(staffUsers)
+      .values({ email: invite.email, role: invite.role, name: input.name, passwordHash })
+      .returning({ id: staffUsers.id, role: staffUsers.role });
+    await audit(tx, { actorId: created!.id, action: 'staff.invite_accepted', entityType: 'staff_user', entityId: created!.id });
+    return created!;
+  });
+  const session = await createSession(deps, user.id, { twoFactorVerified: false, ip: clientIp(req), userAgent: req.get('user-agent') ?? null });
+  setSessionCookie(res, deps, session.token, session.absoluteExpiresAt);
+  return { twoFactor: (user.role === 'admin' ? 'enrol' : 'ok') as StaffAuth['twoFactor'], role: user.role };
+}
+
+async function activeAdminCount(db: DbOrTx): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(staffUsers)
+    .where(and(eq(staffUsers.role, 'admin'), eq(staffUsers.active, true)));
+  return Number(row?.n ?? 0);
+}
+
+async function targetUser(db: DbOrTx, userId: string) {
+  const [user] = await db.select().from(staffUsers).where(eq(staffUsers.id, userId));
+  if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: 'Staff account not found' });
+  return user;
+}
+
+/** Deactivation ends every session at once; the last active admin cannot be removed. */
+export async function setActive(deps: Deps, actor: StaffAuth, userId: string, active: boolean) {
+  if (userId === actor.identity.user.id) throw new TRPCError({ code: 'BAD_REQUEST', message: 'You cannot deactivate your own account.' });
+  await deps.db.transaction(async (tx) => {
+    const user = await targetUser(tx, userId);
+    if (!active && user.role === 'admin' && user.active && (await activeAdminCount(tx)) <= 1) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'At least one active admin is required.' });
+    }
+    await tx.update(staffUsers).set({ active }).where(eq(staffUsers.id, userId));
+    if (!active) await tx.delete(staffSessions).where(eq(staffSessions.userId, userId));
+    await audit(tx, { actorId: actor.identity.user.id, action: active ? 'staff.reactivated' : 'staff.deactivated', entityType: 'staff_user', entityId: userId });
+  });
+}
+
+export async function setRole(deps: Deps, actor: StaffAuth, userId: string, role: StaffRole) {
+  await deps.db.transaction(async (tx) => {
+    const user = await targetUser(tx, userId);
+    if (user.role === 'admin' && role !== 'admin' && user.active && (await activeAdminCount(tx)) <= 1) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'At least one active admin is required.' });
+    }
+    await tx.update(staffUsers).set({ role }).where(eq(staffUsers.id, userId));
+    await audit(tx, { actorId: actor.identity.user.id, action: 'staff.role_changed', entityType: 'staff_user', entityId: userId, data: { from: user.role, to: role } });
+  });
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** Staff accounts and console inputs, checked on both sides. */
+export const staffRoles = ['admin', 'staff', 'notary'] as const;
+export type StaffRole = (typeof staffRoles)[number];
+export const staffRoleLabels: Record<StaffRole, string> = { admin: 'Admin', staff: 'Staff', notary: 'Notary' };
+
+export const loginFailedMessage = 'Incorrect email or password.';
+export const invalidCodeMessage = 'That code is not valid. Check your authenticator app and try again.';
+export const inviteInvalidMessage = 'This invitation link is invalid or has expired.';
+
+const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Please enter a valid email address' }).max(254));
+const code = z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code');
+const password = z.string().min(1, 'Please enter your password').max(256);
+const uuid = z.uuid();
+
+export const loginInput = z.object({ email, password });
+export const totpCodeInput = z.object({ code });
+export const inviteInput = z.object({ email, role: z.enum(staffRoles) });
+export const inviteTokenInput = z.object({ token: z.string().regex(/^[a-z2-7]{32}$/, 'Invalid invitation') });
+export const acceptInviteInput = inviteTokenInput.extend({
+  name: z.string().trim().min(1, 'Please enter your name').max(100),
+  password: z.string().min(12, 'Use at least 12 characters for the password.').max(256),
+});
+export const userIdInput = z.object({ userId: uuid });
+export const inviteIdInput = z.object({ inviteId: uuid });
+export const setRoleInput = z.object({ userId: uuid, role: z.enum(staffRoles) });
+export const updateProfileInput = z.object({
+  name: z.string().trim().min(1, 'Please enter your name').max(100),
+  timeZone: z.string().min(1).max(64),
+});
+export const changePasswordInput = z.object({
+  currentPassword: password,
+  newPassword: z.string().min(12, 'Use at least 12 characters for the password.').max(256),
+});
+
+/** The console's role rules, shared so the navigation shows only what the server allows. */
+export const consolePages = {
+  bookings: ['admin', 'staff'],
+  appointments: ['notary'],
+  chat: ['admin', 'staff'],
+  messages: ['admin', 'staff'],
+  staff: ['admin'],
+  account: ['admin', 'staff', 'notary'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+export type ConsolePage = keyof typeof consolePages;
+
+export function homePathFor(role: StaffRole): string {
+  return role === 'notary' ? '/admin/appointments' : '/admin/bookings';
+}
