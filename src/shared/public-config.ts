@@ -9,4 +9,6 @@ export interface PublicConfig {
   stripePublishableKey: string | null;
   businessTimeZone: string;
   holdMinutes: number;
+  /** How many days ahead the booking calendar opens. */
+  bookingWindowDays: number;
 }

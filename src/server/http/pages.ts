@@ -49,6 +49,7 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
     stripePublishableKey: deps.config.STRIPE_PUBLISHABLE_KEY ?? null,
     businessTimeZone: 'America/Chicago',
     holdMinutes: deps.config.BOOKING_HOLD_MINUTES,
+    bookingWindowDays: deps.config.BOOKING_WINDOW_DAYS,
   };
   const configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
 
