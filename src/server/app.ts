@@ -4,12 +4,15 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps.ts';
+import { healthRoutes, type Readiness } from './http/health.ts';
 import { mountPages } from './http/pages.ts';
 import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { appRouter } from './router.ts';
 
 export interface App {
   app: Express;
+  /** Set `draining` during shutdown: /readyz answers 503 so the load balancer moves traffic away. */
+  readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -32,7 +35,8 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: redactPath(req.url) }),
       },
-      autoLogging: { ignore: (req) => req.url?.startsWith('/assets/') ?? false },
+      // Assets and the load balancer's health probes would drown the request log.
+      autoLogging: { ignore: (req) => /^\/(assets\/|healthz|readyz)/.test(req.url ?? '') },
     }),
   );
   app.use((_req, res, next) => {
@@ -43,9 +47,8 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(noStoreForPrivatePaths);
   app.use(compression());
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  const readiness: Readiness = { draining: false };
+  app.use(healthRoutes(deps, readiness));
 
   app.use(
     '/trpc',
@@ -68,5 +71,5 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   };
   app.use(onError);
 
-  return { app, close: closePages };
+  return { app, readiness, close: closePages };
 }
