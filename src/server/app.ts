@@ -6,6 +6,9 @@ import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps.ts';
 import { healthRoutes, type Readiness } from './http/health.ts';
 import { mountPages } from './http/pages.ts';
+import { csrfProtection } from './http/csrf.ts';
+import { staffDocumentsRouter } from './features/console/documents-http.ts';
+import { adminPagesGuard } from './features/staff/pages-guard.ts';
 import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { appRouter } from './router.ts';
 
@@ -50,6 +53,10 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   const readiness: Readiness = { draining: false };
   app.use(healthRoutes(deps, readiness));
 
+  // Forged cross-site writes are refused before any handler runs (the signed Stripe webhook is exempt).
+  app.use(['/trpc', '/api'], csrfProtection({ publicUrl: deps.config.publicUrl }));
+  app.use(staffDocumentsRouter(deps));
+
   app.use(
     '/trpc',
     createExpressMiddleware({
@@ -61,6 +68,7 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
     }),
   );
 
+  app.use(adminPagesGuard(deps));
   const closePages = options.pages ? await mountPages(app, deps, options.pages) : async () => {};
 
   const onError: ErrorRequestHandler = (error, req, res, _next) => {

@@ -1,3 +1,4 @@
+import { consoleRouter } from './features/console/router.ts';
 import { staffRouter } from './features/staff/router.ts';
 import { publicProcedure, router } from './trpc.ts';
 
@@ -8,6 +9,7 @@ import { publicProcedure, router } from './trpc.ts';
 export const appRouter = router({
   health: publicProcedure.query(() => ({ ok: true as const })),
   staff: staffRouter,
+  console: consoleRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,40 @@
+import { router } from '../../trpc.ts';
+import {
+  assignNotaryInput,
+  bookingListInput,
+  consoleBookingIdInput,
+  markOutcomeInput,
+  messageIdInput,
+  messageListInput,
+  staffCancelInput,
+} from '../../../shared/console.ts';
+import { roleProcedure } from '../staff/procedures.ts';
+import * as consoleService from './service.ts';
+
+const office = roleProcedure('admin', 'staff');
+/** Notaries pass too, but the service limits them to their own appointments. */
+const anyRole = roleProcedure('admin', 'staff', 'notary');
+
+export const consoleRouter = router({
+  bookings: router({
+    list: office.input(bookingListInput).query(({ ctx, input }) => consoleService.listBookings(ctx.deps, ctx.staff, input)),
+    get: anyRole.input(consoleBookingIdInput).query(({ ctx, input }) => consoleService.getBooking(ctx.deps, ctx.staff, input.bookingId)),
+    assignNotary: office.input(assignNotaryInput).mutation(async ({ ctx, input }) => {
+      await consoleService.assignNotary(ctx.deps, ctx.staff, input);
+      return { ok: true as const };
+    }),
+    markOutcome: anyRole.input(markOutcomeInput).mutation(async ({ ctx, input }) => {
+      await consoleService.markOutcome(ctx.deps, ctx.staff, input);
+      return { ok: true as const };
+    }),
+    cancel: office.input(staffCancelInput).mutation(({ ctx, input }) => consoleService.cancelBooking(ctx.deps, ctx.staff, input)),
+  }),
+  appointments: roleProcedure('notary').query(({ ctx }) => consoleService.listAppointments(ctx.deps, ctx.staff)),
+  messages: router({
+    list: office.input(messageListInput).query(({ ctx, input }) => consoleService.listMessages(ctx.deps, input.show)),
+    markHandled: office.input(messageIdInput).mutation(async ({ ctx, input }) => {
+      await consoleService.markMessageHandled(ctx.deps, ctx.staff, input.messageId);
+      return { ok: true as const };
+    }),
+  }),
+});
