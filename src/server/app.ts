@@ -10,6 +10,7 @@ import { csrfProtection } from './http/csrf.ts';
 import { staffDocumentsRouter } from './features/console/documents-http.ts';
 import { adminPagesGuard } from './features/staff/pages-guard.ts';
 import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
+import { uploadRoutes } from './http/uploads.ts';
 import { appRouter } from './router.ts';
 
 export interface App {
@@ -56,6 +57,7 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   // Forged cross-site writes are refused before any handler runs (the signed Stripe webhook is exempt).
   app.use(['/trpc', '/api'], csrfProtection({ publicUrl: deps.config.publicUrl }));
   app.use(staffDocumentsRouter(deps));
+  app.use(uploadRoutes(deps));
 
   app.use(
     '/trpc',

@@ -1,4 +1,6 @@
+import { bookingRouter, slotsRouter } from './features/booking/router.ts';
 import { consoleRouter } from './features/console/router.ts';
+import { documentsRouter } from './features/documents/router.ts';
 import { staffRouter } from './features/staff/router.ts';
 import { publicProcedure, router } from './trpc.ts';
 
@@ -10,6 +12,9 @@ export const appRouter = router({
   health: publicProcedure.query(() => ({ ok: true as const })),
   staff: staffRouter,
   console: consoleRouter,
+  booking: bookingRouter,
+  documents: documentsRouter,
+  slots: slotsRouter,
 });
 
 export type AppRouter = typeof appRouter;

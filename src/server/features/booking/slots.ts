@@ -1,0 +1,56 @@
+import { TRPCError } from '@trpc/server';
+import {
+  slotBeyondWindowMessage,
+  slotInPastMessage,
+  slotOutOfHoursMessage,
+  type SlotsListView,
+} from '../../../shared/booking.ts';
+import { businessSlotsOnDate, isBusinessSlotStart } from '../../../shared/time.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
+import { takenBetween } from './repository.ts';
+
+/**
+ * The bookable range right now: from the minimum notice to the end of the
+ * booking window. Both ends move with `deps.now()`.
+ */
+export function bookableRange(deps: Pick<Deps, 'config' | 'now'>): { earliest: Date; latest: Date } {
+  const now = deps.now().getTime();
+  return {
+    earliest: new Date(now + deps.config.BOOKING_MIN_NOTICE_MINUTES * 60_000),
+    latest: new Date(now + deps.config.BOOKING_WINDOW_DAYS * 24 * 3600_000),
+  };
+}
+
+/** Refuses anything that is not a listed slot: off-grid, out of hours, too soon or too far ahead. */
+export function assertBookableSlot(deps: Pick<Deps, 'config' | 'now'>, startsAt: Date): void {
+  if (!isBusinessSlotStart(startsAt)) throw new TRPCError({ code: 'BAD_REQUEST', message: slotOutOfHoursMessage });
+  const { earliest, latest } = bookableRange(deps);
+  if (startsAt < earliest) throw new TRPCError({ code: 'BAD_REQUEST', message: slotInPastMessage });
+  if (startsAt > latest) throw new TRPCError({ code: 'BAD_REQUEST', message: slotBeyondWindowMessage });
+}
+
+/**
+ * The business slots falling on `date` in the visitor's zone, each with its
+ * remaining capacity. Slots that are past, inside the notice or beyond the
+ * window are left out rather than shown as unavailable.
+ */
+export async function listSlots(
+  deps: Pick<Deps, 'config' | 'now'>,
+  db: DbOrTx,
+  { date, timeZone }: { date: string; timeZone: string },
+): Promise<SlotsListView> {
+  const { earliest, latest } = bookableRange(deps);
+  const starts = businessSlotsOnDate(date, timeZone).filter((s) => s >= earliest && s <= latest);
+  if (starts.length === 0) return { date, timeZone, slots: [] };
+  const capacity = deps.config.BOOKING_SLOT_CAPACITY;
+  const taken = await takenBetween(db, starts[0]!, new Date(starts.at(-1)!.getTime() + 1), deps.now());
+  return {
+    date,
+    timeZone,
+    slots: starts.map((startsAt) => {
+      const remaining = Math.max(0, capacity - (taken.get(startsAt.getTime()) ?? 0));
+      return { startsAt, remaining, available: remaining > 0 };
+    }),
+  };
+}
