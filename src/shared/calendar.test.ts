@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { appointmentEvent, buildIcs, foldLine, googleCalendarUrl, outlookCalendarUrl } from './calendar.ts';
+import { appointmentEvent, buildIcs, foldLine, formatInZone, googleCalendarUrl, outlookCalendarUrl } from './calendar.ts';
 import { site } from './site.ts';
 
 const details = {
@@ -69,5 +69,16 @@ describe('calendar links', () => {
     const url = new URL(outlookCalendarUrl(event));
     expect(url.searchParams.get('startdt')).toBe('2026-03-05T20:30:00.000Z');
     expect(url.searchParams.get('subject')).toBe(event.summary);
+  });
+});
+
+describe('formatInZone', () => {
+  it("formats as 'MMMM d, yyyy at h:mm a' in the given zone and names the zone", () => {
+    const chicago = formatInZone(new Date('2026-03-05T20:30:00Z'), 'America/Chicago');
+    expect(chicago.dateTime).toBe('March 5, 2026 at 2:30 PM');
+    expect(chicago.zone).toBe('Central Standard Time');
+    const tokyo = formatInZone(new Date('2026-03-05T20:30:00Z'), 'Asia/Tokyo');
+    expect(tokyo.full).toBe('March 6, 2026 at 5:30 AM (Japan Standard Time)');
+    expect(formatInZone(new Date('2026-07-01T05:05:00Z'), 'America/New_York').dateTime).toBe('July 1, 2026 at 1:05 AM');
   });
 });

@@ -153,3 +153,36 @@ export function calendarDownloadPath(bookingId: string, manageToken?: string): s
   const base = `/api/bookings/${encodeURIComponent(bookingId)}/calendar.ics`;
   return manageToken ? `${base}?token=${encodeURIComponent(manageToken)}` : base;
 }
+
+export interface ZonedTime {
+  /** 'March 5, 2026' */
+  date: string;
+  /** '2:30 PM' */
+  time: string;
+  /** 'Central Standard Time' — the zone is always named beside a time. */
+  zone: string;
+  /** 'March 5, 2026 at 2:30 PM' (the spec's 'MMMM d, yyyy at h:mm a') */
+  dateTime: string;
+  /** 'March 5, 2026 at 2:30 PM (Central Standard Time)' */
+  full: string;
+}
+
+/** An instant as a person in `timeZone` reads it, zone named. */
+export function formatInZone(instant: Date, timeZone: string): ZonedTime {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+    timeZoneName: 'long',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const date = `${part('month')} ${part('day')}, ${part('year')}`;
+  const time = `${part('hour')}:${part('minute')} ${part('dayPeriod').toUpperCase()}`;
+  const zone = part('timeZoneName');
+  const dateTime = `${date} at ${time}`;
+  return { date, time, zone, dateTime, full: `${dateTime} (${zone})` };
+}

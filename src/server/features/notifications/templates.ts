@@ -1,0 +1,249 @@
+import { formatInZone } from '../../../shared/calendar.ts';
+import { businessInquirySubject, interestLabel } from '../../../shared/contact.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { site } from '../../../shared/site.ts';
+import type { EmailContent } from './layout.ts';
+import type { BookingForMail } from './repository.ts';
+
+/** Every message the product sends, as content blocks (see layout.ts). Pure. */
+
+const prepareList = {
+  type: 'list' as const,
+  title: 'What to prepare',
+  items: [
+    'A valid government-issued photo ID (driver’s license, passport or state ID)',
+    'Your documents, unsigned — you sign them in front of the notary',
+    'A quiet, private room',
+    'A phone or computer with a working camera and microphone',
+    'An internet connection of at least 1 Mbps',
+  ],
+};
+
+const supportNote = { type: 'note' as const, text: `Need help? Call ${site.phone} or write to ${site.email}.` };
+
+export const customerName = (b: BookingForMail) => [b.customer?.firstName, b.customer?.lastName].filter(Boolean).join(' ');
+
+function customerTime(b: BookingForMail, at: Date | null = b.startsAt): string {
+  return at ? formatInZone(at, b.timeZone).full : 'To be arranged';
+}
+
+/** The spec's booking notification payload (section 3), in the business zone. */
+export function staffPayload(b: BookingForMail) {
+  const when = b.startsAt ? formatInZone(b.startsAt, site.businessTimeZone) : null;
+  return {
+    customerName: customerName(b),
+    customerEmail: b.customer?.email ?? '',
+    dateTime: when ? `${when.dateTime} (${when.zone})` : '',
+    documentNames: b.documentNames,
+  };
+}
+
+function paidAmount(b: BookingForMail): string {
+  const cents = b.payment?.amountCents ?? b.priceCents;
+  return `${formatUsd(cents)} ${b.currency.toUpperCase()}`;
+}
+
+export function bookingConfirmation(b: BookingForMail, manageUrl: string): EmailContent {
+  return {
+    subject: `Your notary appointment is confirmed (${b.reference})`,
+    heading: 'Your appointment is confirmed',
+    preheader: `${customerTime(b)} — reference ${b.reference}`,
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for booking with ${site.brand}. A certified notary will call you at ${b.customer?.phone || 'the phone number you gave us'} at the time below, then continue by secure video.` },
+      {
+        type: 'facts',
+        rows: [
+          ['Reference', b.reference],
+          ['Date and time', customerTime(b)],
+          ['Documents', b.documentNames.length ? b.documentNames.join('\n') : 'None'],
+          ['Amount paid', paidAmount(b)],
+        ],
+      },
+      prepareList,
+      { type: 'button', label: 'View, reschedule or cancel your booking', href: manageUrl },
+      { type: 'paragraph', text: 'You can reschedule or cancel until 24 hours before your appointment; cancelling by then refunds the full amount. A calendar entry is attached to this email.' },
+      supportNote,
+    ],
+  };
+}
+
+export function bookingStaffNotification(b: BookingForMail, adminUrl: string): EmailContent {
+  const payload = staffPayload(b);
+  return {
+    subject: `New booking ${b.reference}: ${payload.customerName}, ${payload.dateTime}`,
+    heading: 'New booking',
+    blocks: [
+      {
+        type: 'facts',
+        rows: [
+          ['Customer name', payload.customerName],
+          ['Customer email', payload.customerEmail],
+          ['Phone', b.customer?.phone ?? ''],
+          ['Date and time', payload.dateTime],
+          ['Customer’s time zone', b.timeZone],
+          ['Documents', payload.documentNames.join('\n') || 'None'],
+          ['Reference', b.reference],
+          ['Amount paid', paidAmount(b)],
+        ],
+      },
+      { type: 'button', label: 'Open the bookings', href: adminUrl },
+    ],
+  };
+}
+
+export function bookingReminder(b: BookingForMail): EmailContent {
+  return {
+    subject: `Reminder: your notary appointment is coming up (${b.reference})`,
+    heading: 'Your notary appointment is coming up',
+    preheader: customerTime(b),
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, this is a reminder of your online notary session. A notary will call you at ${b.customer?.phone || 'the phone number you gave us'}.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Date and time', customerTime(b)], ['Documents', b.documentNames.join('\n') || 'None']] },
+      prepareList,
+      { type: 'paragraph', text: 'To change the time or cancel, use the link in your confirmation email.' },
+      supportNote,
+    ],
+  };
+}
+
+export function bookingCancelledCustomer(b: BookingForMail, event: { refundedCents: number; by: 'customer' | 'staff' }): EmailContent {
+  const refund =
+    event.refundedCents > 0
+      ? `A refund of ${formatUsd(event.refundedCents)} has been issued to your original payment method. It usually appears within 5–10 business days.`
+      : event.by === 'customer'
+        ? 'As the appointment was cancelled less than 24 hours before it started, no refund was issued.'
+        : `If you have any question about a refund, call us at ${site.phone}.`;
+  return {
+    subject: `Your notary appointment is cancelled (${b.reference})`,
+    heading: 'Your appointment is cancelled',
+    blocks: [
+      {
+        type: 'paragraph',
+        text: event.by === 'customer' ? `Hello ${b.customer?.firstName || 'there'}, as you asked, we cancelled your appointment.` : `Hello ${b.customer?.firstName || 'there'}, we had to cancel your appointment. We are sorry for the inconvenience.`,
+      },
+      { type: 'facts', rows: [['Reference', b.reference], ['Was scheduled for', customerTime(b)]] },
+      { type: 'paragraph', text: refund },
+      { type: 'button', label: 'Book a new appointment', href: '/schedule' },
+      supportNote,
+    ],
+  };
+}
+
+export function bookingCancelledStaff(b: BookingForMail, event: { refundedCents: number; by: 'customer' | 'staff' }): EmailContent {
+  const payload = staffPayload(b);
+  return {
+    subject: `Booking cancelled ${b.reference}: ${payload.customerName}, ${payload.dateTime}`,
+    heading: 'Booking cancelled',
+    blocks: [
+      {
+        type: 'facts',
+        rows: [
+          ['Reference', b.reference],
+          ['Customer name', payload.customerName],
+          ['Customer email', payload.customerEmail],
+          ['Was scheduled for', payload.dateTime],
+          ['Cancelled by', event.by],
+          ['Refunded', event.refundedCents > 0 ? formatUsd(event.refundedCents) : 'No refund'],
+        ],
+      },
+    ],
+  };
+}
+
+export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff'): EmailContent {
+  return {
+    subject: `Your notary appointment has a new time (${b.reference})`,
+    heading: 'Your appointment has a new time',
+    preheader: customerTime(b),
+    blocks: [
+      {
+        type: 'paragraph',
+        text: by === 'customer' ? `Hello ${b.customer?.firstName || 'there'}, your appointment has been moved as you asked. Nothing more to pay.` : `Hello ${b.customer?.firstName || 'there'}, our team moved your appointment. If the new time does not suit you, call us at ${site.phone}.`,
+      },
+      { type: 'facts', rows: [['Reference', b.reference], ['New date and time', customerTime(b)], ['Previous time', customerTime(b, previousStartsAt)]] },
+      prepareList,
+      { type: 'paragraph', text: 'An updated calendar entry is attached; it replaces the previous one.' },
+      supportNote,
+    ],
+  };
+}
+
+export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff'): EmailContent {
+  const payload = staffPayload(b);
+  const previous = formatInZone(previousStartsAt, site.businessTimeZone);
+  return {
+    subject: `Booking rescheduled ${b.reference}: ${payload.customerName}, ${payload.dateTime}`,
+    heading: 'Booking rescheduled',
+    blocks: [
+      {
+        type: 'facts',
+        rows: [
+          ['Reference', b.reference],
+          ['Customer name', payload.customerName],
+          ['Customer email', payload.customerEmail],
+          ['New date and time', payload.dateTime],
+          ['Previous time', `${previous.dateTime} (${previous.zone})`],
+          ['Documents', payload.documentNames.join('\n') || 'None'],
+          ['Moved by', by],
+        ],
+      },
+    ],
+  };
+}
+
+interface ContactRow {
+  kind: 'contact' | 'business' | 'chat_offline';
+  name: string;
+  email: string;
+  phone: string | null;
+  company: string | null;
+  interest: string | null;
+  message: string;
+}
+
+export function contactToStaff(m: ContactRow): EmailContent {
+  return {
+    subject: `New contact message from ${m.name}`,
+    heading: 'New message from the contact form',
+    blocks: [
+      { type: 'facts', rows: [['Name', m.name], ['Email', m.email], ['Phone', m.phone || 'Not given']] },
+      { type: 'paragraph', text: m.message },
+      { type: 'note', text: 'Reply to this email to answer the visitor directly.' },
+    ],
+  };
+}
+
+/** Spec section 7: subject and the body fields Name, Email, Company, Phone, Interest, Message. */
+export function businessToSales(m: ContactRow): EmailContent {
+  return {
+    subject: businessInquirySubject(m.name, m.company ?? ''),
+    heading: 'Business Solutions Inquiry',
+    blocks: [
+      {
+        type: 'facts',
+        rows: [
+          ['Name', m.name],
+          ['Email', m.email],
+          ['Company', m.company || 'Not given'],
+          ['Phone', m.phone || 'Not given'],
+          ['Interest', interestLabel(m.interest)],
+          ['Message', m.message || '(no message)'],
+        ],
+      },
+      { type: 'note', text: 'We promise a reply within 24 hours on business days. Reply to this email to answer the visitor directly.' },
+    ],
+  };
+}
+
+export function chatLeftOffline(chat: { visitorName: string | null; visitorEmail: string | null; currentPage: string | null; body: string }, adminChatUrl: string): EmailContent {
+  const who = chat.visitorName || 'A visitor';
+  return {
+    subject: `Chat message left while offline from ${who}`,
+    heading: 'A visitor left a chat message',
+    blocks: [
+      { type: 'facts', rows: [['Name', who], ['Email', chat.visitorEmail || 'Not given'], ['Page', chat.currentPage || 'Unknown']] },
+      { type: 'paragraph', text: chat.body },
+      { type: 'button', label: 'Open the chat console', href: adminChatUrl },
+    ],
+  };
+}

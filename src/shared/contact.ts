@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * The contact flows' inputs and visitor-facing messages (spec sections 3, 5,
+ * 7, 8; decisions.md "Public site"). Both forms carry a honeypot field that
+ * people never see; whatever fills it is a robot.
+ */
+export const contactMessages = {
+  sending: 'Sending Message...',
+  successTitle: 'Message sent successfully!',
+  successDescription: "We'll get back to you as soon as possible.",
+  failureTitle: 'An error occurred',
+  failureDescription: 'Could not send your message. Please try again later.',
+  missingTitle: 'Please fill in all required fields',
+  missingDescription: 'Name, email and message are required.',
+  businessSuccessTitle: 'Thank you for your inquiry!',
+  businessSuccessDescription: 'Our business team will reply within 24 hours on business days.',
+  invalidEmail: 'Please enter a valid email address',
+} as const;
+
+/** Field name of the hidden trap; named like a field a form-filling robot completes. */
+export const honeypotField = 'website';
+
+export const businessInterests = [
+  { value: 'enterprise-notary', label: 'Enterprise Notary Services' },
+  { value: 'workflow', label: 'Workflow Integration' },
+  { value: 'document', label: 'Document Management' },
+  { value: 'bulk', label: 'Bulk Processing' },
+  { value: 'other', label: 'Other' },
+] as const;
+export type BusinessInterest = (typeof businessInterests)[number]['value'];
+
+export function interestLabel(value: string | null | undefined): string {
+  return businessInterests.find((i) => i.value === value)?.label ?? 'Not specified';
+}
+
+/** first_name = first word, last_name = the remaining words joined by spaces (possibly empty). */
+export function splitName(name: string): { firstName: string; lastName: string } {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  return { firstName: words[0] ?? '', lastName: words.slice(1).join(' ') };
+}
+
+/** The "other form" rule: first word of the name, email and message are required. */
+export function hasRequiredContactFields(input: { name: string; email: string; message: string }): boolean {
+  return splitName(input.name).firstName !== '' && input.email.trim() !== '' && input.message.trim() !== '';
+}
+
+// Printable text without line breaks: values that end up in mail headers.
+const singleLine = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform((v) => v.replace(/[\r\n\t]+/g, ' ').trim());
+const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const email = z
+  .string()
+  .max(254)
+  .transform((v) => v.trim())
+  .refine((v) => v === '' || emailShape.test(v), contactMessages.invalidEmail);
+const optional = (max: number) => singleLine(max).optional().default('');
+const honeypot = z.string().max(500).optional().default('');
+
+export const contactInput = z.object({
+  name: singleLine(200),
+  email,
+  phone: optional(40),
+  message: z.string().max(5000).transform((v) => v.trim()),
+  [honeypotField]: honeypot,
+});
+export type ContactInput = z.input<typeof contactInput>;
+
+export const businessInquiryInput = z.object({
+  name: singleLine(200).refine((v) => v !== '', 'Name is required'),
+  email: email.refine((v) => v !== '', 'Email is required'),
+  company: optional(200),
+  phone: optional(40),
+  interest: z.enum(['', ...businessInterests.map((i) => i.value)] as [string, ...string[]]).optional().default(''),
+  message: z.string().max(5000).optional().default('').transform((v) => v.trim()),
+  [honeypotField]: honeypot,
+});
+export type BusinessInquiryInput = z.input<typeof businessInquiryInput>;
+
+export function businessInquirySubject(name: string, company: string): string {
+  return company ? `Business Solutions Inquiry from ${name} at ${company}` : `Business Solutions Inquiry from ${name}`;
+}
