@@ -3,6 +3,8 @@ import { loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { DataDirLockedError, openDatabase } from './db/client.ts';
 import { buildDeps } from './deps.ts';
+import { attachChat } from './features/chat/socket.ts';
+import { startOutboxWorker } from './features/notifications/worker.ts';
 import { createLogger } from './logger.ts';
 
 /** Start-up only: configuration, database, HTTP, shutdown. */
@@ -15,6 +17,9 @@ async function main() {
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';
   const { app, close } = await createApp(deps, { pages: mode });
   const server = createServer(app);
+  const chat = await attachChat(server, deps);
+  // Every process delivers the outbox; the claims keep them from sending twice.
+  const outboxWorker = startOutboxWorker(deps);
   server.listen(config.PORT, config.HOST, () => {
     log.info({ url: config.publicUrl, database: database.driver, payments: config.paymentsMode }, 'server listening');
   });
@@ -26,6 +31,10 @@ async function main() {
     log.info({ signal }, 'shutting down');
     server.close();
     server.closeIdleConnections();
+    // Open sockets would keep server.close() waiting; the clients reconnect to another node.
+    await chat.close();
+    // Lets the message being sent finish; anything left stays in the outbox for the next start.
+    await outboxWorker.stop();
     await close();
     await database.close();
     process.exit(0);
