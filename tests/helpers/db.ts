@@ -30,6 +30,13 @@ export async function createTestDatabase(kind: DbKind): Promise<Database & { url
       await database.close();
       const dropper = new pg.Client({ connectionString: adminUrl });
       await dropper.connect();
+      // pool.end() resolves before its sockets have closed; a FORCE drop would then
+      // send those half-closed clients a FATAL that surfaces as an unhandled error.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await dropper.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await dropper.end();
     },

@@ -1,0 +1,38 @@
+import type { Deps } from '../../deps.ts';
+import { purgeExpiredDocuments } from './service.ts';
+
+export interface RetentionJob {
+  /** Waits for a run in progress, then stops. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the retention purge shortly after start-up and then every
+ * `intervalMs` (hourly by default). Every node runs it; the purge itself is
+ * safe to run concurrently (see service.ts).
+ */
+export function startRetentionJob(deps: Deps, options: { intervalMs?: number; firstRunMs?: number } = {}): RetentionJob {
+  const intervalMs = options.intervalMs ?? 60 * 60 * 1000;
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (stopped || running) return;
+    running = purgeExpiredDocuments(deps)
+      .catch((error: unknown) => deps.log.error({ err: error }, 'retention: run failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const first = setTimeout(tick, options.firstRunMs ?? 30_000);
+  const every = setInterval(tick, intervalMs);
+  first.unref();
+  every.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(every);
+      await running;
+    },
+  };
+}
