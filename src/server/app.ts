@@ -10,6 +10,7 @@ import { csrfProtection } from './http/csrf.ts';
 import { staffDocumentsRouter } from './features/console/documents-http.ts';
 import { adminPagesGuard } from './features/staff/pages-guard.ts';
 import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
+import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
 import { appRouter } from './router.ts';
 
@@ -53,6 +54,9 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
 
   const readiness: Readiness = { draining: false };
   app.use(healthRoutes(deps, readiness));
+
+  // Stripe signs the raw bytes: this route reads its own body, before any parser touches it.
+  mountStripeWebhook(app, deps);
 
   // Forged cross-site writes are refused before any handler runs (the signed Stripe webhook is exempt).
   app.use(['/trpc', '/api'], csrfProtection({ publicUrl: deps.config.publicUrl }));

@@ -1,6 +1,8 @@
 import { bookingRouter, slotsRouter } from './features/booking/router.ts';
 import { consoleRouter } from './features/console/router.ts';
+import { contactRouter } from './features/contact/router.ts';
 import { documentsRouter } from './features/documents/router.ts';
+import { paymentsRouter } from './features/payments/router.ts';
 import { staffRouter } from './features/staff/router.ts';
 import { publicProcedure, router } from './trpc.ts';
 
@@ -10,11 +12,13 @@ import { publicProcedure, router } from './trpc.ts';
  */
 export const appRouter = router({
   health: publicProcedure.query(() => ({ ok: true as const })),
+  contact: contactRouter,
   staff: staffRouter,
   console: consoleRouter,
   booking: bookingRouter,
   documents: documentsRouter,
   slots: slotsRouter,
+  payments: paymentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,226 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { Loader2 } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { holdExpiredMessage } from '../../../shared/booking.ts';
+import { detectTimeZone } from '../../../shared/time.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { cn } from '../../lib/cn.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { BookingStep } from './booking-step.tsx';
+import { ConfirmStep } from './confirm-step.tsx';
+import { ContactStep } from './contact-step.tsx';
+import { DocumentsStep } from './documents-step.tsx';
+import { errorCode } from './errors.ts';
+import { PaymentStep } from './payment-step.tsx';
+import { isPaid, resumeStep, steps, tabEnabled, type StepId } from './steps.ts';
+import { useBookingId } from './use-booking-id.ts';
+
+export const bookingCancelledMessage = 'This booking was cancelled. You can schedule a new appointment below.';
+const stripeReturnParams = ['payment_intent', 'payment_intent_client_secret', 'redirect_status'];
+
+/**
+ * The five-step booking wizard (spec section 2, reading B). The booking
+ * record on the server is the source of truth: every step writes to it, and a
+ * visitor who reloads or comes back from Stripe resumes where it says.
+ */
+export function BookingWizard() {
+  const { bookingId, fromUrl, ready, remember, forget } = useBookingId();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [returnedFromProvider] = useState(() => searchParams.has('payment_intent'));
+  const [step, setStep] = useState<StepId | null>(null);
+  const [detectedTimeZone, setDetectedTimeZone] = useState('America/Chicago');
+  const [timeZone, setTimeZone] = useState<string | null>(null);
+  const resolvedFor = useRef<string | null>(null);
+  const focusNext = useRef(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const utils = trpc.useUtils();
+  const start = trpc.booking.start.useMutation();
+  const query = trpc.booking.get.useQuery({ bookingId: bookingId ?? '' }, { enabled: bookingId !== null, retry: false });
+  const booking = bookingId && query.data?.id === bookingId ? query.data : null;
+
+  useEffect(() => setDetectedTimeZone(detectTimeZone()), []);
+
+  // Stripe's return_url carries the intent in the query; the booking id is all we keep.
+  useEffect(() => {
+    if (!stripeReturnParams.some((p) => searchParams.has(p))) return;
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const p of stripeReturnParams) next.delete(p);
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }, [searchParams, setSearchParams]);
+
+  const goTo = useCallback((next: StepId) => {
+    focusNext.current = true;
+    setStep(next);
+  }, []);
+
+  // Decide where to start, once per booking.
+  useEffect(() => {
+    if (!ready) return;
+    if (!bookingId) {
+      if (step === null) setStep('documents');
+      return;
+    }
+    if (query.isError && resolvedFor.current !== bookingId) {
+      resolvedFor.current = bookingId;
+      if (errorCode(query.error) === 'NOT_FOUND' || errorCode(query.error) === 'BAD_REQUEST') {
+        forget();
+        setStep('documents');
+      }
+      return;
+    }
+    if (!booking || resolvedFor.current === booking.id) return;
+    resolvedFor.current = booking.id;
+    const fromStorageOnly = !fromUrl;
+    if (booking.status === 'cancelled' || (fromStorageOnly && isPaid(booking))) {
+      // A finished or cancelled booking remembered by this browser: start a new one.
+      if (booking.status === 'cancelled') toast({ title: bookingCancelledMessage });
+      forget();
+      setStep('documents');
+      return;
+    }
+    if (fromStorageOnly) remember(booking.id);
+    const resume = resumeStep(booking, new Date());
+    setTimeZone(booking.startsAt ? booking.timeZone : null);
+    if (resume.holdLost) toast({ title: holdExpiredMessage, variant: 'destructive' });
+    setStep(resume.step);
+  }, [ready, bookingId, booking, query.isError, query.error, fromUrl, forget, remember, step]);
+
+  useEffect(() => {
+    if (focusNext.current) {
+      focusNext.current = false;
+      headingRef.current?.focus();
+    }
+  }, [step]);
+
+  const refresh = useCallback(async () => {
+    if (bookingId) await utils.booking.get.invalidate({ bookingId });
+  }, [bookingId, utils]);
+
+  const ensureBooking = useCallback(async () => {
+    if (bookingId && booking) return bookingId;
+    const created = await start.mutateAsync({ timeZone: detectedTimeZone });
+    resolvedFor.current = created.bookingId;
+    remember(created.bookingId);
+    return created.bookingId;
+  }, [bookingId, booking, start, detectedTimeZone, remember]);
+
+  const onHoldLost = useCallback(
+    (message: string) => {
+      toast({ title: message, variant: 'destructive' });
+      void refresh().then(() => goTo('booking'));
+    },
+    [refresh, goTo],
+  );
+
+  const onPaid = useCallback(async () => {
+    await refresh();
+    // Paid: the next visit to /schedule starts a new booking (this one stays reachable by its URL).
+    forget({ keepUrl: true });
+    goTo('confirm');
+  }, [refresh, forget, goTo]);
+
+  const loading = step === null || (bookingId !== null && !booking && step !== 'documents');
+  const current: StepId = step ?? 'documents';
+  const zone = timeZone ?? detectedTimeZone;
+
+  if (loading && query.isError) {
+    return (
+      <div className="flex flex-col items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-8" role="alert">
+        <p className="font-semibold text-red-900">An unexpected error occurred</p>
+        <Button variant="outline" onClick={() => window.location.reload()}>
+          Try Again
+        </Button>
+      </div>
+    );
+  }
+
+  if (loading) {
+    return (
+      <div className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white p-8" role="status">
+        <Loader2 className="h-5 w-5 animate-spin text-blue-700 motion-reduce:animate-none" aria-hidden="true" />
+        <span>Loading your booking...</span>
+      </div>
+    );
+  }
+
+  const stepInfo = steps.find((s) => s.id === current)!;
+
+  return (
+    <Tabs.Root
+      value={current}
+      onValueChange={(value) => {
+        if (tabEnabled(value as StepId, current, booking)) setStep(value as StepId);
+      }}
+      activationMode="manual"
+    >
+      <Tabs.List aria-label="Booking steps" className="mb-8 grid grid-cols-5 gap-2">
+        {steps.map((s, index) => {
+          const enabled = tabEnabled(s.id, current, booking);
+          const active = s.id === current;
+          return (
+            <Tabs.Trigger
+              key={s.id}
+              value={s.id}
+              disabled={!enabled}
+              className={cn(
+                'flex items-center justify-center gap-2 rounded-lg border px-2 py-3 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700',
+                active
+                  ? 'border-blue-700 bg-blue-700 text-white'
+                  : enabled
+                    ? 'border-slate-300 bg-white text-slate-900 hover:bg-slate-50'
+                    : 'cursor-not-allowed border-slate-200 bg-slate-100 text-slate-500',
+              )}
+            >
+              <span
+                className={cn(
+                  'flex h-7 w-7 items-center justify-center rounded-full text-sm',
+                  active ? 'bg-white text-blue-800' : 'bg-slate-200 text-slate-800',
+                )}
+              >
+                {index + 1}
+              </span>{' '}
+              {/* Below 768 px only the number shows; the label stays for screen readers. */}
+              <span className="sr-only md:not-sr-only">{s.label}</span>
+            </Tabs.Trigger>
+          );
+        })}
+      </Tabs.List>
+
+      {steps.map((s) => (
+        <Tabs.Content key={s.id} value={s.id} className="focus-visible:outline-none" tabIndex={-1}>
+          {s.id === current && (
+            <section aria-labelledby={`step-${s.id}-heading`} className="grid gap-6">
+              <h2 id={`step-${s.id}-heading`} ref={headingRef} tabIndex={-1} className="text-2xl font-bold text-slate-900 focus:outline-none">
+                {stepInfo.title}
+              </h2>
+              {current === 'documents' && (
+                <DocumentsStep booking={booking} ensureBooking={ensureBooking} onDone={() => refresh().then(() => goTo('booking'))} />
+              )}
+              {current === 'booking' && booking && (
+                <BookingStep
+                  booking={booking}
+                  timeZone={zone}
+                  detectedTimeZone={detectedTimeZone}
+                  onTimeZoneChange={setTimeZone}
+                  onHeld={() => refresh().then(() => goTo('contact'))}
+                />
+              )}
+              {current === 'contact' && booking && <ContactStep booking={booking} onSaved={() => refresh().then(() => goTo('payment'))} />}
+              {current === 'payment' && booking && (
+                <PaymentStep booking={booking} returnedFromProvider={returnedFromProvider} onPaid={onPaid} onHoldLost={onHoldLost} />
+              )}
+              {current === 'confirm' && booking && <ConfirmStep booking={booking} />}
+            </section>
+          )}
+        </Tabs.Content>
+      ))}
+    </Tabs.Root>
+  );
+}

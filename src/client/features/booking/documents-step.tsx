@@ -1,0 +1,275 @@
+import { FileText, Trash2, Upload } from 'lucide-react';
+import { useId, useRef, useState, type DragEvent } from 'react';
+import { acceptedFileExtensions, noDocumentsMessage, type BookingView } from '../../../shared/booking.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { cn } from '../../lib/cn.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { putFile, precheckFile, uploadFailedMessage, UploadError, uploadWithRetry } from './upload.ts';
+import { errorMessage, isClientError } from './errors.ts';
+
+interface QueuedFile {
+  key: string;
+  file: File;
+  progress: number | null;
+  error: string | null;
+}
+
+export interface DocumentsStepProps {
+  booking: BookingView | null;
+  /** Creates the booking on first use and returns its id. */
+  ensureBooking: () => Promise<string>;
+  onDone: (uploadedCount: number) => Promise<void>;
+}
+
+let nextKey = 1;
+
+function formatSize(bytes: number): string {
+  return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepProps) {
+  const inputId = useId();
+  const hintId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [queue, setQueue] = useState<QueuedFile[]>([]);
+  const [rejections, setRejections] = useState<string[]>([]);
+  const [stepError, setStepError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const createUpload = trpc.documents.createUpload.useMutation();
+  const removeDocument = trpc.documents.remove.useMutation();
+  const utils = trpc.useUtils();
+  const uploaded = booking?.documents ?? [];
+
+  function addFiles(files: FileList | File[]) {
+    const accepted: QueuedFile[] = [];
+    const rejected: string[] = [];
+    for (const file of Array.from(files)) {
+      const problem = precheckFile(file);
+      if (problem) rejected.push(problem);
+      else accepted.push({ key: `f${nextKey++}`, file, progress: null, error: null });
+    }
+    setRejections(rejected);
+    for (const message of rejected) toast({ title: message, variant: 'destructive' });
+    if (accepted.length > 0) {
+      setQueue((current) => [...current, ...accepted]);
+      setStepError(null);
+    }
+  }
+
+  function update(key: string, patch: Partial<QueuedFile>) {
+    setQueue((current) => current.map((q) => (q.key === key ? { ...q, ...patch } : q)));
+  }
+
+  function onDrop(event: DragEvent<HTMLDivElement>) {
+    event.preventDefault();
+    setDragging(false);
+    if (!busy && event.dataTransfer.files.length > 0) addFiles(event.dataTransfer.files);
+  }
+
+  async function removeUploaded(documentId: string) {
+    if (!booking) return;
+    try {
+      await removeDocument.mutateAsync({ bookingId: booking.id, documentId });
+      await utils.booking.get.invalidate({ bookingId: booking.id });
+    } catch (error) {
+      toast({ title: errorMessage(error), variant: 'destructive' });
+    }
+  }
+
+  async function uploadAll() {
+    if (queue.length === 0) {
+      if (uploaded.length > 0) return onDone(0);
+      setStepError(noDocumentsMessage);
+      toast({ title: noDocumentsMessage, variant: 'destructive' });
+      return;
+    }
+    setBusy(true);
+    setStepError(null);
+    let bookingId: string;
+    try {
+      bookingId = await ensureBooking();
+    } catch (error) {
+      setBusy(false);
+      toast({ title: uploadFailedMessage, description: errorMessage(error), variant: 'destructive' });
+      return;
+    }
+
+    let succeeded = 0;
+    let failed = 0;
+    // One at a time: a slow connection gives each file its full bandwidth and the progress reads true.
+    for (const item of queue) {
+      update(item.key, { error: null });
+      try {
+        await uploadWithRetry(
+          {
+            createTarget: async () => {
+              try {
+                return await createUpload.mutateAsync({
+                  bookingId,
+                  fileName: item.file.name,
+                  sizeBytes: item.file.size,
+                  contentType: item.file.type,
+                });
+              } catch (error) {
+                // A refusal with a reason (size, type, paid booking) is final; a network error may pass next time.
+                throw new UploadError(errorMessage(error, uploadFailedMessage), !isClientError(error));
+              }
+            },
+            put: (url, onProgress) => putFile(url, item.file, onProgress),
+          },
+          (progress) => update(item.key, { progress }),
+        );
+        succeeded++;
+        setQueue((current) => current.filter((q) => q.key !== item.key));
+      } catch (error) {
+        failed++;
+        update(item.key, { progress: null, error: error instanceof UploadError ? error.message : uploadFailedMessage });
+      }
+    }
+    await utils.booking.get.invalidate({ bookingId });
+    setBusy(false);
+    if (failed > 0) {
+      setStepError(uploadFailedMessage);
+      toast({ title: uploadFailedMessage, variant: 'destructive' });
+      return;
+    }
+    toast({ title: 'Documents uploaded successfully!', description: `${succeeded} document(s) uploaded successfully!`, variant: 'success' });
+    await onDone(succeeded);
+  }
+
+  return (
+    <div className="grid gap-6">
+      <p className="text-slate-700">
+        Upload the documents you need notarized. PDF, JPEG and PNG files up to 10MB each. Your documents are stored privately and are
+        visible only to you and your assigned notary.
+      </p>
+
+      <div
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="drop-zone"
+        className={cn(
+          'flex flex-col items-center gap-3 rounded-xl border-2 border-dashed p-8 text-center transition-colors',
+          dragging ? 'border-blue-700 bg-blue-50' : 'border-slate-300 bg-slate-50',
+        )}
+      >
+        <Upload className="h-10 w-10 text-blue-700" aria-hidden="true" />
+        <p className="font-medium text-slate-900">Drag and drop your files here, or</p>
+        {/* The real input stays in the tab order (visually hidden): keyboard and screen-reader users pick files with it. */}
+        <input
+          ref={inputRef}
+          id={inputId}
+          type="file"
+          multiple
+          accept={acceptedFileExtensions.join(',')}
+          aria-describedby={hintId}
+          className="sr-only"
+          disabled={busy}
+          onChange={(event) => {
+            if (event.target.files) addFiles(event.target.files);
+            event.target.value = '';
+          }}
+        />
+        <label
+          htmlFor={inputId}
+          className="inline-flex h-11 cursor-pointer items-center rounded-md border border-slate-300 bg-white px-5 text-sm font-semibold text-slate-900 hover:bg-slate-50 [input:focus-visible+&]:outline-2 [input:focus-visible+&]:outline-offset-2 [input:focus-visible+&]:outline-blue-700"
+        >
+          Choose files
+        </label>
+        <p id={hintId} className="text-sm text-slate-600">
+          Accepted: PDF, JPEG, PNG · Maximum 10MB per file
+        </p>
+      </div>
+
+      {rejections.length > 0 && (
+        <ul className="grid gap-1 text-sm text-red-700" role="alert">
+          {rejections.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+
+      {uploaded.length > 0 && (
+        <section aria-labelledby={`${inputId}-uploaded`}>
+          <h3 id={`${inputId}-uploaded`} className="mb-2 font-semibold text-slate-900">
+            Uploaded documents
+          </h3>
+          <ul className="grid gap-2">
+            {uploaded.map((doc) => (
+              <li key={doc.id} className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white p-3">
+                <FileText className="h-5 w-5 shrink-0 text-green-700" aria-hidden="true" />
+                <span className="flex-1 truncate">{doc.name}</span>
+                <span className="text-sm text-slate-600">{formatSize(doc.sizeBytes)}</span>
+                <Button variant="ghost" size="icon" aria-label={`Remove ${doc.name}`} disabled={busy} onClick={() => void removeUploaded(doc.id)}>
+                  <Trash2 className="h-4 w-4" aria-hidden="true" />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {queue.length > 0 && (
+        <section aria-labelledby={`${inputId}-queue`}>
+          <h3 id={`${inputId}-queue`} className="mb-2 font-semibold text-slate-900">
+            Ready to upload
+          </h3>
+          <ul className="grid gap-2">
+            {queue.map((item) => (
+              <li key={item.key} className="grid gap-2 rounded-lg border border-slate-200 bg-white p-3">
+                <div className="flex items-center gap-3">
+                  <FileText className="h-5 w-5 shrink-0 text-blue-700" aria-hidden="true" />
+                  <span className="flex-1 truncate">{item.file.name}</span>
+                  <span className="text-sm text-slate-600">{formatSize(item.file.size)}</span>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Remove ${item.file.name}`}
+                    disabled={busy}
+                    onClick={() => setQueue((current) => current.filter((q) => q.key !== item.key))}
+                  >
+                    <Trash2 className="h-4 w-4" aria-hidden="true" />
+                  </Button>
+                </div>
+                {item.progress !== null && (
+                  <progress
+                    className="h-2 w-full accent-blue-700"
+                    max={100}
+                    value={item.progress}
+                    aria-label={`Uploading ${item.file.name}`}
+                    data-testid="upload-progress"
+                  >
+                    {item.progress}%
+                  </progress>
+                )}
+                {item.error && (
+                  <p className="text-sm text-red-700" role="alert">
+                    {item.error}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {stepError && (
+        <p className="text-sm font-medium text-red-700" role="alert">
+          {stepError}
+        </p>
+      )}
+
+      <div className="flex justify-end">
+        <Button onClick={() => void uploadAll()} disabled={busy} size="lg">
+          {busy ? 'Uploading...' : 'Continue to Booking'}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import type { BookingView } from '../../../shared/booking.ts';
+
+/** The wizard's five steps, in order (spec section 2, reading B). */
+export const steps = [
+  { id: 'documents', label: 'Documents', title: 'Upload Documents' },
+  { id: 'booking', label: 'Booking', title: 'Select Date & Time' },
+  { id: 'contact', label: 'Contact', title: 'Contact Information' },
+  { id: 'payment', label: 'Payment', title: 'Payment Information' },
+  { id: 'confirm', label: 'Confirm', title: 'Appointment Confirmation' },
+] as const;
+export type StepId = (typeof steps)[number]['id'];
+
+const paidStatuses: readonly string[] = ['confirmed', 'completed', 'no_show'];
+
+export function isPaid(booking: Pick<BookingView, 'status'> | null | undefined): boolean {
+  return !!booking && paidStatuses.includes(booking.status);
+}
+
+export function holdExpired(booking: Pick<BookingView, 'holdExpiresAt'>, now: Date): boolean {
+  return !booking.holdExpiresAt || booking.holdExpiresAt.getTime() <= now.getTime();
+}
+
+/**
+ * Where a visitor coming back (reload, Stripe's return_url, a new tab) picks
+ * up: the first step whose work the booking does not have yet. The booking
+ * record on the server decides, not anything the browser remembered.
+ */
+export function resumeStep(booking: BookingView, now: Date): { step: StepId; holdLost: boolean } {
+  if (isPaid(booking)) return { step: 'confirm', holdLost: false };
+  if (booking.status === 'payment_processing') return { step: 'payment', holdLost: false };
+  if (booking.documents.length === 0) return { step: 'documents', holdLost: false };
+  if (!booking.startsAt) return { step: 'booking', holdLost: false };
+  if (holdExpired(booking, now)) return { step: 'booking', holdLost: true };
+  if (!booking.contact) return { step: 'contact', holdLost: false };
+  return { step: 'payment', holdLost: false };
+}
+
+/**
+ * Spec section 2's tab rules: Upload and Confirm only while current; Booking
+ * once documents exist; Contact once a time was chosen; Payment once contact
+ * details were saved. Once paid, only the confirmation stays open: the server
+ * refuses changes to a paid booking, so offering them would only mislead.
+ */
+export function tabEnabled(tab: StepId, current: StepId, booking: BookingView | null | undefined): boolean {
+  if (tab === current) return true;
+  if (!booking || isPaid(booking) || booking.status === 'payment_processing') return false;
+  switch (tab) {
+    case 'booking':
+      return booking.documents.length > 0;
+    case 'contact':
+      return booking.startsAt !== null;
+    case 'payment':
+      return booking.contact !== null;
+    default:
+      return false;
+  }
+}
