@@ -14,6 +14,7 @@ import matter from 'gray-matter';
 import { Marked, type Tokens } from 'marked';
 import { z } from 'zod';
 import { blogCategories, type BlogPost, type BlogPostSummary, type LegalDocument } from '../shared/blog.ts';
+import { fullAddress, site } from '../shared/site.ts';
 
 export class ContentError extends Error {
   override name = 'ContentError';
@@ -77,6 +78,26 @@ function createMarked(): Marked {
   return marked;
 }
 
+/** `{{email}}`-style placeholders, so contact details in Markdown come from src/shared/site.ts. */
+const placeholders: Record<string, string> = {
+  brand: site.brand,
+  legalName: site.legalName,
+  email: site.email,
+  salesEmail: site.salesEmail,
+  accessibilityEmail: site.accessibilityEmail,
+  privacyEmail: site.privacyEmail,
+  phone: site.phone,
+  address: fullAddress,
+};
+
+function fillPlaceholders(file: string, body: string): string {
+  return body.replace(/\{\{\s*(\w+)\s*\}\}/g, (_match, name: string) => {
+    const value = placeholders[name];
+    if (value === undefined) throw new ContentError(`${file}: unknown placeholder {{${name}}}`);
+    return value;
+  });
+}
+
 function describeIssues(file: string, error: z.ZodError): string {
   const lines = error.issues.map((issue) => `  - ${issue.path.join('.') || '(front matter)'}: ${issue.message}`);
   return `Invalid front matter in ${file}:\n${lines.join('\n')}`;
@@ -99,7 +120,7 @@ function readMarkdownDir(dir: string): ParsedFile[] {
       const slug = name.slice(0, -3);
       if (!slugPattern.test(slug)) throw new ContentError(`${file}: file name must be a kebab-case slug`);
       const parsed = matter(readFileSync(file, 'utf8'));
-      return { file, slug, data: parsed.data, body: parsed.content };
+      return { file, slug, data: parsed.data, body: fillPlaceholders(file, parsed.content) };
     });
 }
 
