@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import { businessInquiryInput, contactInput, hasRequiredContactFields, honeypotField, splitName } from '../../../shared/contact.ts';
+import { contactMessages, customers } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { onContactMessage } from '../notifications/events.ts';
+
+export type ContactResult = { status: 'sent'; messageId: string } | { status: 'discarded' } | { status: 'missing-fields' };
+
+/**
+ * The home contact form and the spec's "other form" are one flow: the
+ * message is stored, a customer row is written (first word = first name,
+ * the rest = last name) and staff are emailed — in one transaction, so a
+ * stored message always has its email in the outbox and vice versa.
+ */
+export async function submitContactMessage(deps: Deps, input: z.output<typeof contactInput>): Promise<ContactResult> {
+  if (input[honeypotField]) {
+    // A robot filled the field people never see: say "sent", keep nothing.
+    deps.log.info({ form: 'contact' }, 'contact form honeypot filled; discarded');
+    return { status: 'discarded' };
+  }
+  if (!hasRequiredContactFields(input)) return { status: 'missing-fields' };
+  const { firstName, lastName } = splitName(input.name);
+  const phone = input.phone || null;
+  const messageId = await deps.db.transaction(async (tx) => {
+    const [customer] = await tx.insert(customers).values({ firstName, lastName, email: input.email, phone }).returning({ id: customers.id });
+    const [message] = await tx
+      .insert(contactMessages)
+      .values({ kind: 'contact', name: input.name, email: input.email, phone, message: input.message, customerId: customer!.id })
+      .returning({ id: contactMessages.id });
+    await onContactMessage(tx, deps, { messageId: message!.id });
+    return message!.id;
+  });
+  return { status: 'sent', messageId };
+}
+
+/** Business solutions form: stored (kind 'business') and emailed to sales. */
+export async function submitBusinessInquiry(deps: Deps, input: z.output<typeof businessInquiryInput>): Promise<ContactResult> {
+  if (input[honeypotField]) {
+    deps.log.info({ form: 'business' }, 'business form honeypot filled; discarded');
+    return { status: 'discarded' };
+  }
+  const messageId = await deps.db.transaction(async (tx) => {
+    const [message] = await tx
+      .insert(contactMessages)
+      .values({
+        kind: 'business',
+        name: input.name,
+        email: input.email,
+        phone: input.phone || null,
+        company: input.company || null,
+        interest: input.interest || null,
+        message: input.message,
+      })
+      .returning({ id: contactMessages.id });
+    await onContactMessage(tx, deps, { messageId: message!.id });
+    return message!.id;
+  });
+  return { status: 'sent', messageId };
+}
