@@ -1,7 +1,6 @@
 import { bookingRouter, slotsRouter } from './features/booking/router.ts';
 import { consoleRouter } from './features/console/router.ts';
 import { contactRouter } from './features/contact/router.ts';
-import { contactRouter } from './features/contact/router.ts';
 import { documentsRouter } from './features/documents/router.ts';
 import { paymentsRouter } from './features/payments/router.ts';
 import { staffRouter } from './features/staff/router.ts';
@@ -13,7 +12,6 @@ import { publicProcedure, router } from './trpc.ts';
  */
 export const appRouter = router({
   health: publicProcedure.query(() => ({ ok: true as const })),
-  contact: contactRouter,
   contact: contactRouter,
   staff: staffRouter,
   console: consoleRouter,
