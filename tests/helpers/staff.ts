@@ -56,3 +56,39 @@ export async function createStaffUser(
     },
   };
 }
+
+export interface TrpcResult {
+  status: number;
+  /** superjson's `json` part of the result or error. */
+  body: { result?: { data: { json: unknown } }; error?: { json: { message: string; data: { code: string; httpStatus: number } } } };
+  headers: Headers;
+  /** Set-Cookie lines of the response. */
+  cookies: string[];
+}
+
+/** One tRPC call over HTTP, as the browser makes it (single, unbatched). */
+export async function trpcHttp(
+  baseUrl: string,
+  path: string,
+  options: { type?: 'query' | 'mutation'; input?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+): Promise<TrpcResult> {
+  const type = options.type ?? 'mutation';
+  const payload = options.input === undefined ? {} : { json: options.input };
+  const headers: Record<string, string> = { ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers };
+  const res =
+    type === 'query'
+      ? await fetch(`${baseUrl}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(payload))}`, { headers })
+      : await fetch(`${baseUrl}/trpc/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(payload),
+        });
+  return { status: res.status, body: (await res.json()) as TrpcResult['body'], headers: res.headers, cookies: res.headers.getSetCookie() };
+}
+
+/** The staff_session cookie from a response, as a Cookie header value. */
+export function sessionCookieFrom(cookies: string[]): string | null {
+  const line = cookies.find((c) => c.startsWith('staff_session='));
+  const value = line?.split(';')[0];
+  return value && value !== 'staff_session=' ? value : null;
+}

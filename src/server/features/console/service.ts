@@ -159,11 +159,11 @@ export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bo
 /** Completed / no-show: only for a confirmed booking whose start time has passed. */
 export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { bookingId: string; outcome: 'completed' | 'no_show' }) {
   await deps.db.transaction(async (tx) => {
+    // No row lock here: the booking service takes its locks in its documented order and re-checks the status.
     const [booking] = await tx
       .select({ status: bookings.status, startsAt: bookings.startsAt, notaryId: bookings.notaryId })
       .from(bookings)
-      .where(eq(bookings.id, input.bookingId))
-      .for('update');
+      .where(eq(bookings.id, input.bookingId));
     if (!booking) throw bookingNotFound();
     if (staff.user.role === 'notary' && booking.notaryId !== staff.user.id) throw notAssigned();
     if (booking.status !== 'confirmed') throw new TRPCError({ code: 'BAD_REQUEST', message: 'Only a confirmed booking can be marked.' });
@@ -175,19 +175,24 @@ export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { boo
 }
 
 /**
- * Staff cancellation: refund what was paid, cancel (frees the slot), tell
- * the customer — one transaction. The refund's idempotency key makes a
- * retry after a failure here refund nothing twice.
+ * Staff cancellation in one transaction: cancel (frees the slot, checks the
+ * status under the booking service's locks), refund what was paid, tell the
+ * customer. A failed refund rolls the cancellation back; the refund's
+ * idempotency key means a retry never refunds twice.
  */
 export async function cancelBooking(deps: Deps, staff: StaffIdentity, input: { bookingId: string; reason: string }) {
   return deps.db.transaction(async (tx) => {
-    const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, input.bookingId)).for('update');
+    const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, input.bookingId));
     if (!booking) throw bookingNotFound();
     if (!cancellableStatuses.includes(booking.status)) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: booking.status === 'cancelled' ? 'This booking is already cancelled.' : 'This booking can no longer be cancelled.' });
+      throw new TRPCError({
+        code: 'BAD_REQUEST',
+        message: booking.status === 'cancelled' ? 'This booking is already cancelled.' : 'This booking can no longer be cancelled.',
+      });
     }
+    const { alreadyCancelled } = await cancelBookingRecord(tx, deps, { bookingId: input.bookingId, reason: input.reason, by: 'staff', actorId: staff.user.id });
+    if (alreadyCancelled) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This booking is already cancelled.' });
     const { refundedCents } = await refundBookingPayment(tx, deps, { bookingId: input.bookingId, reason: input.reason });
-    await cancelBookingRecord(tx, deps, { bookingId: input.bookingId, reason: input.reason, by: 'staff', actorId: staff.user.id });
     await onBookingCancelled(tx, deps, { bookingId: input.bookingId, refundedCents, by: 'staff' });
     return { refundedCents };
   });
