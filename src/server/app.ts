@@ -6,6 +6,7 @@ import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps.ts';
 import { healthRoutes, type Readiness } from './http/health.ts';
 import { mountPages } from './http/pages.ts';
+import { mountSeo } from './http/seo.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { staffDocumentsRouter } from './features/console/documents-http.ts';
 import { adminPagesGuard } from './features/staff/pages-guard.ts';
@@ -75,6 +76,7 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   );
 
   app.use(adminPagesGuard(deps));
+  mountSeo(app, deps);
   const closePages = options.pages ? await mountPages(app, deps, options.pages) : async () => {};
 
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
