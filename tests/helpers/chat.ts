@@ -1,4 +1,9 @@
+import { createServer } from 'node:http';
 import { io, type Socket } from 'socket.io-client';
+import { createApp } from '../../src/server/app.ts';
+import { openPostgres } from '../../src/server/db/client.ts';
+import { buildDeps } from '../../src/server/deps.ts';
+import { createLogger } from '../../src/server/logger.ts';
 import { attachChat, type ChatServer } from '../../src/server/features/chat/socket.ts';
 import type {
   StaffClientEvents,
@@ -26,6 +31,32 @@ export async function startChatApp(kind: DbKind, env: Record<string, string> = {
     async close() {
       await chat.close();
       await app.close();
+    },
+  };
+}
+
+/**
+ * A second node of the same deployment: its own process state (app, Socket.IO
+ * server, pool) on the first node's PostgreSQL database.
+ */
+export async function startSecondNode(first: ChatTestApp): Promise<{ url: string; close(): Promise<void> }> {
+  const databaseUrl = (first.deps.database as { url?: string }).url;
+  if (!databaseUrl) throw new Error('the first node is not on PostgreSQL');
+  const database = await openPostgres(databaseUrl, { max: 10 });
+  const deps = await buildDeps(first.deps.config, database, createLogger('silent'));
+  const { app, close } = await createApp(deps, { pages: false });
+  const server = createServer(app);
+  const chat = await attachChat(server, deps);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await chat.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await close();
+      await database.close();
     },
   };
 }
