@@ -1,4 +1,99 @@
-// Placeholder: the contact/notifications work replaces this with the real business inquiry form.
+import { CheckCircle2 } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { businessInterests, contactMessages, honeypotField } from '../../../shared/contact.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Input, Select, Textarea } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { api } from '../../lib/trpc.ts';
+import { Honeypot, formValues } from './honeypot.tsx';
+
+const fields = ['name', 'email', 'company', 'phone', 'interest', 'message', honeypotField] as const;
+
+/**
+ * The business solutions form: sent to the server (stored, emailed to sales),
+ * then a confirmation promising a reply within 24 hours on business days.
+ */
 export function BusinessInquiryForm() {
-  return <form aria-label="Business inquiry form" />;
+  const id = useId();
+  const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const confirmation = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (state === 'sent') confirmation.current?.focus();
+  }, [state]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setState('sending');
+    try {
+      await api.contact.sendBusiness.mutate(formValues(event.currentTarget, fields));
+      setState('sent');
+    } catch {
+      setState('idle');
+      toast({ title: contactMessages.failureTitle, description: contactMessages.failureDescription, variant: 'destructive' });
+    }
+  }
+
+  if (state === 'sent') {
+    return (
+      <div ref={confirmation} tabIndex={-1} role="status" className="flex items-start gap-3 rounded-xl border border-green-300 bg-green-50 p-6 text-green-950 outline-none">
+        <CheckCircle2 className="mt-0.5 h-6 w-6 shrink-0 text-green-700" aria-hidden="true" />
+        <div>
+          <p className="text-lg font-semibold">{contactMessages.businessSuccessTitle}</p>
+          <p className="mt-1">{contactMessages.businessSuccessDescription}</p>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form aria-label="Business inquiry form" method="post" onSubmit={onSubmit} className="relative grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-name`}>Full name</Label>
+          <Input id={`${id}-name`} name="name" required autoComplete="name" maxLength={200} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-email`}>Business email</Label>
+          <Input id={`${id}-email`} name="email" type="email" required autoComplete="email" maxLength={254} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-company`}>
+            Company <span className="font-normal text-slate-600">(optional)</span>
+          </Label>
+          <Input id={`${id}-company`} name="company" autoComplete="organization" maxLength={200} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-phone`}>
+            Phone <span className="font-normal text-slate-600">(optional)</span>
+          </Label>
+          <Input id={`${id}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} />
+        </div>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-interest`}>
+          What are you interested in? <span className="font-normal text-slate-600">(optional)</span>
+        </Label>
+        <Select id={`${id}-interest`} name="interest" defaultValue="">
+          <option value="">Select an option</option>
+          {businessInterests.map((interest) => (
+            <option key={interest.value} value={interest.value}>
+              {interest.label}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-message`}>
+          Message <span className="font-normal text-slate-600">(optional)</span>
+        </Label>
+        <Textarea id={`${id}-message`} name="message" maxLength={5000} rows={5} />
+      </div>
+      <Honeypot idPrefix={id} />
+      <Button type="submit" size="lg" disabled={state === 'sending'} className="justify-self-start">
+        {state === 'sending' ? 'Sending...' : 'Send Inquiry'}
+      </Button>
+    </form>
+  );
 }

@@ -1,4 +1,73 @@
-// Placeholder: the contact/notifications work replaces this with the real form and its server flow.
+import { TRPCClientError } from '@trpc/client';
+import { useId, useState, type FormEvent } from 'react';
+import { contactMessages, hasRequiredContactFields, honeypotField } from '../../../shared/contact.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Input, Textarea } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { api } from '../../lib/trpc.ts';
+import { Honeypot, formValues } from './honeypot.tsx';
+
+const fields = ['name', 'email', 'phone', 'message', honeypotField] as const;
+
+/**
+ * The home page's contact form (spec sections 3, 4, 5, 8): idle → sending
+ * ('Sending Message...', disabled) → success (fields cleared) or failure.
+ */
 export function ContactForm() {
-  return <form aria-label="Contact form" />;
+  const id = useId();
+  const [sending, setSending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const values = formValues(form, fields);
+    if (!hasRequiredContactFields(values)) {
+      toast({ title: contactMessages.missingTitle, description: contactMessages.missingDescription });
+      return;
+    }
+    setSending(true);
+    try {
+      await api.contact.send.mutate(values);
+      form.reset();
+      toast({ title: contactMessages.successTitle, description: contactMessages.successDescription, variant: 'success' });
+    } catch (error) {
+      if (error instanceof TRPCClientError && error.message === contactMessages.missingDescription) {
+        toast({ title: contactMessages.missingTitle, description: contactMessages.missingDescription });
+      } else {
+        toast({ title: contactMessages.failureTitle, description: contactMessages.failureDescription, variant: 'destructive' });
+      }
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <form aria-label="Contact form" method="post" onSubmit={onSubmit} className="relative grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-name`}>Name</Label>
+          <Input id={`${id}-name`} name="name" required autoComplete="name" maxLength={200} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-email`}>Email</Label>
+          <Input id={`${id}-email`} name="email" type="email" required autoComplete="email" maxLength={254} />
+        </div>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-phone`}>
+          Phone <span className="font-normal text-slate-600">(optional)</span>
+        </Label>
+        <Input id={`${id}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-message`}>Message</Label>
+        <Textarea id={`${id}-message`} name="message" required maxLength={5000} rows={5} />
+      </div>
+      <Honeypot idPrefix={id} />
+      <Button type="submit" size="lg" disabled={sending} className="justify-self-start">
+        {sending ? contactMessages.sending : 'Send Message'}
+      </Button>
+    </form>
+  );
 }
