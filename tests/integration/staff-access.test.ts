@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookings, contactMessages, customers, documents, payments } from '../../src/server/db/schema.ts';
+import { appRouter } from '../../src/server/router.ts';
+import type { Deps } from '../../src/server/deps.ts';
+import { consolePages, homePathFor } from '../../src/shared/staff.ts';
+import { dbKinds } from '../helpers/db.ts';
+import { startTestApp, type TestServer } from '../helpers/app.ts';
+import { createStaffUser, trpcHttp, type TestStaffUser } from '../helpers/staff.ts';
+
+/** Every staff-facing procedure, read from the router itself: a new one is covered without editing this test. */
+const procedures = Object.entries((appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: 'query' | 'mutation' } }> } })._def.procedures)
+  .filter(([path]) => path.startsWith('staff.') || path.startsWith('console.'))
+  .map(([path, procedure]) => ({ path, type: procedure._def.type }));
+
+/** Open to anyone on purpose (signing in, accepting an invitation). */
+const publicProcedures = ['staff.me', 'staff.login', 'staff.invitation', 'staff.acceptInvite'];
+/** Need only a session, second factor pending or not (the steps of signing in). */
+const sessionOnly = ['staff.logout', 'staff.totp.verify', 'staff.totp.begin', 'staff.totp.confirm'];
+const everyRole = [...sessionOnly, 'staff.totp.disable', 'staff.account.updateProfile', 'staff.account.changePassword', 'console.bookings.get', 'console.bookings.markOutcome'];
+/** What each role may call; anything else must answer FORBIDDEN. */
+const allowedFor = {
+  admin: (path: string) => path !== 'console.appointments',
+  staff: (path: string) => !path.startsWith('staff.users.') && path !== 'console.appointments',
+  notary: (path: string) => everyRole.includes(path) || path === 'console.appointments',
+};
+
+async function insertBooking(deps: Deps, values: { startsAt: Date; status?: 'confirmed' | 'cancelled' | 'completed'; notaryId?: string | null; name?: string; email?: string }) {
+  const [customer] = await deps.db
+    .insert(customers)
+    .values({ firstName: values.name ?? 'Ada', lastName: 'Lovelace', email: values.email ?? 'ada@example.com', phone: '(515) 555-0100' })
+    .returning();
+  const [booking] = await deps.db
+    .insert(bookings)
+    .values({
+      reference: `NOTARY-${randomUUID().slice(0, 8).toUpperCase()}`,
+      status: values.status ?? 'confirmed',
+      startsAt: values.startsAt,
+      timeZone: 'America/New_York',
+      priceCents: 2500,
+      customerId: customer!.id,
+      notaryId: values.notaryId ?? null,
+    })
+    .returning();
+  return booking!;
+}
+
+async function insertDocument(deps: Deps, bookingId: string, bytes = Buffer.from('%PDF-1.4 test document')) {
+  const key = `${bookingId}/${randomUUID()}.pdf`;
+  await deps.storage.put(key, Readable.from(bytes), { contentType: 'application/pdf' });
+  const [doc] = await deps.db
+    .insert(documents)
+    .values({ bookingId, originalName: 'deed – signed.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key, status: 'stored', scanStatus: 'clean', storedAt: new Date() })
+    .returning();
+  return doc!;
+}
+
+describe.each(dbKinds)('staff access control (%s)', (kind) => {
+  let app: TestServer;
+  let users: Record<'admin' | 'staff' | 'notary' | 'otherNotary', TestStaffUser>;
+  let cookies: Record<'admin' | 'staff' | 'notary' | 'otherNotary', string>;
+  beforeAll(async () => {
+    app = await startTestApp(kind);
+    users = {
+      admin: await createStaffUser(app.deps, { role: 'admin' }),
+      staff: await createStaffUser(app.deps, { role: 'staff' }),
+      notary: await createStaffUser(app.deps, { role: 'notary', timeZone: 'America/Los_Angeles' }),
+      otherNotary: await createStaffUser(app.deps, { role: 'notary' }),
+    };
+    cookies = {
+      admin: await users.admin.sessionCookie(),
+      staff: await users.staff.sessionCookie(),
+      notary: await users.notary.sessionCookie(),
+      otherNotary: await users.otherNotary.sessionCookie(),
+    };
+  });
+  afterAll(() => app.close());
+
+  it('finds the staff procedures in the router', () => {
+    expect(procedures.length).toBeGreaterThan(15);
+    expect(procedures.map((p) => p.path)).toContain('console.bookings.assignNotary');
+  });
+
+  it('refuses anonymous callers on every non-public staff procedure (401)', async () => {
+    for (const { path, type } of procedures.filter((p) => !publicProcedures.includes(p.path))) {
+      const res = await trpcHttp(app.url, path, { type, input: {} });
+      expect({ path, status: res.status, code: res.body.error?.json.data.code }).toEqual({ path, status: 401, code: 'UNAUTHORIZED' });
+    }
+  });
+
+  it('refuses a session still owing its second factor everywhere but the sign-in steps', async () => {
+    const pending = await createStaffUser(app.deps, { role: 'admin', totp: false });
+    const login = await trpcHttp(app.url, 'staff.login', { input: { email: pending.email, password: pending.password } });
+    const cookie = login.cookies[0]!.split(';')[0]!;
+    for (const { path, type } of procedures.filter((p) => !publicProcedures.includes(p.path) && !sessionOnly.includes(p.path))) {
+      const res = await trpcHttp(app.url, path, { type, input: {}, cookie });
+      expect({ path, status: res.status }).toEqual({ path, status: 401 });
+    }
+  });
+
+  for (const role of ['admin', 'staff', 'notary'] as const) {
+    it(`refuses ${role} on every procedure outside the role (403)`, async () => {
+      const refused = procedures.filter((p) => !publicProcedures.includes(p.path) && !allowedFor[role](p.path));
+      expect(refused.length).toBeGreaterThan(0);
+      for (const { path, type } of refused) {
+        const res = await trpcHttp(app.url, path, { type, input: {}, cookie: cookies[role] });
+        expect({ path, status: res.status, code: res.body.error?.json.data.code }).toEqual({ path, status: 403, code: 'FORBIDDEN' });
+      }
+    });
+  }
+
+  it('redirects anonymous visitors of every console page to the login, never indexed or cached', async () => {
+    for (const page of Object.keys(consolePages)) {
+      const res = await fetch(`${app.url}/admin/${page}`, { redirect: 'manual' });
+      expect({ page, status: res.status }).toEqual({ page, status: 302 });
+      expect(res.headers.get('location')).toBe(`/admin/login?next=${encodeURIComponent(`/admin/${page}`)}`);
+      expect(res.headers.get('x-robots-tag')).toContain('noindex');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+    const detail = await fetch(`${app.url}/admin/bookings/${randomUUID()}`, { redirect: 'manual' });
+    expect(detail.status).toBe(302);
+  });
+
+  it('sends each role away from console pages outside it', async () => {
+    for (const role of ['admin', 'staff', 'notary'] as const) {
+      for (const [page, roles] of Object.entries(consolePages)) {
+        const res = await fetch(`${app.url}/admin/${page}`, { redirect: 'manual', headers: { cookie: cookies[role] } });
+        if ((roles as readonly string[]).includes(role)) {
+          expect({ role, page, status: res.status }).not.toEqual({ role, page, status: 302 });
+        } else {
+          expect({ role, page, status: res.status, to: res.headers.get('location') }).toEqual({ role, page, status: 302, to: homePathFor(role) });
+        }
+      }
+    }
+  });
+
+  it('serves documents only to staff, admins and the assigned notary', async () => {
+    const booking = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 86400_000), notaryId: users.notary.id });
+    const doc = await insertDocument(app.deps, booking.id);
+    const url = `${app.url}/api/staff/documents/${doc.id}`;
+    expect((await fetch(url)).status).toBe(401);
+    expect((await fetch(url, { headers: { cookie: 'staff_session=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' } })).status).toBe(401);
+    expect((await fetch(url, { headers: { cookie: cookies.otherNotary } })).status).toBe(403);
+    for (const role of ['admin', 'staff', 'notary'] as const) {
+      const res = await fetch(url, { headers: { cookie: cookies[role] } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.text()).toBe('%PDF-1.4 test document');
+    }
+    expect((await fetch(`${app.url}/api/staff/documents/${randomUUID()}`, { headers: { cookie: cookies.admin } })).status).toBe(404);
+  });
+
+  it('shows a notary only their own appointments, today and upcoming', async () => {
+    const mine = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 2 * 3600_000), notaryId: users.notary.id, name: 'Mine' });
+    const past = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 3 * 86400_000), notaryId: users.notary.id, name: 'Past' });
+    const theirs = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 3600_000), notaryId: users.otherNotary.id, name: 'Theirs' });
+    const res = await trpcHttp(app.url, 'console.appointments', { type: 'query', cookie: cookies.notary });
+    const { appointments, timeZone } = res.body.result!.data.json as { appointments: { id: string; customer: { phone: string } }[]; timeZone: string };
+    const ids = appointments.map((a) => a.id);
+    expect(timeZone).toBe('America/Los_Angeles');
+    expect(ids).toContain(mine.id);
+    expect(ids).not.toContain(past.id);
+    expect(ids).not.toContain(theirs.id);
+    expect(appointments.find((a) => a.id === mine.id)!.customer.phone).toBe('(515) 555-0100');
+    expect((await trpcHttp(app.url, 'console.bookings.get', { type: 'query', cookie: cookies.notary, input: { bookingId: theirs.id } })).status).toBe(403);
+    expect((await trpcHttp(app.url, 'console.bookings.get', { type: 'query', cookie: cookies.notary, input: { bookingId: mine.id } })).status).toBe(200);
+  });
+});
+
+describe.each(dbKinds)('console bookings (%s)', (kind) => {
+  let app: TestServer;
+  let cookie: string;
+  let notary: TestStaffUser;
+  beforeAll(async () => {
+    app = await startTestApp(kind);
+    cookie = await (await createStaffUser(app.deps, { role: 'staff', timeZone: 'America/Chicago' })).sessionCookie();
+    notary = await createStaffUser(app.deps, { role: 'notary', name: 'Nia Notary' });
+  });
+  afterAll(() => app.close());
+
+  const call = (path: string, input: unknown, type: 'query' | 'mutation' = 'query') => trpcHttp(app.url, path, { type, input, cookie });
+
+  it('lists upcoming first (soonest first), then past (latest first); filters by day, status and search', async () => {
+    const hour = 3600_000;
+    const later = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 48 * hour), name: 'Later', email: 'later@example.com' });
+    const soon = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 2 * hour), name: 'Soon' });
+    const recent = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 2 * hour), name: 'Recent', status: 'completed' });
+    const old = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 48 * hour), name: 'Old', status: 'cancelled' });
+    const list = await call('console.bookings.list', {});
+    const ids = (list.body.result!.data.json as { id: string }[]).map((b) => b.id);
+    expect(ids.filter((id) => [later.id, soon.id, recent.id, old.id].includes(id))).toEqual([soon.id, later.id, recent.id, old.id]);
+
+    const byStatus = await call('console.bookings.list', { status: 'cancelled' });
+    expect((byStatus.body.result!.data.json as { id: string }[]).map((b) => b.id)).toEqual([old.id]);
+    const byEmail = await call('console.bookings.list', { q: 'LATER@example' });
+    expect((byEmail.body.result!.data.json as { id: string }[]).map((b) => b.id)).toEqual([later.id]);
+    const byName = await call('console.bookings.list', { q: 'soon lovelace' });
+    expect((byName.body.result!.data.json as { id: string }[]).map((b) => b.id)).toEqual([soon.id]);
+    const byReference = await call('console.bookings.list', { q: recent.reference.toLowerCase() });
+    expect((byReference.body.result!.data.json as { id: string }[]).map((b) => b.id)).toEqual([recent.id]);
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(later.startsAt!);
+    const byDay = await call('console.bookings.list', { day });
+    expect((byDay.body.result!.data.json as { id: string }[]).map((b) => b.id)).toContain(later.id);
+    expect((byDay.body.result!.data.json as { id: string }[]).map((b) => b.id)).not.toContain(old.id);
+  });
+
+  it('assigns a notary, refuses an outcome before the start, and records history', async () => {
+    const booking = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 3600_000) });
+    expect((await call('console.bookings.assignNotary', { bookingId: booking.id, notaryId: notary.id }, 'mutation')).status).toBe(200);
+    const early = await call('console.bookings.markOutcome', { bookingId: booking.id, outcome: 'completed' }, 'mutation');
+    expect(early.status).toBe(400);
+    expect(early.body.error?.json.message).toBe('You can mark the outcome only after the appointment has started.');
+    const detail = (await call('console.bookings.get', { bookingId: booking.id })).body.result!.data.json as {
+      notary: { id: string };
+      history: { action: string }[];
+      customerTimeZone: string;
+      staffTimeZone: string;
+    };
+    expect(detail.notary.id).toBe(notary.id);
+    expect(detail.history.map((h) => h.action)).toContain('booking.notary_assigned');
+    expect(detail).toMatchObject({ customerTimeZone: 'America/New_York', staffTimeZone: 'America/Chicago' });
+
+    const started = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 60_000) });
+    expect((await call('console.bookings.markOutcome', { bookingId: started.id, outcome: 'no_show' }, 'mutation')).status).toBe(200);
+    const after = (await call('console.bookings.get', { bookingId: started.id })).body.result!.data.json as { status: string };
+    expect(after.status).toBe('no_show');
+  });
+
+  it('cancels with a refund of what was paid', async () => {
+    const booking = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 3 * 86400_000) });
+    await app.deps.db.insert(payments).values({ bookingId: booking.id, provider: 'test', providerPaymentId: `pi_test_${randomUUID()}`, amountCents: 2500, status: 'succeeded', method: 'card' });
+    const res = await call('console.bookings.cancel', { bookingId: booking.id, reason: 'Customer asked by phone' }, 'mutation');
+    expect(res.status).toBe(200);
+    expect(res.body.result!.data.json).toEqual({ refundedCents: 2500 });
+    const detail = (await call('console.bookings.get', { bookingId: booking.id })).body.result!.data.json as {
+      status: string;
+      payment: { status: string; refundedCents: number };
+    };
+    expect(detail.status).toBe('cancelled');
+    expect(detail.payment).toMatchObject({ status: 'refunded', refundedCents: 2500 });
+    expect((await call('console.bookings.cancel', { bookingId: booking.id, reason: 'again' }, 'mutation')).status).toBe(400);
+  });
+
+  it('lists open messages and marks them handled', async () => {
+    const [message] = await app.deps.db.insert(contactMessages).values({ kind: 'business', name: 'Bo Biz', email: 'bo@example.com', message: 'Volume pricing?' }).returning();
+    const open = (await call('console.messages.list', { show: 'open' })).body.result!.data.json as { id: string }[];
+    expect(open.map((m) => m.id)).toContain(message!.id);
+    expect((await call('console.messages.markHandled', { messageId: message!.id }, 'mutation')).status).toBe(200);
+    const stillOpen = (await call('console.messages.list', { show: 'open' })).body.result!.data.json as { id: string }[];
+    expect(stillOpen.map((m) => m.id)).not.toContain(message!.id);
+    const handled = (await call('console.messages.list', { show: 'handled' })).body.result!.data.json as { id: string; handledBy: string }[];
+    expect(handled.find((m) => m.id === message!.id)!.handledBy).toBe('Test staff');
+  });
+});
