@@ -15,7 +15,11 @@ const shutdownTimeoutMs = 10_000;
 async function main() {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    onError: (err) => log.warn({ err }, 'database connection lost; the pool reconnects'),
+  });
   const deps = await buildDeps(config, database, log);
 
   const mode = config.NODE_ENV === 'production' ? 'production' : 'development';

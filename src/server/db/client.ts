@@ -24,10 +24,29 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+/** Arbitrary constant naming the advisory lock that serialises start-up migrations. */
+const migrationLockKey = 724_311_905;
+
+export async function openPostgres(url: string, options: { max?: number; onError?: (error: Error) => void } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle connection dropped by the server (restart, failover) emits 'error' on
+  // the pool; unhandled, that would end the process. pg discards the client and
+  // the next query opens a new connection.
+  pool.on('error', (error) => options.onError?.(error));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  await migratePg(db as never, { migrationsFolder: resolveMigrations() });
+  // Several nodes starting at once would race to create the same tables: the
+  // first to take the lock migrates, the others then find nothing to do.
+  const lock = new pg.Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [migrationLockKey]);
+    await migratePg(db as never, { migrationsFolder: resolveMigrations() });
+  } catch (error) {
+    await pool.end();
+    throw error;
+  } finally {
+    await lock.end();
+  }
   return { db, driver: 'postgres', pool, close: () => pool.end() };
 }
 
@@ -100,8 +119,10 @@ function resolveMigrations(): string {
   return process.env.MIGRATIONS_DIR ?? path.resolve(process.cwd(), 'drizzle');
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(path.join(options.dataDir, 'pglite'));
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; onError?: (error: Error) => void }): Promise<Database> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, { onError: options.onError })
+    : openPglite(path.join(options.dataDir, 'pglite'));
 }
 
 /** Rows of a raw SQL query; both drivers answer `{ rows }`. */
