@@ -13,7 +13,7 @@ import { intentSummary } from '../../adapters/payments/stripe.ts';
 import type { TestPaymentProvider } from '../../adapters/payments/test-provider.ts';
 import type { RetrievedIntent } from '../../adapters/payments/types.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { payments, processedEvents } from '../../db/schema.ts';
+import { bookings, payments, processedEvents } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { confirmBooking, getBookingView, markPaymentFailed, markPaymentProcessing } from '../booking/service.ts';
 
@@ -123,6 +123,13 @@ function nextStatus(current: string, incoming: string): string {
   return incoming;
 }
 
+/** Status and price only: one query, safe inside a transaction. */
+async function bookingState(tx: DbOrTx, bookingId: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(bookingId)) return null;
+  const [row] = await tx.select({ status: bookings.status, priceCents: bookings.priceCents }).from(bookings).where(eq(bookings.id, bookingId));
+  return row ?? null;
+}
+
 export interface IntentUpdate extends RetrievedIntent {
   providerPaymentId: string;
 }
@@ -136,7 +143,7 @@ export async function applyIntentUpdate(tx: Tx, deps: Deps, update: IntentUpdate
   let [row] = await tx.select().from(payments).where(eq(payments.providerPaymentId, update.providerPaymentId)).for('update');
   if (!row) {
     // An intent we never recorded (e.g. our insert failed after Stripe answered): place it from its metadata.
-    if (!update.bookingId || !(await getBookingView(tx, update.bookingId))) {
+    if (!update.bookingId || !(await bookingState(tx, update.bookingId))) {
       deps.log.warn({ providerPaymentId: update.providerPaymentId }, 'payment update for an unknown booking ignored');
       return null;
     }
@@ -167,7 +174,7 @@ export async function applyIntentUpdate(tx: Tx, deps: Deps, update: IntentUpdate
     .returning();
 
   if (status === 'succeeded' && (changed || update.status === 'succeeded')) {
-    const booking = await getBookingView(tx, current.bookingId);
+    const booking = await bookingState(tx, current.bookingId);
     if (booking && update.amountCents < booking.priceCents) {
       // Never confirm on less than the price the server set; staff can see the row.
       deps.log.error({ bookingId: current.bookingId, paid: update.amountCents, price: booking.priceCents }, 'payment below booking price');
@@ -270,7 +277,10 @@ async function recordRefund(tx: DbOrTx, providerPaymentId: string, refundedCents
     .set({
       // Refund totals only grow: an older event never lowers them.
       refundedCents: sql`greatest(${payments.refundedCents}, ${refundedCents})`,
-      providerRefundId: refundId ? refundId : sql`${payments.providerRefundId}`,
+      // An older (smaller) refund event does not replace the latest refund's id.
+      providerRefundId: refundId
+        ? sql`case when ${refundedCents} >= ${payments.refundedCents} then ${refundId} else ${payments.providerRefundId} end`
+        : sql`${payments.providerRefundId}`,
       status: full ? 'refunded' : sql`${payments.status}`,
       updatedAt: sql`now()`,
     })
