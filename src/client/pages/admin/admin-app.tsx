@@ -1,13 +1,76 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, Route, Routes } from 'react-router-dom';
 import type { RouteHandle } from '../../lib/meta.ts';
+import { TrpcProvider } from '../../lib/trpc-provider.tsx';
+import { AccountPage } from '../../features/admin/account-page.tsx';
+import { AdminLayout, ConsoleHome, ConsoleLoading, RequireRole } from '../../features/admin/admin-layout.tsx';
+import { AppointmentsPage } from '../../features/admin/appointments-page.tsx';
+import { InvitePage, LoginPage, TwoFactorPage } from '../../features/admin/auth-pages.tsx';
+import { BookingDetailPage } from '../../features/admin/booking-detail-page.tsx';
+import { BookingsPage } from '../../features/admin/bookings-page.tsx';
+import { MessagesPage } from '../../features/admin/messages-page.tsx';
+import { PageHeading } from '../../features/admin/page-heading.tsx';
+import { StaffPage } from '../../features/admin/staff-page.tsx';
+import { StaffProvider } from '../../features/admin/use-staff.tsx';
+
+/** The live chat is its own chunk: only staff who open it download Socket.IO. */
+const ChatPage = lazy(() => import('./chat-page.tsx').then((m) => ({ default: m.Component })));
 
 export const handle: RouteHandle = {
-  meta: () => ({ title: 'Staff Console', description: 'Staff Console — placeholder.', path: '/admin' }),
+  meta: () => ({ title: 'Staff Console', description: 'NotaryOnline staff console.', path: '/admin', noindex: true }),
 };
 
+/**
+ * Everything under /admin. The server sends only a shell (the data needs the
+ * staff session, checked by every procedure; the server's page guard already
+ * redirected anonymous visitors); the console itself renders in the browser.
+ */
 export function Component() {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  // Same markup on the server and the first client render, so hydration matches.
+  if (!mounted) return <ConsoleLoading />;
   return (
-    <main id="main" className="mx-auto max-w-5xl px-4 py-16">
-      <h1 className="text-4xl font-bold">Staff Console</h1>
-    </main>
+    <TrpcProvider>
+      <StaffProvider>
+        <Routes>
+          <Route path="login" element={<LoginPage />} />
+          <Route path="two-factor" element={<TwoFactorPage />} />
+          <Route path="invite/:token" element={<InvitePage />} />
+          <Route element={<AdminLayout />}>
+            <Route index element={<ConsoleHome />} />
+            <Route path="bookings" element={<RequireRole page="bookings"><BookingsPage /></RequireRole>} />
+            <Route path="bookings/:bookingId" element={<RequireRole page="bookings"><BookingDetailPage /></RequireRole>} />
+            <Route path="appointments" element={<RequireRole page="appointments"><AppointmentsPage /></RequireRole>} />
+            <Route path="appointments/:bookingId" element={<RequireRole page="appointments"><BookingDetailPage /></RequireRole>} />
+            <Route
+              path="chat"
+              element={
+                <RequireRole page="chat">
+                  <Suspense fallback={<p>Loading chat…</p>}>
+                    <ChatPage />
+                  </Suspense>
+                </RequireRole>
+              }
+            />
+            <Route path="messages" element={<RequireRole page="messages"><MessagesPage /></RequireRole>} />
+            <Route path="staff" element={<RequireRole page="staff"><StaffPage /></RequireRole>} />
+            <Route path="account" element={<RequireRole page="account"><AccountPage /></RequireRole>} />
+            <Route path="*" element={<ConsoleNotFound />} />
+          </Route>
+        </Routes>
+      </StaffProvider>
+    </TrpcProvider>
+  );
+}
+
+function ConsoleNotFound() {
+  return (
+    <>
+      <PageHeading title="Page not found" />
+      <Link to="/admin" className="text-blue-700 underline">
+        Back to the console
+      </Link>
+    </>
   );
 }

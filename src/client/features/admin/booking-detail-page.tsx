@@ -1,0 +1,299 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
+import { Select, Textarea } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { errorMessage, timeIn } from './format.ts';
+import { PageHeading } from './page-heading.tsx';
+import { StatusBadge } from './status-badge.tsx';
+import { useStaff } from './use-staff.tsx';
+
+function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="font-semibold text-slate-700">{label}</dt>
+          <dd className="text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function formatBytes(bytes: number | null): string {
+  if (bytes === null) return '';
+  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+const actionLabels: Record<string, string> = {
+  'booking.status_changed': 'Status changed',
+  'booking.notary_assigned': 'Notary assigned',
+  'booking.notary_unassigned': 'Notary unassigned',
+  'booking.rescheduled': 'Rescheduled',
+  'document.downloaded': 'Document downloaded',
+  'document.uploaded': 'Document uploaded',
+};
+
+/** One booking for staff (or for its assigned notary: no history, no office actions). */
+export function BookingDetailPage() {
+  const { bookingId = '' } = useParams();
+  const { staff } = useStaff();
+  const utils = trpc.useUtils();
+  const detail = trpc.console.bookings.get.useQuery({ bookingId }, { retry: false });
+  const office = staff?.user.role === 'admin' || staff?.user.role === 'staff';
+  const notaries = trpc.staff.notaries.useQuery(undefined, { enabled: office });
+  const assign = trpc.console.bookings.assignNotary.useMutation();
+  const markOutcome = trpc.console.bookings.markOutcome.useMutation();
+  const cancel = trpc.console.bookings.cancel.useMutation();
+  const [cancelling, setCancelling] = useState(false);
+  const [notaryChoice, setNotaryChoice] = useState<string | null>(null);
+  const ids = { notary: useId(), reason: useId() };
+  const back = staff?.user.role === 'notary' ? '/admin/appointments' : '/admin/bookings';
+
+  if (detail.isLoading) return <p>Loading booking…</p>;
+  if (detail.error || !detail.data) {
+    return (
+      <>
+        <PageHeading title="Booking" />
+        <p role="alert" className="text-red-700">
+          {detail.error ? detail.error.message : 'Booking not found'}
+        </p>
+        <Link to={back} className="mt-4 inline-block text-blue-700 underline">
+          Back
+        </Link>
+      </>
+    );
+  }
+  const b = detail.data;
+  const refresh = () => utils.console.bookings.get.invalidate({ bookingId });
+
+  const onAssign = async (event: FormEvent) => {
+    event.preventDefault();
+    const value = notaryChoice ?? b.notary?.id ?? '';
+    try {
+      await assign.mutateAsync({ bookingId, notaryId: value || null });
+      toast({ title: value ? 'Notary assigned' : 'Notary unassigned', variant: 'success' });
+      setNotaryChoice(null);
+      await refresh();
+    } catch (e) {
+      toast({ title: 'Could not assign', description: errorMessage(e), variant: 'destructive' });
+    }
+  };
+  const onOutcome = async (outcome: 'completed' | 'no_show') => {
+    try {
+      await markOutcome.mutateAsync({ bookingId, outcome });
+      toast({ title: outcome === 'completed' ? 'Marked completed' : 'Marked no-show', variant: 'success' });
+      await refresh();
+    } catch (e) {
+      toast({ title: 'Could not update', description: errorMessage(e), variant: 'destructive' });
+    }
+  };
+  const onCancel = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const reason = String(new FormData(event.currentTarget).get('reason') ?? '');
+    try {
+      const result = await cancel.mutateAsync({ bookingId, reason });
+      toast({ title: 'Booking cancelled', description: result.refundedCents > 0 ? `${formatUsd(result.refundedCents)} refunded.` : 'Nothing to refund.', variant: 'success' });
+      setCancelling(false);
+      await refresh();
+    } catch (e) {
+      toast({ title: 'Could not cancel', description: errorMessage(e), variant: 'destructive' });
+    }
+  };
+
+  return (
+    <>
+      <p className="mb-2">
+        <Link to={back} className="text-sm text-blue-700 underline-offset-2 hover:underline">
+          ← {staff?.user.role === 'notary' ? 'My appointments' : 'All bookings'}
+        </Link>
+      </p>
+      <PageHeading title={`Booking ${b.reference}`}>
+        <StatusBadge status={b.status} />
+      </PageHeading>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <h2 className="text-lg font-semibold text-slate-900">Appointment</h2>
+          </CardHeader>
+          <CardContent>
+            <Facts
+              rows={[
+                ['Your time', timeIn(b.startsAt, b.staffTimeZone)],
+                ["Customer's time", timeIn(b.startsAt, b.customerTimeZone)],
+                ['Notary', b.notary ? b.notary.name : 'Unassigned'],
+                ['Price', formatUsd(b.priceCents)],
+                ...(b.cancellationReason ? ([['Cancellation reason', b.cancellationReason]] as [string, ReactNode][]) : []),
+              ]}
+            />
+            {b.canMarkOutcome && (
+              <div className="mt-4 flex flex-wrap gap-2">
+                <Button size="sm" onClick={() => onOutcome('completed')} disabled={markOutcome.isPending}>
+                  Mark completed
+                </Button>
+                <Button size="sm" variant="outline" onClick={() => onOutcome('no_show')} disabled={markOutcome.isPending}>
+                  Mark no-show
+                </Button>
+              </div>
+            )}
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <h2 className="text-lg font-semibold text-slate-900">Customer</h2>
+          </CardHeader>
+          <CardContent>
+            {b.customer ? (
+              <Facts
+                rows={[
+                  ['Name', b.customer.name],
+                  ['Email', <a href={`mailto:${b.customer.email}`} className="text-blue-700 underline">{b.customer.email}</a>],
+                  ['Phone', b.customer.phone ? <a href={`tel:${b.customer.phone}`} className="text-blue-700 underline">{b.customer.phone}</a> : 'Not given'],
+                ]}
+              />
+            ) : (
+              <p className="text-sm text-slate-700">The customer has not given contact details yet.</p>
+            )}
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <h2 className="text-lg font-semibold text-slate-900">Documents</h2>
+          </CardHeader>
+          <CardContent>
+            {b.documents.length === 0 ? (
+              <p className="text-sm text-slate-700">No documents.</p>
+            ) : (
+              <ul className="grid gap-2 text-sm">
+                {b.documents.map((d) => (
+                  <li key={d.id} className="flex flex-wrap items-center justify-between gap-2">
+                    {d.downloadable ? (
+                      <a href={`/api/staff/documents/${d.id}`} download className="font-medium text-blue-700 underline-offset-2 hover:underline">
+                        {d.name}
+                      </a>
+                    ) : (
+                      <span>
+                        {d.name} <span className="text-slate-600">({d.status === 'deleted' ? 'deleted after retention' : 'unavailable'})</span>
+                      </span>
+                    )}
+                    <span className="text-slate-600">{formatBytes(d.sizeBytes)}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <h2 className="text-lg font-semibold text-slate-900">Payment</h2>
+          </CardHeader>
+          <CardContent>
+            {b.payment ? (
+              <Facts
+                rows={[
+                  ['Amount', formatUsd(b.payment.amountCents)],
+                  ['Status', b.payment.status],
+                  ['Method', b.payment.method === 'cashapp' ? 'Cash App Pay' : b.payment.method === 'card' ? 'Card' : '—'],
+                  ['Refunded', formatUsd(b.payment.refundedCents)],
+                  ['Payment id', <span className="font-mono">{b.payment.providerPaymentId}</span>],
+                  ['Provider', b.payment.provider === 'test' ? 'Test mode' : 'Stripe'],
+                ]}
+              />
+            ) : (
+              <p className="text-sm text-slate-700">No payment yet.</p>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+
+      {office && (
+        <div className="mt-6 grid gap-6 lg:grid-cols-2">
+          <Card>
+            <CardHeader>
+              <h2 className="text-lg font-semibold text-slate-900">Assign a notary</h2>
+            </CardHeader>
+            <CardContent>
+              <form onSubmit={onAssign} className="flex flex-wrap items-end gap-3">
+                <div className="grid min-w-56 flex-1 gap-1.5">
+                  <Label htmlFor={ids.notary}>Notary</Label>
+                  <Select id={ids.notary} value={notaryChoice ?? b.notary?.id ?? ''} onChange={(e) => setNotaryChoice(e.target.value)} disabled={b.status === 'cancelled'}>
+                    <option value="">Unassigned</option>
+                    {notaries.data?.map((n) => (
+                      <option key={n.id} value={n.id}>
+                        {n.name || n.email}
+                      </option>
+                    ))}
+                  </Select>
+                </div>
+                <Button type="submit" disabled={assign.isPending || b.status === 'cancelled'}>
+                  Save
+                </Button>
+              </form>
+            </CardContent>
+          </Card>
+
+          {b.canCancel && (
+            <Card>
+              <CardHeader>
+                <h2 className="text-lg font-semibold text-slate-900">Cancel booking</h2>
+              </CardHeader>
+              <CardContent>
+                {cancelling ? (
+                  <form onSubmit={onCancel} className="grid gap-3">
+                    <div className="grid gap-1.5">
+                      <Label htmlFor={ids.reason}>Reason (shown in the history)</Label>
+                      <Textarea id={ids.reason} name="reason" required maxLength={500} />
+                    </div>
+                    <p className="text-sm text-slate-700">Any payment is refunded in full and the customer is emailed.</p>
+                    <div className="flex gap-2">
+                      <Button type="submit" variant="destructive" disabled={cancel.isPending}>
+                        Cancel and refund
+                      </Button>
+                      <Button type="button" variant="outline" onClick={() => setCancelling(false)}>
+                        Keep booking
+                      </Button>
+                    </div>
+                  </form>
+                ) : (
+                  <Button variant="outline" onClick={() => setCancelling(true)}>
+                    Cancel with refund…
+                  </Button>
+                )}
+              </CardContent>
+            </Card>
+          )}
+        </div>
+      )}
+
+      {office && (
+        <section aria-labelledby="history-heading" className="mt-6 rounded-xl border border-slate-200 bg-white p-6">
+          <h2 id="history-heading" className="text-lg font-semibold text-slate-900">
+            History
+          </h2>
+          {b.history.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-700">Nothing recorded yet.</p>
+          ) : (
+            <ol className="mt-3 grid gap-2 text-sm">
+              {b.history.map((h) => (
+                <li key={h.id} className="flex flex-wrap gap-x-3">
+                  <span className="text-slate-600">{timeIn(h.createdAt, b.staffTimeZone)}</span>
+                  <span className="font-medium">{actionLabels[h.action] ?? h.action}</span>
+                  {h.data && 'to' in h.data && h.action === 'booking.status_changed' && <span>→ {String(h.data.to).replace('_', ' ')}</span>}
+                  <span className="text-slate-600">by {h.actor}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

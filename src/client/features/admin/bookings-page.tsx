@@ -1,0 +1,128 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { Button } from '../../components/ui/button.tsx';
+import { Input, Select } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { bookingStatuses, type BookingStatus } from '../../../shared/booking.ts';
+import { statusLabels, timeIn } from './format.ts';
+import { PageHeading } from './page-heading.tsx';
+import { StatusBadge } from './status-badge.tsx';
+import { useStaff } from './use-staff.tsx';
+
+type StatusFilter = BookingStatus | 'active' | 'all';
+
+/** All bookings: upcoming first, filters kept in the URL so a view can be shared and reloaded. */
+export function BookingsPage() {
+  const { staff } = useStaff();
+  const [params, setParams] = useSearchParams();
+  const day = params.get('day') ?? '';
+  const status = (params.get('status') ?? 'active') as StatusFilter;
+  const q = params.get('q') ?? '';
+  const [draft, setDraft] = useState(q);
+  const ids = { day: useId(), status: useId(), q: useId() };
+  const list = trpc.console.bookings.list.useQuery({ day: day || undefined, status, q: q || undefined });
+  const zone = staff?.user.timeZone ?? 'America/Chicago';
+  const now = Date.now();
+
+  const update = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    setParams(next, { replace: true });
+  };
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    update({ q: draft.trim() });
+  };
+
+  return (
+    <>
+      <PageHeading title="Bookings" />
+      <form onSubmit={onSearch} className="mb-6 grid gap-4 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_1fr_2fr_auto] sm:items-end" role="search" aria-label="Filter bookings">
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.day}>Day ({zone.replaceAll('_', ' ')})</Label>
+          <Input id={ids.day} type="date" value={day} onChange={(e) => update({ day: e.target.value })} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.status}>Status</Label>
+          <Select id={ids.status} value={status} onChange={(e) => update({ status: e.target.value === 'active' ? '' : e.target.value })}>
+            <option value="active">All but drafts</option>
+            {bookingStatuses.map((s) => (
+              <option key={s} value={s}>
+                {statusLabels[s]}
+              </option>
+            ))}
+            <option value="all">Everything</option>
+          </Select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.q}>Reference, name or email</Label>
+          <Input id={ids.q} type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
+        </div>
+        <div className="flex gap-2">
+          <Button type="submit">Search</Button>
+          {(day || q || params.get('status')) && (
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => {
+                setDraft('');
+                setParams(new URLSearchParams(), { replace: true });
+              }}
+            >
+              Clear
+            </Button>
+          )}
+        </div>
+      </form>
+
+      {list.isLoading ? (
+        <p>Loading bookings…</p>
+      ) : list.error ? (
+        <p role="alert" className="text-red-700">
+          Could not load bookings: {list.error.message}
+        </p>
+      ) : list.data && list.data.length === 0 ? (
+        <p className="text-slate-700">No bookings match these filters.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Bookings, upcoming first, times in {zone}</caption>
+            <thead className="bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">Time ({zone.replaceAll('_', ' ')})</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Customer</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Reference</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Status</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Notary</th>
+                <th scope="col" className="px-4 py-3 font-semibold">Documents</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {list.data?.map((b) => (
+                <tr key={b.id} className={b.startsAt && b.startsAt.getTime() < now ? 'text-slate-700' : undefined}>
+                  <td className="px-4 py-3">{timeIn(b.startsAt, zone)}</td>
+                  <td className="px-4 py-3">
+                    <Link to={`/admin/bookings/${b.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
+                      {b.customer?.name || 'No contact yet'}
+                    </Link>
+                    {b.customer && <div className="text-slate-600">{b.customer.email}</div>}
+                  </td>
+                  <td className="px-4 py-3 font-mono">{b.reference}</td>
+                  <td className="px-4 py-3">
+                    <StatusBadge status={b.status} />
+                  </td>
+                  <td className="px-4 py-3">{b.notary?.name ?? 'Unassigned'}</td>
+                  <td className="px-4 py-3">{b.documentCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

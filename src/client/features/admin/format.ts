@@ -1,0 +1,34 @@
+import { formatDateTimeInZone, zoneAbbreviation } from '../../../shared/time.ts';
+import type { BookingStatus } from '../../../shared/booking.ts';
+
+/** 'March 14, 2027 at 8:30 AM CDT (America/Chicago)': the zone always named. */
+export function timeIn(instant: Date | null, zone: string): string {
+  if (!instant) return 'No time chosen';
+  return `${formatDateTimeInZone(instant, zone)} ${zoneAbbreviation(instant, zone)} (${zone.replaceAll('_', ' ')})`;
+}
+
+export const statusLabels: Record<BookingStatus, string> = {
+  draft: 'Draft',
+  held: 'Held',
+  awaiting_payment: 'Awaiting payment',
+  payment_processing: 'Payment processing',
+  confirmed: 'Confirmed',
+  completed: 'Completed',
+  no_show: 'No-show',
+  cancelled: 'Cancelled',
+};
+
+export const statusStyles: Record<BookingStatus, string> = {
+  draft: 'bg-slate-100 text-slate-800',
+  held: 'bg-amber-100 text-amber-900',
+  awaiting_payment: 'bg-amber-100 text-amber-900',
+  payment_processing: 'bg-amber-100 text-amber-900',
+  confirmed: 'bg-blue-100 text-blue-900',
+  completed: 'bg-green-100 text-green-900',
+  no_show: 'bg-red-100 text-red-900',
+  cancelled: 'bg-slate-200 text-slate-800',
+};
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : 'An unexpected error occurred';
+}

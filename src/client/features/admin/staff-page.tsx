@@ -1,0 +1,183 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { Input, Select } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { staffRoleLabels, staffRoles, type StaffRole } from '../../../shared/staff.ts';
+import { errorMessage, timeIn } from './format.ts';
+import { PageHeading } from './page-heading.tsx';
+import { useStaff } from './use-staff.tsx';
+
+/** Admins: invite, change roles, deactivate (which signs the person out everywhere). */
+export function StaffPage() {
+  const { staff } = useStaff();
+  const utils = trpc.useUtils();
+  const list = trpc.staff.users.list.useQuery();
+  const invite = trpc.staff.users.invite.useMutation();
+  const revoke = trpc.staff.users.revokeInvite.useMutation();
+  const setRole = trpc.staff.users.setRole.useMutation();
+  const deactivate = trpc.staff.users.deactivate.useMutation();
+  const reactivate = trpc.staff.users.reactivate.useMutation();
+  const [link, setLink] = useState<{ url: string; emailed: boolean; email: string } | null>(null);
+  const [inviteError, setInviteError] = useState<string | null>(null);
+  const ids = { email: useId(), role: useId() };
+  const zone = staff?.user.timeZone ?? 'America/Chicago';
+
+  const run = async (action: () => Promise<unknown>, success: string) => {
+    try {
+      await action();
+      toast({ title: success, variant: 'success' });
+      await utils.staff.users.list.invalidate();
+    } catch (e) {
+      toast({ title: 'Could not update', description: errorMessage(e), variant: 'destructive' });
+    }
+  };
+
+  const onInvite = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setInviteError(null);
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const email = String(data.get('email'));
+    try {
+      const result = await invite.mutateAsync({ email, role: String(data.get('role')) as StaffRole });
+      setLink({ url: result.url, emailed: result.emailed, email });
+      form.reset();
+      await utils.staff.users.list.invalidate();
+    } catch (e) {
+      setInviteError(errorMessage(e));
+    }
+  };
+
+  return (
+    <>
+      <PageHeading title="Staff" />
+      <section aria-labelledby="invite-heading" className="mb-8 rounded-xl border border-slate-200 bg-white p-6">
+        <h2 id="invite-heading" className="text-lg font-semibold text-slate-900">
+          Invite someone
+        </h2>
+        <form onSubmit={onInvite} className="mt-4 flex flex-wrap items-end gap-3" noValidate>
+          <div className="grid min-w-64 flex-1 gap-1.5">
+            <Label htmlFor={ids.email}>Email</Label>
+            <Input id={ids.email} name="email" type="email" required />
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor={ids.role}>Role</Label>
+            <Select id={ids.role} name="role" defaultValue="staff" className="w-40">
+              {staffRoles.map((r) => (
+                <option key={r} value={r}>
+                  {staffRoleLabels[r]}
+                </option>
+              ))}
+            </Select>
+          </div>
+          <Button type="submit" disabled={invite.isPending}>
+            Create invitation
+          </Button>
+        </form>
+        {inviteError && (
+          <p role="alert" className="mt-3 text-sm text-red-700">
+            {inviteError}
+          </p>
+        )}
+        {link && (
+          <div role="status" className="mt-4 rounded-md border border-green-300 bg-green-50 p-4 text-sm text-green-950">
+            <p>
+              Invitation for {link.email} created{link.emailed ? ' and emailed' : ''}. The link works once and expires in 7 days; it is shown only now:
+            </p>
+            <p className="mt-2 break-all font-mono">{link.url}</p>
+          </div>
+        )}
+      </section>
+
+      {list.isLoading ? (
+        <p>Loading staff…</p>
+      ) : list.error || !list.data ? (
+        <p role="alert" className="text-red-700">
+          Could not load staff.
+        </p>
+      ) : (
+        <>
+          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+            <table className="w-full text-left text-sm">
+              <caption className="px-4 pt-4 text-left text-lg font-semibold text-slate-900">Accounts</caption>
+              <thead className="text-slate-700">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold">Name</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Email</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Role</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Two-factor</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Status</th>
+                  <th scope="col" className="px-4 py-3 font-semibold">Actions</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-200">
+                {list.data.users.map((u) => {
+                  const self = u.id === staff?.user.id;
+                  return (
+                    <tr key={u.id}>
+                      <td className="px-4 py-3">{u.name || '—'}</td>
+                      <td className="px-4 py-3">{u.email}</td>
+                      <td className="px-4 py-3">
+                        <Select
+                          aria-label={`Role of ${u.email}`}
+                          value={u.role}
+                          className="h-9 w-32"
+                          onChange={(e) => run(() => setRole.mutateAsync({ userId: u.id, role: e.target.value as StaffRole }), 'Role changed')}
+                        >
+                          {staffRoles.map((r) => (
+                            <option key={r} value={r}>
+                              {staffRoleLabels[r]}
+                            </option>
+                          ))}
+                        </Select>
+                      </td>
+                      <td className="px-4 py-3">{u.totpEnabled ? 'On' : 'Off'}</td>
+                      <td className="px-4 py-3">{u.active ? 'Active' : 'Deactivated'}</td>
+                      <td className="px-4 py-3">
+                        {self ? (
+                          <span className="text-slate-600">You</span>
+                        ) : u.active ? (
+                          <Button size="sm" variant="outline" onClick={() => run(() => deactivate.mutateAsync({ userId: u.id }), 'Account deactivated')}>
+                            Deactivate<span className="sr-only"> {u.email}</span>
+                          </Button>
+                        ) : (
+                          <Button size="sm" variant="outline" onClick={() => run(() => reactivate.mutateAsync({ userId: u.id }), 'Account reactivated')}>
+                            Reactivate<span className="sr-only"> {u.email}</span>
+                          </Button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+
+          <section aria-labelledby="invites-heading" className="mt-8">
+            <h2 id="invites-heading" className="mb-3 text-lg font-semibold text-slate-900">
+              Pending invitations
+            </h2>
+            {list.data.invites.length === 0 ? (
+              <p className="text-sm text-slate-700">None.</p>
+            ) : (
+              <ul className="grid gap-2 text-sm">
+                {list.data.invites.map((i) => (
+                  <li key={i.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-2">
+                    <span className="font-medium">{i.email}</span>
+                    <span>{staffRoleLabels[i.role]}</span>
+                    <span className="text-slate-600">expires {timeIn(i.expiresAt, zone)}</span>
+                    <Button size="sm" variant="ghost" onClick={() => run(() => revoke.mutateAsync({ inviteId: i.id }), 'Invitation revoked')}>
+                      Revoke<span className="sr-only"> invitation for {i.email}</span>
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </>
+  );
+}
