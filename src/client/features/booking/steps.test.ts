@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { BookingView } from '../../../shared/booking.ts';
+import { resumeStep, tabEnabled } from './steps.ts';
+
+const now = new Date('2026-03-02T18:00:00Z');
+const later = new Date('2026-03-02T18:10:00Z');
+const doc = { id: 'd1', name: 'a.pdf', sizeBytes: 10, contentType: 'application/pdf' as const, scanStatus: 'skipped' as const };
+const contact = { firstName: 'A', lastName: 'B', email: 'a@b.co', phone: '5555550100' };
+
+function booking(patch: Partial<BookingView> = {}): BookingView {
+  return {
+    id: 'b1',
+    reference: 'NOTARY-ABCDEFGH',
+    status: 'draft',
+    startsAt: null,
+    timeZone: 'America/New_York',
+    priceCents: 2500,
+    currency: 'usd',
+    holdExpiresAt: null,
+    documents: [],
+    contact: null,
+    payment: null,
+    ...patch,
+  };
+}
+
+describe('resumeStep', () => {
+  it('picks up at the first step the booking lacks', () => {
+    expect(resumeStep(booking(), now).step).toBe('documents');
+    expect(resumeStep(booking({ documents: [doc] }), now).step).toBe('booking');
+    expect(resumeStep(booking({ status: 'held', documents: [doc], startsAt: later, holdExpiresAt: later }), now).step).toBe('contact');
+    expect(resumeStep(booking({ status: 'awaiting_payment', documents: [doc], startsAt: later, holdExpiresAt: later, contact }), now).step).toBe('payment');
+    expect(resumeStep(booking({ status: 'payment_processing', documents: [doc], startsAt: later, contact }), now).step).toBe('payment');
+    expect(resumeStep(booking({ status: 'confirmed', documents: [doc], startsAt: later, contact }), now).step).toBe('confirm');
+  });
+
+  it('sends a visitor whose hold lapsed back to the Booking step, saying so', () => {
+    expect(resumeStep(booking({ status: 'awaiting_payment', documents: [doc], startsAt: later, holdExpiresAt: now, contact }), now)).toEqual({
+      step: 'booking',
+      holdLost: true,
+    });
+  });
+});
+
+describe('tabEnabled (spec section 2)', () => {
+  it('enables Upload and Confirm only when current', () => {
+    const full = booking({ status: 'awaiting_payment', documents: [doc], startsAt: later, holdExpiresAt: later, contact });
+    expect(tabEnabled('documents', 'payment', full)).toBe(false);
+    expect(tabEnabled('documents', 'documents', full)).toBe(true);
+    expect(tabEnabled('confirm', 'payment', full)).toBe(false);
+  });
+
+  it('enables Booking once documents exist, Contact once a time was chosen, Payment once contact was saved', () => {
+    expect(tabEnabled('booking', 'documents', booking())).toBe(false);
+    expect(tabEnabled('booking', 'contact', booking({ documents: [doc] }))).toBe(true);
+    expect(tabEnabled('contact', 'booking', booking({ documents: [doc] }))).toBe(false);
+    expect(tabEnabled('contact', 'booking', booking({ documents: [doc], startsAt: later }))).toBe(true);
+    expect(tabEnabled('payment', 'booking', booking({ documents: [doc], startsAt: later }))).toBe(false);
+    expect(tabEnabled('payment', 'booking', booking({ documents: [doc], startsAt: later, contact }))).toBe(true);
+  });
+
+  it('keeps a paid booking on its confirmation', () => {
+    const paid = booking({ status: 'confirmed', documents: [doc], startsAt: later, contact });
+    expect(tabEnabled('booking', 'confirm', paid)).toBe(false);
+    expect(tabEnabled('payment', 'confirm', paid)).toBe(false);
+    expect(tabEnabled('confirm', 'confirm', paid)).toBe(true);
+  });
+});
