@@ -90,7 +90,7 @@ describe.each(dbKinds)('live chat (%s)', (kind) => {
 
     const listed = await staff.timeout(5000).emitWithAck('conversations');
     if (!listed.ok) throw new Error(listed.error);
-    expect(listed.conversations.map((c) => [c.id, c.unread])).toEqual([[sent.message.conversationId, 1]]);
+    expect(listed.conversations.map((c: ChatConversationSummary) => [c.id, c.unread])).toEqual([[sent.message.conversationId, 1]]);
 
     const conversationId = sent.message.conversationId;
     const staffTyping = nextEvent(staff, 'typing');
@@ -203,10 +203,10 @@ describe.each(dbKinds)('live chat (%s)', (kind) => {
     expect(replay).toMatchObject({ ok: true, conversationId, more: false });
     expect(replay.ok && replay.messages).toEqual(replies);
     const full = await sync(visitor, 0);
-    expect(full.ok && full.messages.map((m) => m.body)).toEqual(['Hello?', 'One', 'Two', 'Three']);
+    expect(full.ok && full.messages.map((m: ChatMessage) => m.body)).toEqual(['Hello?', 'One', 'Two', 'Three']);
 
     const history = await staff.timeout(5000).emitWithAck('sync', { conversationId, lastSeenId: replies[0]!.id });
-    expect(history.ok && history.messages.map((m) => m.body)).toEqual(['Two', 'Three']);
+    expect(history.ok && history.messages.map((m: ChatMessage) => m.body)).toEqual(['Two', 'Three']);
   });
 
   it('stores a message left while no staff are online and notifies staff', async () => {

@@ -1,0 +1,194 @@
+import type { Socket } from 'socket.io-client';
+import type { ChatAck, ChatConversationSummary, ChatMessage, StaffClientEvents, StaffServerEvents } from '../../../shared/chat.ts';
+import { ackTimeoutMs, Store, typingExpiryMs, type ConnectionStatus } from './store.ts';
+import { emptyThread, failed, lastSeenId, newClientId, nextToSend, queued, retried, withMessages, type Thread } from './thread.ts';
+
+export type StaffSocket = Socket<StaffServerEvents, StaffClientEvents>;
+
+export interface StaffChatState {
+  status: ConnectionStatus;
+  error: string | null;
+  /** Most recent first. */
+  conversations: ChatConversationSummary[];
+  loaded: boolean;
+  activeId: string | null;
+  threads: Record<string, Thread>;
+  typing: Record<string, boolean>;
+}
+
+const byRecent = (a: ChatConversationSummary, b: ChatConversationSummary) => (b.lastMessageAt ?? '').localeCompare(a.lastMessageAt ?? '');
+
+/**
+ * The staff console's side of the protocol: the conversation list with unread
+ * counts, the open conversation's history (replayed after the last seen id on
+ * every reconnect) and an outbox per conversation, resent until acknowledged.
+ */
+export class StaffChat {
+  readonly store = new Store<StaffChatState>({
+    status: 'connecting',
+    error: null,
+    conversations: [],
+    loaded: false,
+    activeId: null,
+    threads: {},
+    typing: {},
+  });
+  private readonly socket: StaffSocket;
+  private generation = 0;
+  private flushingGeneration = -1;
+  private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  private typingSentAt = 0;
+
+  constructor(socket: StaffSocket) {
+    this.socket = socket;
+    socket.on('connect', () => void this.onConnect());
+    socket.on('disconnect', (reason) => {
+      // The server cut us off (session ended): do not reconnect in a loop.
+      this.store.set({ status: reason === 'io server disconnect' ? 'refused' : 'reconnecting' });
+    });
+    socket.on('connect_error', (error) => {
+      if (!socket.active) this.store.set({ status: 'refused', error: error.message });
+    });
+    socket.on('message', ({ message, conversation }) => {
+      this.upsert(conversation);
+      this.receive(message.conversationId, [message]);
+      clearTimeout(this.typingTimers.get(message.conversationId));
+      if (message.sender === 'visitor') this.setTypingOf(message.conversationId, false);
+      if (message.sender === 'visitor' && this.store.get().activeId === message.conversationId) void this.markRead();
+    });
+    socket.on('conversation', (conversation) => this.upsert(conversation));
+    socket.on('typing', ({ conversationId, typing }) => this.setTypingOf(conversationId, typing));
+    if (socket.connected) void this.onConnect();
+  }
+
+  async open(conversationId: string): Promise<void> {
+    this.store.set((s) => ({ activeId: conversationId, threads: { ...s.threads, [conversationId]: s.threads[conversationId] ?? emptyThread } }));
+    this.typingSentAt = 0;
+    await this.syncActive();
+    await this.markRead();
+  }
+
+  send(body: string): void {
+    const conversationId = this.store.get().activeId;
+    if (!conversationId) return;
+    this.updateThread(conversationId, (t) => queued(t, { clientId: newClientId(), body, createdAt: new Date().toISOString() }));
+    this.setTyping(false);
+    void this.flush();
+  }
+
+  retry(conversationId: string, clientId: string): void {
+    this.updateThread(conversationId, (t) => retried(t, clientId));
+    void this.flush();
+  }
+
+  setTyping(typing: boolean): void {
+    const conversationId = this.store.get().activeId;
+    if (!conversationId || !this.socket.connected) return;
+    const now = Date.now();
+    if (typing && now - this.typingSentAt < 2000) return;
+    if (!typing && this.typingSentAt === 0) return;
+    this.typingSentAt = typing ? now : 0;
+    this.socket.emit('typing', { conversationId, typing });
+  }
+
+  async markRead(): Promise<void> {
+    const { activeId, threads } = this.store.get();
+    if (!activeId || !this.socket.connected) return;
+    const upTo = lastSeenId(threads[activeId] ?? emptyThread);
+    const summary = this.store.get().conversations.find((c) => c.id === activeId);
+    if (summary && summary.unread === 0 && summary.staffReadUpTo >= upTo) return;
+    try {
+      const ack = await this.socket.timeout(ackTimeoutMs).emitWithAck('read', { conversationId: activeId, upTo });
+      if (ack.ok) this.upsert(ack.conversation);
+    } catch {
+      // Retried with the next message or reconnect.
+    }
+  }
+
+  close(): void {
+    for (const timer of this.typingTimers.values()) clearTimeout(timer);
+    this.socket.disconnect();
+  }
+
+  private upsert(conversation: ChatConversationSummary): void {
+    this.store.set((s) => ({
+      conversations: [conversation, ...s.conversations.filter((c) => c.id !== conversation.id)].sort(byRecent),
+    }));
+  }
+
+  private updateThread(conversationId: string, update: (thread: Thread) => Thread): void {
+    this.store.set((s) => ({ threads: { ...s.threads, [conversationId]: update(s.threads[conversationId] ?? emptyThread) } }));
+  }
+
+  private receive(conversationId: string, messages: ChatMessage[]): void {
+    // Only conversations already opened keep a thread; the others show in the list.
+    if (!this.store.get().threads[conversationId]) return;
+    this.updateThread(conversationId, (t) => withMessages(t, messages));
+  }
+
+  private setTypingOf(conversationId: string, typing: boolean): void {
+    clearTimeout(this.typingTimers.get(conversationId));
+    this.store.set((s) => ({ typing: { ...s.typing, [conversationId]: typing } }));
+    if (typing) this.typingTimers.set(conversationId, setTimeout(() => this.setTypingOf(conversationId, false), typingExpiryMs));
+  }
+
+  private async onConnect(): Promise<void> {
+    const generation = ++this.generation;
+    this.store.set({ status: 'connected', error: null });
+    try {
+      const listed = await this.socket.timeout(ackTimeoutMs).emitWithAck('conversations');
+      if (generation !== this.generation) return;
+      if (!listed.ok) return this.store.set({ error: listed.error });
+      this.store.set({ conversations: [...listed.conversations].sort(byRecent), loaded: true });
+      await this.syncActive();
+      await this.markRead();
+    } catch {
+      return; // dropped again; the next connect starts over
+    }
+    await this.flush();
+  }
+
+  /** Replays the open conversation after its last seen id, page by page. */
+  private async syncActive(): Promise<void> {
+    const conversationId = this.store.get().activeId;
+    if (!conversationId || !this.socket.connected) return;
+    for (;;) {
+      const thread = this.store.get().threads[conversationId] ?? emptyThread;
+      let ack: ChatAck<{ messages: ChatMessage[]; more: boolean }>;
+      try {
+        ack = await this.socket.timeout(ackTimeoutMs).emitWithAck('sync', { conversationId, lastSeenId: lastSeenId(thread) });
+      } catch {
+        return;
+      }
+      if (!ack.ok) return this.store.set({ error: ack.error });
+      this.receive(conversationId, ack.messages);
+      if (!ack.more) return;
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const generation = this.generation;
+    if (!this.socket.connected || this.flushingGeneration === generation) return;
+    this.flushingGeneration = generation;
+    try {
+      while (this.socket.connected && generation === this.generation) {
+        const pending = Object.entries(this.store.get().threads)
+          .map(([conversationId, thread]) => ({ conversationId, item: nextToSend(thread) }))
+          .find((entry) => entry.item);
+        if (!pending?.item) return;
+        const { conversationId, item } = pending;
+        let ack: ChatAck<{ message: ChatMessage }>;
+        try {
+          ack = await this.socket.timeout(ackTimeoutMs).emitWithAck('send', { conversationId, clientId: item.clientId, body: item.body });
+        } catch {
+          if (this.socket.connected && generation === this.generation) this.socket.disconnect().connect();
+          return;
+        }
+        if (ack.ok) this.receive(conversationId, [ack.message]);
+        else this.updateThread(conversationId, (t) => failed(t, item.clientId, ack.error));
+      }
+    } finally {
+      if (this.flushingGeneration === generation) this.flushingGeneration = -1;
+    }
+  }
+}
