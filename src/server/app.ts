@@ -9,6 +9,8 @@ import { mountPages } from './http/pages.ts';
 import { mountSeo } from './http/seo.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { staffDocumentsRouter } from './features/console/documents-http.ts';
+import { manageDocumentsRouter } from './features/manage-booking/documents-http.ts';
+import { calendarRoutes } from './http/calendar.ts';
 import { adminPagesGuard } from './features/staff/pages-guard.ts';
 import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
@@ -63,6 +65,8 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(['/trpc', '/api'], csrfProtection({ publicUrl: deps.config.publicUrl }));
   app.use(staffDocumentsRouter(deps));
   app.use(uploadRoutes(deps));
+  app.use(calendarRoutes(deps));
+  app.use(manageDocumentsRouter(deps));
 
   app.use(
     '/trpc',

@@ -2,6 +2,7 @@ import { bookingRouter, slotsRouter } from './features/booking/router.ts';
 import { consoleRouter } from './features/console/router.ts';
 import { contactRouter } from './features/contact/router.ts';
 import { documentsRouter } from './features/documents/router.ts';
+import { manageBookingRouter } from './features/manage-booking/router.ts';
 import { paymentsRouter } from './features/payments/router.ts';
 import { staffRouter } from './features/staff/router.ts';
 import { publicProcedure, router } from './trpc.ts';
@@ -13,6 +14,7 @@ import { publicProcedure, router } from './trpc.ts';
 export const appRouter = router({
   health: publicProcedure.query(() => ({ ok: true as const })),
   contact: contactRouter,
+  manageBooking: manageBookingRouter,
   staff: staffRouter,
   console: consoleRouter,
   booking: bookingRouter,

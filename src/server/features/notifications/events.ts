@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { appointmentEvent, buildIcs } from '../../../shared/calendar.ts';
 import type { MailAttachment } from '../../adapters/mail/index.ts';
+import { bookingCalendar } from './calendar.ts';
 import { renderEmail, type EmailContent } from './layout.ts';
 import { enqueueMail, loadBookingForMail, loadChatMessage, loadContactMessage, type BookingForMail } from './repository.ts';
 import * as templates from './templates.ts';
@@ -135,21 +135,10 @@ async function bookingWithCustomer(tx: Tx, deps: Deps, bookingId: string, what: 
 
 function calendarAttachment(deps: Deps, booking: BookingForMail, options: { manageUrl?: string; cancelled?: boolean }): MailAttachment[] {
   if (!booking.startsAt) return [];
-  const now = deps.now();
-  const event = appointmentEvent({
-    bookingId: booking.id,
-    reference: booking.reference,
-    startsAt: booking.startsAt,
-    host: mailHost(deps),
-    manageUrl: options.manageUrl,
-    now,
-    // Each later copy (new time, cancellation) must outrank the one already in the calendar.
-    sequence: Math.floor(now.getTime() / 1000) - 1_700_000_000,
-    cancelled: options.cancelled,
-  });
+  const { ics, filename } = bookingCalendar(deps, { id: booking.id, reference: booking.reference, startsAt: booking.startsAt }, options);
   // PUBLISH even for a cancellation (STATUS:CANCELLED, higher SEQUENCE): CANCEL
   // is an iTIP scheduling method that calendars honour only with an ORGANIZER.
-  return [{ filename: `${booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: buildIcs(event) }];
+  return [{ filename, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: ics }];
 }
 
 async function enqueue(
