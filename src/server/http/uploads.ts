@@ -2,20 +2,26 @@ import { Router, type Request, type Response } from 'express';
 import type { Deps } from '../deps.ts';
 import { receiveUpload, UploadError } from '../features/documents/service.ts';
 
-/** How long we keep reading (and discarding) a refused body so the client can read our answer. */
+/** How long, and how much more, we read (and discard) of a refused body so the client can read our answer. */
 const lingerMs = 5_000;
+const lingerBytes = 1024 * 1024;
 
 /**
  * After refusing a body we have not read to the end, closing the socket at
  * once would make the kernel send a reset that can destroy our answer before
  * the browser reads it. Like nginx's `lingering_close`, discard what is still
- * coming for a few seconds, then close. Nothing discarded is stored.
+ * coming for a few seconds (at most 1 MiB more), then close. Nothing discarded is stored.
  */
 function lingerAndClose(req: Request, res: Response) {
   if (req.readableEnded) return;
   res.setHeader('Connection', 'close');
   const timer = setTimeout(() => req.socket.destroy(), lingerMs);
   timer.unref();
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > lingerBytes) req.socket.destroy();
+  });
   req.once('end', () => clearTimeout(timer));
   req.once('close', () => clearTimeout(timer));
   req.resume();

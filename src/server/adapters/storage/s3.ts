@@ -42,6 +42,10 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
     region: options.region,
     endpoint: options.endpoint,
     forcePathStyle: options.forcePathStyle,
+    // Checksums only where S3 requires them: several S3-compatible stores reject
+    // the SDK's default CRC32 trailers (aws/aws-sdk-js-v3#6810).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
     credentials:
       options.accessKeyId && options.secretAccessKey
         ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
