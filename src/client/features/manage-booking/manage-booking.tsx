@@ -1,0 +1,189 @@
+import { CalendarPlus, Download, FileText } from 'lucide-react';
+import { appointmentEvent, calendarDownloadPath, formatInZone, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
+import { manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { site } from '../../../shared/site.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { CancelPanel } from './cancel-panel.tsx';
+import { ReschedulePanel } from './reschedule-panel.tsx';
+
+const statusLabels: Record<ManageBookingView['status'], string> = {
+  draft: 'Not booked',
+  held: 'Not booked',
+  awaiting_payment: 'Awaiting payment',
+  payment_processing: 'Payment processing',
+  confirmed: 'Confirmed',
+  completed: 'Completed',
+  no_show: 'Missed',
+  cancelled: 'Cancelled',
+};
+
+const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+
+/** The customer's private booking page, reached from the email's manage link. */
+export function ManageBooking({ token }: { token: string }) {
+  const utils = trpc.useUtils();
+  const query = trpc.manageBooking.get.useQuery({ token }, { retry: false });
+  const setView = (view: ManageBookingView) => utils.manageBooking.get.setData({ token }, view);
+
+  if (query.isLoading) return <p className="text-slate-700">Loading your booking…</p>;
+  if (query.error || !query.data) {
+    return (
+      <div role="alert" className="rounded-xl border border-amber-300 bg-amber-50 p-6 text-amber-950">
+        <p className="font-semibold">{query.error?.data?.code === 'NOT_FOUND' ? manageMessages.notFound : 'Something went wrong while loading your booking.'}</p>
+        <p className="mt-2">
+          Need help? Call <a className="underline" href={`tel:${site.phoneHref}`}>{site.phone}</a>.
+        </p>
+      </div>
+    );
+  }
+
+  const booking = query.data;
+  const when = booking.startsAt ? formatInZone(booking.startsAt, booking.timeZone) : null;
+  const event =
+    booking.startsAt && booking.status === 'confirmed'
+      ? appointmentEvent({ bookingId: booking.id, reference: booking.reference, startsAt: booking.startsAt, host: typeof window === 'undefined' ? '' : window.location.hostname, now: new Date() })
+      : null;
+  const refunded = booking.payment?.refundedCents ?? 0;
+
+  return (
+    <div className="grid gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle>Appointment</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+            <dt className="font-medium text-slate-600">Reference</dt>
+            <dd className="font-mono text-slate-900">{booking.reference}</dd>
+            <dt className="font-medium text-slate-600">Status</dt>
+            <dd>
+              <span data-testid="booking-status" className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-semibold text-slate-900">
+                {statusLabels[booking.status]}
+              </span>
+            </dd>
+            <dt className="font-medium text-slate-600">Date and time</dt>
+            <dd className="text-slate-900" data-testid="booking-time">
+              {when ? (
+                <>
+                  {when.dateTime} <span className="text-slate-600">({when.zone})</span>
+                </>
+              ) : (
+                'Not scheduled'
+              )}
+            </dd>
+            {booking.contact && (
+              <>
+                <dt className="font-medium text-slate-600">Notary will call</dt>
+                <dd className="text-slate-900">{booking.contact.phone}</dd>
+              </>
+            )}
+          </dl>
+          {event && (
+            <div className="mt-5 flex flex-wrap gap-3">
+              <Button asChild variant="outline" size="sm">
+                <a href={calendarDownloadPath(booking.id, token)} download={`${booking.reference}.ics`}>
+                  <CalendarPlus className="h-4 w-4" aria-hidden="true" />
+                  Add to Calendar
+                </a>
+              </Button>
+              <Button asChild variant="outline" size="sm">
+                <a href={googleCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
+                  Google Calendar<span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </Button>
+              <Button asChild variant="outline" size="sm">
+                <a href={outlookCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
+                  Outlook<span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </Button>
+            </div>
+          )}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Documents</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {booking.documents.length === 0 ? (
+            <p className="text-slate-700">No documents.</p>
+          ) : (
+            <ul className="grid gap-2">
+              {booking.documents.map((doc) => (
+                <li key={doc.id} className="flex items-center justify-between gap-3 rounded-md border border-slate-200 px-3 py-2">
+                  <span className="flex min-w-0 items-center gap-2">
+                    <FileText className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+                    <span className="truncate text-slate-900">{doc.name}</span>
+                    <span className="shrink-0 text-sm text-slate-600">{kb(doc.sizeBytes)}</span>
+                  </span>
+                  <a
+                    className="inline-flex items-center gap-1 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline"
+                    href={`/api/manage/documents/${doc.id}?token=${encodeURIComponent(token)}`}
+                    download={doc.name}
+                  >
+                    <Download className="h-4 w-4" aria-hidden="true" />
+                    Download<span className="sr-only"> {doc.name}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Payment</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {booking.payment ? (
+            <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+              <dt className="font-medium text-slate-600">Amount paid</dt>
+              <dd className="text-slate-900">
+                {formatUsd(booking.payment.amountCents)} {booking.payment.currency.toUpperCase()}
+              </dd>
+              <dt className="font-medium text-slate-600">Method</dt>
+              <dd className="text-slate-900">{booking.payment.method === 'cashapp' ? 'Cash App Pay' : 'Card'}</dd>
+              {refunded > 0 && (
+                <>
+                  <dt className="font-medium text-slate-600">Refunded</dt>
+                  <dd className="text-slate-900" data-testid="refunded">
+                    {formatUsd(refunded)} {booking.payment.currency.toUpperCase()}
+                  </dd>
+                </>
+              )}
+            </dl>
+          ) : (
+            <p className="text-slate-700">No payment recorded.</p>
+          )}
+        </CardContent>
+      </Card>
+
+      {(booking.canReschedule || booking.canCancel) && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Change your appointment</CardTitle>
+            <p className="text-slate-700">{manageMessages.refundPolicy}</p>
+          </CardHeader>
+          <CardContent className="grid gap-8">
+            {booking.canReschedule ? (
+              <ReschedulePanel token={token} booking={booking} onChanged={setView} />
+            ) : (
+              <p className="text-slate-700">{manageMessages.tooLateToMove}</p>
+            )}
+            {booking.canCancel && <CancelPanel token={token} booking={booking} onChanged={setView} />}
+          </CardContent>
+        </Card>
+      )}
+
+      <p className="text-slate-700">
+        Questions? Call <a className="font-semibold text-blue-700 underline" href={`tel:${site.phoneHref}`}>{site.phone}</a> or write to{' '}
+        <a className="font-semibold text-blue-700 underline" href={`mailto:${site.email}`}>{site.email}</a>.
+      </p>
+    </div>
+  );
+}
