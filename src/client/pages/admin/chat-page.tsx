@@ -1,15 +1,154 @@
-// Placeholder until the live-chat work replaces it (owner: chat helper).
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { io } from 'socket.io-client';
+import { chatNamespaces, type ChatConversationSummary } from '../../../shared/chat.ts';
 import { UpcomingBookings } from '../../features/admin/upcoming-bookings.tsx';
+import { Composer } from '../../features/chat/composer.tsx';
+import { MessageLog } from '../../features/chat/message-log.tsx';
+import { StaffChat, type StaffChatState } from '../../features/chat/staff-chat.ts';
+import { emptyThread } from '../../features/chat/thread.ts';
+import { useStore } from '../../features/chat/use-store.ts';
 import { PageHeading } from '../../features/admin/page-heading.tsx';
+import { cn } from '../../lib/cn.ts';
 
+/**
+ * /admin/chat (mounted inside the console's signed-in layout): visitors'
+ * conversations with unread counts, the open conversation live, and the
+ * upcoming bookings beside it. The `/staff` socket authenticates with the
+ * session cookie on its handshake.
+ */
 export function Component() {
+  const [chat, setChat] = useState<StaffChat | null>(null);
+  useEffect(() => {
+    const created = new StaffChat(io(chatNamespaces.staff));
+    setChat(created);
+    return () => created.close();
+  }, []);
+
   return (
     <>
       <PageHeading title="Chat" />
-      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-        <p className="text-slate-700">Live chat is not available yet.</p>
+      {chat ? <ChatConsole chat={chat} /> : <p className="text-sm text-slate-700">Connecting…</p>}
+    </>
+  );
+}
+
+function visitorLabel(conversation: ChatConversationSummary): string {
+  return conversation.visitorEmail ?? `Visitor ${conversation.id.slice(0, 6)}`;
+}
+
+const timeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+
+function connectionText(state: StaffChatState): string | null {
+  if (state.status === 'connecting') return 'Connecting…';
+  if (state.status === 'reconnecting') return 'Connection lost. Reconnecting…';
+  return null;
+}
+
+function ChatConsole({ chat }: { chat: StaffChat }) {
+  const state = useStore(chat.store);
+  const active = state.conversations.find((c) => c.id === state.activeId) ?? null;
+  const thread = (state.activeId && state.threads[state.activeId]) || emptyThread;
+  const connection = connectionText(state);
+
+  if (state.status === 'refused') {
+    return (
+      <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-red-800">
+        Your session has ended.{' '}
+        <Link to="/admin/login" className="font-semibold underline">
+          Sign in again
+        </Link>{' '}
+        to answer chats.
+      </p>
+    );
+  }
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-[17rem_minmax(0,1fr)] xl:grid-cols-[17rem_minmax(0,1fr)_18rem]">
+      <section aria-labelledby="conversations-heading" className="rounded-xl border border-slate-200 bg-white shadow-sm">
+        <h2 id="conversations-heading" className="border-b border-slate-200 px-4 py-3 text-lg font-semibold text-slate-900">
+          Conversations
+        </h2>
+        <p role="status" className="px-4 text-sm text-slate-700 empty:hidden">
+          {connection}
+        </p>
+        {state.loaded && state.conversations.length === 0 ? (
+          <p className="px-4 py-3 text-sm text-slate-700">No conversations yet. New ones appear here as visitors write.</p>
+        ) : (
+          <ul className="max-h-[36rem] divide-y divide-slate-200 overflow-y-auto">
+            {state.conversations.map((conversation) => (
+              <li key={conversation.id}>
+                <button
+                  type="button"
+                  onClick={() => void chat.open(conversation.id)}
+                  aria-current={conversation.id === state.activeId ? 'true' : undefined}
+                  className={cn(
+                    'block w-full px-4 py-3 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-700',
+                    conversation.id === state.activeId && 'bg-blue-50',
+                  )}
+                >
+                  <span className="flex items-center justify-between gap-2">
+                    <span className="truncate font-medium text-slate-900">{visitorLabel(conversation)}</span>
+                    {conversation.unread > 0 && (
+                      <span className="shrink-0 rounded-full bg-blue-700 px-2 text-xs font-semibold text-white">
+                        {conversation.unread}
+                        <span className="sr-only"> unread</span>
+                      </span>
+                    )}
+                  </span>
+                  <span className="block text-xs text-slate-700">
+                    {conversation.currentPage ? `On ${conversation.currentPage}` : 'Page unknown'}
+                    {conversation.lastMessageAt && <> · {timeFormat.format(new Date(conversation.lastMessageAt))}</>}
+                  </span>
+                  {conversation.lastMessage && (
+                    <span className="mt-0.5 block truncate text-sm text-slate-700">
+                      {conversation.lastMessage.sender === 'staff' ? 'Staff: ' : ''}
+                      {conversation.lastMessage.body}
+                    </span>
+                  )}
+                  {state.typing[conversation.id] && <span className="block text-xs italic text-slate-700">typing…</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="conversation-heading" className="flex h-[40rem] flex-col rounded-xl border border-slate-200 bg-white shadow-sm">
+        <div className="border-b border-slate-200 px-4 py-3">
+          <h2 id="conversation-heading" className="text-lg font-semibold text-slate-900">
+            {active ? visitorLabel(active) : 'Select a conversation'}
+          </h2>
+          {active && (
+            <p className="text-sm text-slate-700">
+              {active.currentPage ? <>Visitor is on {active.currentPage}</> : 'Page unknown'}
+              {active.visitorEmail && <> · left the email {active.visitorEmail}</>}
+            </p>
+          )}
+        </div>
+        {active ? (
+          <>
+            <MessageLog
+              className="flex-1"
+              messages={thread.messages}
+              outbox={thread.outbox}
+              mine="staff"
+              labelOf={(m) => (m.sender === 'visitor' ? 'Visitor' : (m.senderName ?? 'Staff'))}
+              onRetry={(clientId) => chat.retry(active.id, clientId)}
+            />
+            <p role="status" className="min-h-5 px-4 text-xs text-slate-700">
+              {state.typing[active.id] ? 'The visitor is typing…' : ''}
+            </p>
+            <Composer label="Reply" placeholder="Type your reply…" onSend={(body) => chat.send(body)} onTyping={(typing) => chat.setTyping(typing)} />
+          </>
+        ) : (
+          <p className="p-4 text-sm text-slate-700">Choose a conversation on the left to read and answer it.</p>
+        )}
+      </section>
+
+      <div className="lg:col-span-2 xl:col-span-1">
         <UpcomingBookings />
       </div>
-    </>
+    </div>
   );
 }
