@@ -1,0 +1,174 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.ts';
+import { openPglite } from '../../src/server/db/client.ts';
+import { bookings, contactMessages, customers, documents } from '../../src/server/db/schema.ts';
+import { buildDeps, type Deps } from '../../src/server/deps.ts';
+import { createLogger } from '../../src/server/logger.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { createStaffUser, type TestStaffUser } from '../helpers/staff.ts';
+import { axeViolations, openBrowser, type Browser } from './browser.ts';
+
+/**
+ * The console against its own production server, whose embedded database is
+ * seeded first (accounts, bookings, a document) while no server holds it.
+ */
+async function seed(dataDir: string) {
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const database = await openPglite(path.join(dataDir, 'pglite'));
+  const deps: Deps = await buildDeps(config, database, createLogger('silent'));
+  const users = {
+    admin: await createStaffUser(deps, { role: 'admin', name: 'Ada Admin' }),
+    staff: await createStaffUser(deps, { role: 'staff', name: 'Sam Staff' }),
+    notary: await createStaffUser(deps, { role: 'notary', name: 'Nia Notary', timeZone: 'America/Los_Angeles' }),
+    otherNotary: await createStaffUser(deps, { role: 'notary', name: 'Oscar Other' }),
+  };
+  const book = async (name: string, startsAt: Date, notaryId: string | null) => {
+    const [customer] = await deps.db.insert(customers).values({ firstName: name, lastName: 'Customer', email: `${name.toLowerCase()}@example.com`, phone: '(515) 555-0142' }).returning();
+    const [booking] = await deps.db
+      .insert(bookings)
+      .values({ reference: `NOTARY-${randomUUID().slice(0, 8).toUpperCase()}`, status: 'confirmed', startsAt, timeZone: 'America/New_York', priceCents: 2500, customerId: customer!.id, notaryId })
+      .returning();
+    const key = `${booking!.id}/${randomUUID()}.pdf`;
+    const bytes = Buffer.from(`%PDF-1.4 ${name}`);
+    await deps.storage.put(key, Readable.from(bytes), { contentType: 'application/pdf' });
+    const [doc] = await deps.db
+      .insert(documents)
+      .values({ bookingId: booking!.id, originalName: `${name} deed.pdf`, contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key, status: 'stored', scanStatus: 'clean', storedAt: new Date() })
+      .returning();
+    return { booking: booking!, document: doc! };
+  };
+  const hour = 3600_000;
+  const mine = await book('Grace', new Date(Math.ceil((Date.now() + 3 * hour) / (30 * 60_000)) * 30 * 60_000), null);
+  const theirs = await book('Alan', new Date(Math.ceil((Date.now() + 5 * hour) / (30 * 60_000)) * 30 * 60_000), users.otherNotary.id);
+  await deps.db.insert(contactMessages).values({ kind: 'business', name: 'Bea Business', email: 'bea@example.com', company: 'Acme', message: 'Do you offer volume pricing?' });
+  await database.close();
+  return { users, mine, theirs };
+}
+
+const ignorable = (message: string) => message.includes('Failed to load resource');
+
+describe('staff console', () => {
+  let server: RunningServer;
+  let seeded: Awaited<ReturnType<typeof seed>>;
+  let browser: Browser;
+  let url: string;
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-admin-e2e-'));
+    seeded = await seed(dataDir);
+    server = await startServer({ DATA_DIR: dataDir });
+    url = server.url;
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function signIn(page: Browser['page'], user: TestStaffUser, next = '/admin') {
+    await page.goto(`${url}${next}`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    if (user.totpSecret) {
+      await page.getByLabel('6-digit code').fill(user.totpCode()!);
+      await page.getByRole('button', { name: 'Verify' }).click();
+    }
+  }
+
+  it('serves the console shell uncached and unindexed, sending anonymous visitors to the login', async () => {
+    const res = await fetch(`${url}/admin/login`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.text()).toContain('<meta name="robots" content="noindex">');
+    const page = browser.page;
+    await page.goto(`${url}/admin/bookings`);
+    await page.waitForURL(/\/admin\/login\?next=%2Fadmin%2Fbookings/);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('staff: login → bookings → detail → assign a notary, with zero axe violations', async () => {
+    const { page } = browser;
+    await signIn(page, seeded.users.staff, '/admin/bookings');
+    await page.waitForURL(/\/admin\/bookings$/);
+    await page.getByRole('link', { name: 'Grace Customer' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('Reference, name or email').fill('alan@');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'Alan Customer' }).waitFor();
+    await expect.poll(() => page.getByRole('link', { name: 'Grace Customer' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Clear' }).click();
+
+    await page.getByRole('link', { name: 'Grace Customer' }).click();
+    await page.getByRole('heading', { name: `Booking ${seeded.mine.booking.reference}` }).waitFor();
+    await page.getByText('(America/New York)').first().waitFor();
+    await page.getByRole('link', { name: 'Grace deed.pdf' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('Notary', { exact: true }).selectOption({ label: 'Nia Notary' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Notary assigned', { exact: true }).first().waitFor();
+    await page.getByRole('region', { name: 'History' }).getByText('Notary assigned').waitFor();
+
+    const download = await page.request.get(`${url}/api/staff/documents/${seeded.mine.document.id}`);
+    expect(download.status()).toBe(200);
+
+    await page.getByRole('link', { name: 'Messages' }).click();
+    await page.getByRole('heading', { name: /Bea Business/ }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: /Mark handled/ }).click();
+    await page.getByText('No open messages.').waitFor();
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/admin\/login/);
+    expect(browser.errors.filter((e) => !ignorable(e))).toEqual([]);
+  });
+
+  it('admin: signs in with a TOTP code and manages staff', async () => {
+    const { page } = browser;
+    await signIn(page, seeded.users.admin, '/admin/staff');
+    await page.waitForURL(/\/admin\/staff$/);
+    await page.getByRole('table', { name: 'Accounts' }).waitFor();
+    await page.getByLabel('Email').fill('new.person@example.com');
+    await page.getByRole('button', { name: 'Create invitation' }).click();
+    await page.getByText(/\/admin\/invite\/[a-z2-7]{32}/).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/admin\/login/);
+  });
+
+  it('notary: sees only assigned appointments and cannot fetch other documents', async () => {
+    const notary = await openBrowser();
+    try {
+      const { page } = notary;
+      await signIn(page, seeded.users.notary);
+      await page.waitForURL(/\/admin\/appointments$/);
+      await page.getByText('Times in your zone: America/Los Angeles.').waitFor();
+      await page.getByText(/Grace Customer/).waitFor();
+      expect(await page.getByText(/Alan Customer/).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: /PDT|PST/ }).first().click();
+      await page.getByRole('link', { name: 'Grace deed.pdf' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect((await page.request.get(`${url}/api/staff/documents/${seeded.mine.document.id}`)).status()).toBe(200);
+      expect((await page.request.get(`${url}/api/staff/documents/${seeded.theirs.document.id}`)).status()).toBe(403);
+      await page.goto(`${url}/admin/bookings`);
+      await page.waitForURL(/\/admin\/appointments$/);
+      expect(notary.errors.filter((e) => !ignorable(e))).toEqual([]);
+    } finally {
+      await notary.close();
+    }
+  });
+});
