@@ -31,6 +31,6 @@ export function chicago(date: string, time: string): Date {
 
 /** PUTs raw bytes to an upload URL the way the browser's XHR does. */
 export async function putBytes(url: string, uploadUrl: string, bytes: Uint8Array, contentType = 'application/octet-stream') {
-  const res = await fetch(`${url}${uploadUrl}`, { method: 'PUT', body: bytes, headers: { 'Content-Type': contentType } });
+  const res = await fetch(`${url}${uploadUrl}`, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'Content-Type': contentType } });
   return { status: res.status, body: (await res.json()) as { error?: string; document?: { id: string; name: string; sizeBytes: number; contentType: string } } };
 }
