@@ -65,9 +65,10 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
       if (result.redirect) return res.redirect(result.status, result.redirect);
       if (result.status === 404) deps.log.warn({ path: redactPath(req.path) }, 'page not found');
       const html = template
-        .replace('<!--app-head-->', result.head)
-        .replace('<!--app-html-->', result.html)
-        .replace('<!--app-config-->', `<script nonce="${nonce}">window.__PUBLIC_CONFIG__=${configJson}</script>`)
+        // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
+        .replace('<!--app-head-->', () => result.head)
+        .replace('<!--app-html-->', () => result.html)
+        .replace('<!--app-config-->', () => `<script nonce="${nonce}">window.__PUBLIC_CONFIG__=${configJson}</script>`)
         .replaceAll('<script type="module"', `<script nonce="${nonce}" type="module"`);
       res.status(result.status).type('html').send(html);
     } catch (error) {
