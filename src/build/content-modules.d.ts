@@ -1,18 +1,15 @@
 // Modules produced by src/build/content-plugin.ts.
 declare module 'virtual:blog-index' {
-  import type { BlogPost, BlogPostSummary } from '../shared/blog.ts';
-  export const posts: BlogPostSummary[];
-  export const postModules: Record<string, () => Promise<BlogPost>>;
+  export const posts: import('../shared/blog.ts').BlogPostSummary[];
+  export const postModules: Record<string, () => Promise<import('../shared/blog.ts').BlogPost>>;
 }
 
 declare module 'virtual:legal/*' {
-  import type { LegalDocument } from '../shared/blog.ts';
-  const document: LegalDocument;
+  const document: import('../shared/blog.ts').LegalDocument;
   export default document;
 }
 
 declare module 'virtual:blog-post/*' {
-  import type { BlogPost } from '../shared/blog.ts';
-  const post: BlogPost;
+  const post: import('../shared/blog.ts').BlogPost;
   export default post;
 }

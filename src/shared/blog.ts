@@ -53,3 +53,10 @@ export const blogImageSize = { width: 1200, height: 675 } as const;
 export function blogPageCount(postCount: number): number {
   return Math.max(1, Math.ceil(postCount / blogPageSize));
 }
+
+/** "November 10, 2026" — spec format 'MMMM d, yyyy', identical on server and browser. */
+export function formatPostDate(isoDate: string): string {
+  return new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${isoDate}T00:00:00Z`),
+  );
+}

@@ -1,13 +1,95 @@
+import { CalendarClock, Clock, FileStack, Globe2, ShieldCheck, Video } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { CtaBand, Faq, FeatureGrid, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
+import { buttonVariants } from '../components/ui/button.tsx';
 import type { RouteHandle } from '../lib/meta.ts';
+import { usePublicConfig } from '../lib/public-config.tsx';
+import { formatUsd } from '../../shared/money.ts';
 
 export const handle: RouteHandle = {
-  meta: () => ({ title: 'Remote Online Notarization', description: 'Remote Online Notarization — placeholder.', path: '/remote-notarization' }),
+  meta: () => ({
+    title: 'Remote Online Notarization',
+    description:
+      'Have documents notarized by a commissioned notary over secure video, 24/7. Several documents in one session at no extra cost, valid in all 50 states.',
+    path: '/remote-notarization',
+  }),
 };
 
+const features = [
+  { icon: Clock, title: 'Available 24/7', text: 'Notarization around the clock, every day of the year, including weekends and holidays.' },
+  { icon: FileStack, title: 'Multiple documents, one session', text: 'Upload every document you need notarized; they are all covered by one session at no extra cost.' },
+  { icon: Video, title: 'Recorded for your protection', text: 'Each session is recorded and securely retained as state law requires, so your notarization can be proven.' },
+  { icon: ShieldCheck, title: 'Tamper-evident seal', text: 'Your notarized PDF carries the notary’s electronic seal and a digital certificate that reveals any later change.' },
+  { icon: Globe2, title: 'Valid in all 50 states', text: 'Remote notarizations by our commissioned notaries are recognized across the United States.' },
+  { icon: CalendarClock, title: 'Book in minutes', text: 'Choose a time that suits you, shown in your own time zone, and pay securely online.' },
+];
+
+const steps = [
+  { title: 'Upload documents', text: 'Add your PDF, JPEG or PNG files, up to 10 MB each. Leave every signature line blank.' },
+  { title: 'Schedule a time', text: 'Pick a 30-minute slot and pay the flat session fee online.' },
+  { title: 'Verify your identity', text: 'Show your photo ID to the camera and answer a few knowledge-based questions.' },
+  { title: 'Sign and notarize by video', text: 'Sign electronically while the notary watches; the notary seals the document and it is ready to download.' },
+];
+
+const faq = [
+  {
+    question: 'What documents can be notarized remotely?',
+    answer:
+      'Most documents that need an acknowledgment or a jurat: affidavits, powers of attorney, vehicle and property forms, employment and school forms, and many real estate documents. Wills and some court filings have special rules; check with the recipient if you are unsure.',
+  },
+  {
+    question: 'Does it cost more to notarize several documents?',
+    answer: 'No. One session covers every document you upload for it, whether that is one page or a full closing package.',
+  },
+  {
+    question: 'What do I need for the session?',
+    answer:
+      'A current government-issued photo ID, a device with a camera and microphone, and an internet connection of at least 1 Mbps. Uploading your documents 24 hours ahead gives the notary time to prepare.',
+  },
+  {
+    question: 'Will the receiving party accept an electronically notarized document?',
+    answer:
+      'Remote online notarizations are recognized throughout the United States, and most banks, courts, agencies and companies accept them. Some county recorders and foreign authorities have extra requirements, so ask the recipient if you are unsure.',
+  },
+];
+
 export function Component() {
+  const { baseFeeCents } = usePublicConfig();
   return (
-    <main id="main" className="mx-auto max-w-5xl px-4 py-16">
-      <h1 className="text-4xl font-bold">Remote Online Notarization</h1>
+    <main id="main">
+      <PageHero
+        eyebrow="Remote online notarization"
+        title="Notarize Documents Online, Any Time, Day or Night"
+        lead={`A commissioned notary meets you by secure video, 24/7. Upload as many documents as you need: they are all covered by one ${formatUsd(baseFeeCents)} session at no extra cost.`}
+      >
+        <Link to="/schedule" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
+          Schedule a Notary
+        </Link>
+        <Link to="/blog/how-remote-online-notarization-works" className={`${buttonVariants({ size: 'lg' })} border border-white/70 bg-transparent hover:bg-blue-900`}>
+          Read how it works
+        </Link>
+      </PageHero>
+
+      <Section labelledBy="features-heading">
+        <SectionHeading id="features-heading" title="Why notarize online with us" intro="The same legal result as visiting a notary in person, without the trip." />
+        <FeatureGrid features={features} />
+      </Section>
+
+      <Section labelledBy="steps-heading" tone="muted">
+        <SectionHeading id="steps-heading" eyebrow="How it works" title="Four steps to a notarized document" />
+        <StepList steps={steps} />
+      </Section>
+
+      <Section labelledBy="faq-heading">
+        <SectionHeading id="faq-heading" title="Frequently asked questions" />
+        <Faq items={faq} />
+      </Section>
+
+      <CtaBand
+        title="Ready when you are, 24/7"
+        text="Book a session now and have your documents notarized today."
+        secondary={{ to: '/identity-verification', label: 'How we verify identity' }}
+      />
     </main>
   );
 }

@@ -1,15 +1,136 @@
-import { Link } from 'react-router-dom';
+import { Menu, X } from 'lucide-react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { site } from '../../../shared/site.ts';
+import { cn } from '../../lib/cn.ts';
+import { scrollToSection, scrollToTop } from '../marketing/motion.ts';
+import { buttonVariants } from '../ui/button.tsx';
+import { BrandMark } from './brand-mark.tsx';
 
-// Placeholder until the public-website work fills in the spec's header.
+/** Spec section 2, in this order. `section` links are anchors on the home page. */
+const navItems: { label: string; to: string; section?: string }[] = [
+  { label: 'Home', to: '/' },
+  { label: 'Services', to: '/#services', section: 'services' },
+  { label: 'How It Works', to: '/#process', section: 'process' },
+  { label: 'Blog', to: '/blog' },
+  { label: 'About', to: '/#about', section: 'about' },
+  { label: 'Contact', to: '/#contact', section: 'contact' },
+];
+
+/** Pixels of scroll after which the header turns translucent (spec section 9). */
+const scrollThreshold = 20;
+const menuId = 'mobile-menu';
+
 export function Header() {
+  const { pathname } = useLocation();
+  const [scrolled, setScrolled] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > scrollThreshold);
+    update();
+    window.addEventListener('scroll', update, { passive: true });
+    return () => window.removeEventListener('scroll', update);
+  }, []);
+
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setMenuOpen(false);
+        toggleRef.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  // On the home page, Home and the section links scroll in place; elsewhere
+  // they navigate to "/#section" and the home page scrolls on arrival.
+  const onNavClick = (event: MouseEvent<HTMLAnchorElement>, section: string | undefined) => {
+    if (pathname !== '/' || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    setMenuOpen(false);
+    if (section) scrollToSection(section);
+    else scrollToTop();
+  };
+
+  const isHomeLink = (to: string) => to === '/' || to.startsWith('/#');
+
   return (
-    <header className="sticky top-0 z-50 bg-white">
-      <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center justify-between px-4 py-4">
-        <Link to="/" className="text-xl font-bold text-blue-800">
+    <header
+      data-scrolled={scrolled}
+      className={cn(
+        'sticky top-0 z-50 border-b transition-[background-color,box-shadow,border-color] duration-300',
+        scrolled ? 'border-transparent bg-white/80 shadow-md backdrop-blur-md' : 'border-slate-100 bg-white',
+      )}
+    >
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Link
+          to="/"
+          onClick={(e) => onNavClick(e, undefined)}
+          className="flex items-center gap-2 rounded text-xl font-bold text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-blue-700"
+        >
+          <BrandMark className="h-8 w-8" />
           {site.brand}
         </Link>
-        <Link to="/schedule">Schedule a Notary</Link>
+
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          <ul className="flex items-center gap-1">
+            {navItems.map((item) => (
+              <li key={item.label}>
+                <Link
+                  to={item.to}
+                  onClick={isHomeLink(item.to) ? (e) => onNavClick(e, item.section) : undefined}
+                  aria-current={item.to === pathname ? 'page' : undefined}
+                  className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 aria-[current=page]:text-blue-700"
+                >
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <Link to="/schedule" className={cn(buttonVariants({ size: 'sm' }), 'ml-3')}>
+            Schedule a Notary
+          </Link>
+        </nav>
+
+        <button
+          ref={toggleRef}
+          type="button"
+          className={cn(buttonVariants({ variant: 'ghost', size: 'icon' }), 'md:hidden')}
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
+        </button>
+      </div>
+
+      <nav id={menuId} aria-label="Mobile" hidden={!menuOpen} className="border-t border-slate-200 bg-white md:hidden">
+        <ul className="flex flex-col px-4 py-3">
+          {navItems.map((item) => (
+            <li key={item.label}>
+              <Link
+                to={item.to}
+                onClick={isHomeLink(item.to) ? (e) => onNavClick(e, item.section) : undefined}
+                aria-current={item.to === pathname ? 'page' : undefined}
+                className="block rounded-md px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+              >
+                {item.label}
+              </Link>
+            </li>
+          ))}
+          <li className="pt-2">
+            <Link to="/schedule" className={cn(buttonVariants(), 'w-full')}>
+              Schedule a Notary
+            </Link>
+          </li>
+        </ul>
       </nav>
     </header>
   );

@@ -1,13 +1,11 @@
+import accessibility from 'virtual:legal/accessibility';
+import { LegalPage } from '../../components/marketing/legal-page.tsx';
 import type { RouteHandle } from '../../lib/meta.ts';
 
 export const handle: RouteHandle = {
-  meta: () => ({ title: 'Accessibility Statement', description: 'Accessibility Statement — placeholder.', path: '/accessibility' }),
+  meta: () => ({ title: accessibility.title, description: accessibility.description, path: '/accessibility' }),
 };
 
 export function Component() {
-  return (
-    <main id="main" className="mx-auto max-w-5xl px-4 py-16">
-      <h1 className="text-4xl font-bold">Accessibility Statement</h1>
-    </main>
-  );
+  return <LegalPage document={accessibility} />;
 }

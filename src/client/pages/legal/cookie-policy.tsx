@@ -1,13 +1,11 @@
+import cookiePolicy from 'virtual:legal/cookie-policy';
+import { LegalPage } from '../../components/marketing/legal-page.tsx';
 import type { RouteHandle } from '../../lib/meta.ts';
 
 export const handle: RouteHandle = {
-  meta: () => ({ title: 'Cookie Policy', description: 'Cookie Policy — placeholder.', path: '/cookie-policy' }),
+  meta: () => ({ title: cookiePolicy.title, description: cookiePolicy.description, path: '/cookie-policy' }),
 };
 
 export function Component() {
-  return (
-    <main id="main" className="mx-auto max-w-5xl px-4 py-16">
-      <h1 className="text-4xl font-bold">Cookie Policy</h1>
-    </main>
-  );
+  return <LegalPage document={cookiePolicy} />;
 }

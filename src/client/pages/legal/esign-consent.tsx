@@ -1,13 +1,11 @@
+import esignConsent from 'virtual:legal/esign-consent';
+import { LegalPage } from '../../components/marketing/legal-page.tsx';
 import type { RouteHandle } from '../../lib/meta.ts';
 
 export const handle: RouteHandle = {
-  meta: () => ({ title: 'ESIGN Consent', description: 'ESIGN Consent — placeholder.', path: '/esign-consent' }),
+  meta: () => ({ title: esignConsent.title, description: esignConsent.description, path: '/esign-consent' }),
 };
 
 export function Component() {
-  return (
-    <main id="main" className="mx-auto max-w-5xl px-4 py-16">
-      <h1 className="text-4xl font-bold">ESIGN Consent</h1>
-    </main>
-  );
+  return <LegalPage document={esignConsent} />;
 }
