@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +14,7 @@ import {
 } from '../../src/shared/booking.ts';
 import { documents } from '../../src/server/db/schema.ts';
 import { confirmBooking } from '../../src/server/features/booking/service.ts';
-import { recordScanResult } from '../../src/server/features/documents/service.ts';
+import { receiveUpload, recordScanResult } from '../../src/server/features/documents/service.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { startFakeClamd, type FakeClamd } from '../helpers/fake-clamd.ts';
@@ -213,6 +214,17 @@ describe.each(dbKinds)('document uploads (%s)', (kind) => {
     await until(async () => storedFiles(app.dataDir).length === before.length);
     expect(storedFiles(app.dataDir)).toEqual(before);
     expect((await api.booking.get.query({ bookingId })).documents).toEqual([]);
+  });
+
+  it('answers 400 (and does not hang) when the client is already gone once the token is checked', async () => {
+    const bookingId = await draft();
+    const { uploadUrl } = await target(bookingId, 'gone.pdf');
+    const body = new Readable({ read() {} });
+    body.push(Buffer.from('%PDF-1.4\n'));
+    body.destroy();
+    await new Promise((r) => setImmediate(r));
+    await expect(receiveUpload(app.deps, { token: uploadUrl.split('/').pop()!, body, declaredLength: 1000 })).rejects.toMatchObject({ status: 400 });
+    expect(await rowsOf(bookingId)).toEqual([]);
   });
 
   it('accepts each upload link once, and not after it expires', async () => {

@@ -81,7 +81,7 @@ async function transition(
   data: Record<string, unknown> = {},
 ): Promise<BookingRow> {
   if (!canTransition(row.status, to)) {
-    throw new TRPCError({ code: 'CONFLICT', message: `A ${row.status.replace('_', ' ')} booking cannot become ${to.replace('_', ' ')}.` });
+    throw new TRPCError({ code: 'CONFLICT', message: `A ${row.status.replaceAll('_', ' ')} booking cannot become ${to.replaceAll('_', ' ')}.` });
   }
   const updated = await updateBooking(tx, row.id, { ...patch, status: to });
   await writeAudit(tx, {

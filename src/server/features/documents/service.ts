@@ -122,6 +122,8 @@ type RequestBody = Readable & { complete?: boolean };
  */
 function readHead(body: RequestBody, bytes: number, name: string): Promise<{ head: Buffer; ended: boolean }> {
   return new Promise((resolve, reject) => {
+    // The client may have gone while we were looking up the token: 'close' has already fired.
+    if (body.destroyed && !body.readableEnded) return reject(new UploadError(400, incompleteUploadMessage(name)));
     const chunks: Buffer[] = [];
     let length = 0;
     const cleanup = () => {
