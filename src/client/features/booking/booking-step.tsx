@@ -28,6 +28,12 @@ const toPickerDate = (iso: string) => {
 };
 const fromPickerDate = (date: Date) => toIsoDate({ year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() });
 
+/** "Sunday, November 1, 2026": the visible day number stays a word of the button's name (WCAG 2.5.3). */
+function dayButtonLabel(day: Date, modifiers: { today?: boolean; selected?: boolean; disabled?: boolean }): string {
+  const text = day.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+  return `${modifiers.today ? 'Today, ' : ''}${text}${modifiers.selected ? ', selected' : ''}${modifiers.disabled ? ', unavailable' : ''}`;
+}
+
 export function BookingStep({ booking, timeZone, detectedTimeZone, onTimeZoneChange, onHeld }: BookingStepProps) {
   const config = usePublicConfig();
   const zoneId = useId();
@@ -102,6 +108,7 @@ export function BookingStep({ booking, timeZone, detectedTimeZone, onTimeZoneCha
             startMonth={toPickerDate(today)}
             endMonth={toPickerDate(lastDay)}
             defaultMonth={date ? toPickerDate(date) : toPickerDate(today)}
+            labels={{ labelDayButton: dayButtonLabel }}
             classNames={{
               root: 'inline-block rounded-xl border border-slate-200 bg-white p-3',
               months: 'relative',

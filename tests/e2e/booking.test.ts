@@ -1,0 +1,307 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, openBrowser, type Browser } from './browser.ts';
+
+/**
+ * The booking journey in Chromium with the built-in test payment provider:
+ * real files uploaded, a real slot held, contact saved, a declined card and
+ * a successful one, the confirmation — and a reload at every step.
+ */
+const fixtures = path.resolve('tests/fixtures');
+const pdf = path.join(fixtures, 'sample.pdf');
+const png = path.join(fixtures, 'sample.png');
+
+const stepHeading = (page: Page, name: string) => page.getByRole('heading', { level: 2, name });
+const toastWith = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).or(page.locator('li', { hasText: text })).first();
+
+async function expectNoAxeViolations(page: Page) {
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+/** Two days ahead in the page's calendar (the browser's own calendar date). */
+async function pickDateTwoDaysAhead(page: Page) {
+  const target = await page.evaluate(() => {
+    const d = new Date();
+    const t = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 2);
+    return { nextMonth: t.getMonth() !== d.getMonth(), day: t.getDate() };
+  });
+  if (target.nextMonth) await page.getByRole('button', { name: /next month/i }).click();
+  await page.getByRole('grid').getByRole('button', { name: new RegExp(`\\b${target.day}, \\d{4}`) }).first().click();
+}
+
+async function uploadDocuments(page: Page) {
+  await stepHeading(page, 'Upload Documents').waitFor();
+  await page.getByLabel('Choose files').setInputFiles([pdf, png]);
+  await expect.poll(() => page.getByRole('button', { name: /^Remove sample\.(pdf|png)$/ }).count()).toBe(2);
+  await page.getByRole('button', { name: 'Continue to Booking' }).click();
+  await stepHeading(page, 'Select Date & Time').waitFor();
+  await toastWith(page, '2 document(s) uploaded successfully!').waitFor();
+}
+
+async function chooseSlot(page: Page) {
+  await page.getByLabel('Time zone').selectOption('America/Chicago');
+  await pickDateTwoDaysAhead(page);
+  const grid = page.getByTestId('slot-grid');
+  await grid.waitFor();
+  await expect.poll(() => grid.locator('button').count()).toBeGreaterThan(0);
+  const slot = grid.locator('button:not([disabled])').first();
+  const label = await slot.getAttribute('aria-label');
+  expect(label).toMatch(/^\d{1,2}:\d{2} (AM|PM) Central (Standard|Daylight) Time$/);
+  await slot.click();
+  await expect.poll(() => slot.getAttribute('aria-pressed')).toBe('true');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await stepHeading(page, 'Contact Information').waitFor();
+  await toastWith(page, 'Appointment time selected!').waitFor();
+  return label!;
+}
+
+async function fillContact(page: Page) {
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('Last name').fill('Hopper');
+  await page.getByLabel('Email').fill('grace@example.com');
+  await page.getByLabel('Phone number').fill('(555) 010-2030');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await stepHeading(page, 'Payment Information').waitFor();
+  await toastWith(page, 'Contact information saved!').waitFor();
+}
+
+async function payWith(page: Page, number: string) {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiration date (MM / YY)').fill('12 / 34');
+  await page.getByLabel('Security code (CVC)').fill('123');
+  await page.getByRole('button', { name: 'Pay Now' }).click();
+}
+
+async function reloadAndExpect(page: Page, heading: string) {
+  await page.reload();
+  await stepHeading(page, heading).waitFor();
+  expect(new URL(page.url()).searchParams.get('booking')).toMatch(/^[0-9a-f-]{36}$/);
+}
+
+describe('booking wizard (test payment provider)', () => {
+  let browser: Browser;
+  beforeEach(async () => {
+    browser = await openBrowser();
+  });
+  afterEach(() => browser.close());
+
+  it('books and pays: documents, slot, contact, declined card then 4242, confirmation — resuming after a reload at each step', async () => {
+    const { page, errors } = browser;
+    await page.goto('/schedule');
+    await expectNoAxeViolations(page);
+
+    // The tab rules before anything exists.
+    const tabs = page.getByRole('tablist', { name: 'Booking steps' }).getByRole('tab');
+    await expect.poll(() => tabs.allTextContents()).toEqual(['1 Documents', '2 Booking', '3 Contact', '4 Payment', '5 Confirm']);
+    for (const name of ['2 Booking', '3 Contact', '4 Payment', '5 Confirm']) {
+      expect(await page.getByRole('tab', { name }).isDisabled()).toBe(true);
+    }
+
+    // An empty queue, then a file of the wrong type.
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    await page.getByText('Please upload at least one document before continuing.', { exact: true }).first().waitFor();
+    await page.getByLabel('Choose files').setInputFiles(path.join(fixtures, 'script.txt'));
+    await page.getByText('script.txt is not a supported file type. Please upload PDF, JPEG, or PNG.').first().waitFor();
+
+    await uploadDocuments(page);
+    await expectNoAxeViolations(page);
+    await reloadAndExpect(page, 'Select Date & Time');
+    // Upload is only enabled while current; Booking is, because documents exist.
+    expect(await page.getByRole('tab', { name: '1 Documents' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('tab', { name: '3 Contact' }).isDisabled()).toBe(true);
+
+    const slotLabel = await chooseSlot(page);
+    await expectNoAxeViolations(page);
+    await reloadAndExpect(page, 'Contact Information');
+
+    // The spec's validation, inline, clearing as the field is edited.
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    for (const message of ['First name is required', 'Last name is required', 'Email is required', 'Phone number is required']) {
+      await page.getByText(message, { exact: true }).waitFor();
+    }
+    expect(await page.getByLabel('First name').getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('A notary will call you at this number during your appointment.').waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByLabel('First name').fill('G');
+    expect(await page.getByText('First name is required', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Phone number').fill('555-1234');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.getByText('Please enter a valid email address', { exact: true }).waitFor();
+    await page.getByText('Please enter a valid phone number', { exact: true }).waitFor();
+    await fillContact(page);
+
+    // Payment: the amount and what it covers, test mode labelled.
+    await page.getByRole('button', { name: 'Pay Now' }).waitFor();
+    expect(await page.getByTestId('payment-amount').textContent()).toContain('$25.00');
+    await page.getByText('TEST MODE — no real payment is taken').waitFor();
+    await page.getByText('Identity verification', { exact: true }).waitFor();
+    await expectNoAxeViolations(page);
+    await reloadAndExpect(page, 'Payment Information');
+    expect(await page.getByLabel('Email').inputValue()).toBe('grace@example.com');
+    expect(await page.getByLabel('Name on card').inputValue()).toBe('Grace Hopper');
+
+    await payWith(page, '4000 0000 0000 0002');
+    expect(await page.getByTestId('payment-error').textContent()).toBe('Your card was declined.');
+    await toastWith(page, 'Payment failed').waitFor();
+    await expectNoAxeViolations(page);
+
+    await payWith(page, '4242 4242 4242 4242');
+    const receipt = page.getByTestId('payment-receipt');
+    await receipt.getByRole('heading', { name: 'Payment Receipt' }).waitFor();
+    const receiptText = await receipt.textContent();
+    expect(receiptText).toContain('25.00');
+    expect(receiptText).toContain('USD');
+    expect(receiptText).toContain('stripe');
+    expect(await page.getByTestId('receipt-status').textContent()).toBe('Succeeded');
+    expect(await page.getByTestId('receipt-status').getAttribute('class')).toContain('green');
+    const paymentId = /pi_test_[0-9a-f]+/.exec(receiptText ?? '')?.[0];
+    expect(paymentId).toBeTruthy();
+
+    // 2 s later: the completion toast and the confirmation.
+    await toastWith(page, 'Payment processed successfully!').waitFor();
+    await stepHeading(page, 'Appointment Confirmation').waitFor();
+    await expectNoAxeViolations(page);
+
+    const check = async () => {
+      const main = page.locator('main');
+      const text = (await main.textContent()) ?? '';
+      expect(text).toContain('Online Notary Service');
+      expect(await page.getByTestId('amount-paid').textContent()).toBe('$25.00 USD');
+      expect(await page.getByTestId('transaction-id').textContent()).toMatch(/^NOTARY-[2-9A-Z]{8}$/);
+      expect(await page.getByTestId('payment-id').textContent()).toBe(paymentId);
+      expect(text).toContain('A certified notary will call you at (555) 010-2030');
+      expect(text).toContain(slotLabel.replace(/ Central (Standard|Daylight) Time$/, ''));
+      expect(text).toMatch(/Central (Standard|Daylight) Time/);
+      expect(text).toContain('(515) 555-0142');
+      expect(text).toContain('2 documents uploaded');
+      expect(text).toContain('sample.pdf');
+      expect(text).toContain('sample.png');
+      expect(text).toContain('Grace Hopper');
+      expect(text).toContain('Paid');
+      expect(text).toContain('A confirmation email has been sent to grace@example.com');
+      const bookingId = new URL(page.url()).searchParams.get('booking');
+      expect(await page.getByRole('link', { name: 'Add to Calendar', exact: true }).getAttribute('href')).toBe(`/api/bookings/${bookingId}/calendar.ics`);
+      expect(await page.getByRole('link', { name: /Add to Google Calendar/ }).getAttribute('href')).toMatch(/^https:\/\/calendar\.google\.com\//);
+      expect(await page.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('/');
+    };
+    await check();
+    await reloadAndExpect(page, 'Appointment Confirmation');
+    await check();
+    // Paid: nothing to go back to.
+    for (const name of ['1 Documents', '2 Booking', '3 Contact', '4 Payment']) {
+      expect(await page.getByRole('tab', { name }).isDisabled()).toBe(true);
+    }
+
+    // A new visit to /schedule starts a new booking; the paid one stays reachable by its URL.
+    await page.goto('/schedule');
+    await stepHeading(page, 'Upload Documents').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('shows only the step numbers below 768 px, keeping each tab’s name', async () => {
+    const small = await openBrowser({ width: 375, height: 800 });
+    try {
+      await small.page.goto('/schedule');
+      await stepHeading(small.page, 'Upload Documents').waitFor();
+      const tab = small.page.getByRole('tab', { name: '2 Booking' });
+      // The label is still in the tab (its name) but takes no space on screen.
+      const label = await tab.getByText('Booking', { exact: true }).boundingBox();
+      expect(label!.width).toBeLessThanOrEqual(1);
+      expect((await tab.getByText('2', { exact: true }).boundingBox())!.width).toBeGreaterThan(10);
+      await expectNoAxeViolations(small.page);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('loads the wizard’s code only on /schedule, and never Stripe.js in test mode', async () => {
+    const { page } = browser;
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    expect(requested.filter((url) => /schedule-|stripe/.test(url))).toEqual([]);
+    await page.goto('/schedule');
+    await stepHeading(page, 'Upload Documents').waitFor();
+    expect(requested.some((url) => /\/assets\/schedule-[\w-]+\.js$/.test(url))).toBe(true);
+    expect(requested.filter((url) => /stripe/.test(url))).toEqual([]);
+  });
+});
+
+describe('booking wizard by keyboard alone', () => {
+  let browser: Browser;
+  beforeEach(async () => {
+    browser = await openBrowser();
+  });
+  afterEach(() => browser.close());
+
+  /** Presses Tab until the focused element has this accessible name (or label). */
+  async function tabTo(page: Page, name: string | RegExp, options: { shift?: boolean } = {}) {
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press(options.shift ? 'Shift+Tab' : 'Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el) return '';
+        const labelled = el.getAttribute('aria-label');
+        const byId = el.id ? document.querySelector(`label[for="${CSS.escape(el.id)}"]`)?.textContent : null;
+        return (labelled ?? byId ?? el.textContent ?? '').trim();
+      });
+      if (typeof name === 'string' ? focused === name : name.test(focused)) return;
+    }
+    throw new Error(`could not reach ${String(name)} with Tab`);
+  }
+
+  it('completes a booking without the mouse', async () => {
+    const { page, errors } = browser;
+    await page.goto('/schedule');
+    await stepHeading(page, 'Upload Documents').waitFor();
+
+    await tabTo(page, 'Choose files');
+    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Space');
+    await (await chooser).setFiles([pdf]);
+    await tabTo(page, 'Continue to Booking');
+    await page.keyboard.press('Enter');
+    await stepHeading(page, 'Select Date & Time').waitFor();
+
+    // The calendar: into the grid, two days on with the arrow keys, Enter.
+    await tabTo(page, /^(Today, )?\w+day, \w+ \d+, \d{4}/);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('slot-grid').waitFor();
+    await tabTo(page, /^\d{1,2}:\d{2} (AM|PM) .*Time$/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'Continue');
+    await page.keyboard.press('Enter');
+    await stepHeading(page, 'Contact Information').waitFor();
+
+    for (const [label, value] of [
+      ['First name', 'Alan'],
+      ['Last name', 'Turing'],
+      ['Email', 'alan@example.com'],
+      ['Phone number', '555 010 9999'],
+    ] as const) {
+      await tabTo(page, label);
+      await page.keyboard.type(value);
+    }
+    await page.keyboard.press('Enter');
+    await stepHeading(page, 'Payment Information').waitFor();
+
+    await page.getByRole('button', { name: 'Pay Now' }).waitFor();
+    await tabTo(page, 'Card number');
+    await page.keyboard.type('4242424242424242');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('1234');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await tabTo(page, 'Pay Now');
+    await page.keyboard.press('Enter');
+    await stepHeading(page, 'Appointment Confirmation').waitFor();
+    expect(await page.getByTestId('transaction-id').textContent()).toMatch(/^NOTARY-/);
+    await tabTo(page, 'Return to Home');
+    expect(errors).toEqual([]);
+  });
+});
