@@ -27,7 +27,7 @@ import {
 import * as chat from './service.ts';
 
 /**
- * Live chat over Socket.IO (protocol: docs/decisions/010-chat-protocol.md).
+ * Live chat over Socket.IO (protocol: docs/decisions/013-chat-protocol.md).
  * `/chat` serves visitors, identified by the HttpOnly `chat_visitor` cookie;
  * `/staff` serves signed-in staff. On PostgreSQL the nodes share events
  * through LISTEN/NOTIFY (@socket.io/postgres-adapter), so a visitor on one
@@ -360,8 +360,12 @@ function visitorCookieOf(req: IncomingMessage): string | undefined {
  * Browsers always send Origin on WebSocket and cross-origin requests, but not on
  * a same-origin GET (the polling handshake): absent is allowed, a foreign one is
  * refused. Same origin means the configured public URL or the Host asked for.
+ * Clients without either header (scripts) carry no browser's ambient cookies.
  */
 export function originAllowed(req: IncomingMessage, publicUrl: string): boolean {
+  // Fetch Metadata first, as for HTTP (decision 012): a browser says when a request is cross-site.
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   let host: string;
