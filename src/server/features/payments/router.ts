@@ -4,7 +4,9 @@ import { publicProcedure, router } from '../../trpc.ts';
 import { confirmTestCard, createPaymentIntent, syncPayment } from './service.ts';
 
 /** Card attempts per visitor address: enough for typos, too few for card testing. */
-const attemptRule = { name: 'payments:attempt', limit: 20, windowSeconds: 600 };
+export const attemptRule = { name: 'payments:attempt', limit: 20, windowSeconds: 600 };
+/** Each sync asks the provider's API; the page polls it while a Cash App payment is processing. */
+export const syncRule = { name: 'payments:sync', limit: 120, windowSeconds: 600 };
 
 export const paymentsRouter = router({
   createIntent: publicProcedure.input(bookingIdInput).mutation(async ({ ctx, input }) => {
@@ -15,5 +17,8 @@ export const paymentsRouter = router({
     await enforceRate(ctx.deps.db, ctx.res, attemptRule, ctx.req.ip ?? 'unknown');
     return confirmTestCard(ctx.deps, input);
   }),
-  sync: publicProcedure.input(bookingIdInput).mutation(({ ctx, input }) => syncPayment(ctx.deps, input)),
+  sync: publicProcedure.input(bookingIdInput).mutation(async ({ ctx, input }) => {
+    await enforceRate(ctx.deps.db, ctx.res, syncRule, ctx.req.ip ?? 'unknown');
+    return syncPayment(ctx.deps, input);
+  }),
 });
