@@ -50,7 +50,9 @@ export async function runLighthouse(baseUrl: string, paths: string[], log: (line
         if (!category || (category.score ?? 0) >= 1) continue;
         for (const ref of category.auditRefs) {
           const audit = lhr.audits[ref.id];
-          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 0.9) failing.push(`${id}: ${audit.id} (${audit.score})`);
+          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 0.9) {
+            failing.push(`${id}: ${audit.id} (${audit.score})${describeItems(audit.details)}`);
+          }
         }
       }
       rows.push({
@@ -71,4 +73,18 @@ export async function runLighthouse(baseUrl: string, paths: string[], log: (line
     chrome.kill();
   }
   return rows;
+}
+
+/** A short hint of what an audit found (issue types, URLs), so the report says what to fix. */
+function describeItems(details: unknown): string {
+  const items = (details as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? [];
+  const hints = items
+    .slice(0, 3)
+    .map((item) => {
+      const sub = (item.subItems as { items?: Array<Record<string, unknown>> } | undefined)?.items?.[0];
+      const text = item.issueType ?? item.url ?? item.source ?? sub?.url ?? sub?.directive ?? item.description;
+      return typeof text === 'string' ? text : JSON.stringify(text ?? item).slice(0, 120);
+    })
+    .filter(Boolean);
+  return hints.length > 0 ? ` — ${hints.join('; ')}` : '';
 }
