@@ -36,10 +36,11 @@ export const notFoundMeta: PageMeta = {
 };
 
 interface MatchLike {
-  id: string;
+  /** Set on useMatches() entries; the static handler's matches carry it on `route` only. */
+  id?: string;
   params: Params;
   handle?: unknown;
-  route?: { handle?: unknown };
+  route?: { id?: string; handle?: unknown };
 }
 
 export function resolveMeta(
@@ -51,7 +52,8 @@ export function resolveMeta(
   for (let i = matches.length - 1; i >= 0; i--) {
     const match = matches[i]!;
     const handle = (match.handle ?? match.route?.handle) as RouteHandle | undefined;
-    if (handle?.meta) return handle.meta({ params: match.params, data: loaderData[match.id] as never });
+    const id = match.id ?? match.route?.id;
+    if (handle?.meta) return handle.meta({ params: match.params, data: (id ? loaderData[id] : undefined) as never });
   }
   return { title: site.brand, description: site.tagline, path: '/' };
 }
