@@ -20,7 +20,7 @@ import pg from 'pg';
 import { startServer, type RunningServer } from '../tests/helpers/server.ts';
 import { measureBundles, type RouteBundle } from './bench/bundle.ts';
 import { runLighthouse, type LighthouseRow } from './bench/lighthouse.ts';
-import { peakRss, runChatLoad, runHttpLoad, type ChatResult, type EndpointResult } from './bench/load.ts';
+import { rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult } from './bench/load.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
@@ -47,7 +47,11 @@ const postgresAdminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATA
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
+/** autocannon reports whole milliseconds: 0 means under one. */
+const ms = (value: number) => (value < 1 ? '<1' : value < 10 ? value.toFixed(1) : value.toFixed(0));
+/** Chat latencies are measured with performance.now(). */
+const precise = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(0));
+const fmtBytes = (bytes: number | null) => (bytes === null ? 'n/a' : mb(bytes));
 
 function ensureBuilt() {
   const built = existsSync(path.join(root, 'dist/client/.vite/manifest.json')) && existsSync(path.join(root, 'dist/server/entry-server.js'));
@@ -88,19 +92,22 @@ interface LoadRun {
   database: 'PGlite' | 'PostgreSQL';
   endpoints: EndpointResult[];
   chat: ChatResult;
-  peakRssBytes: number | null;
   idleRssBytes: number | null;
+  peakRssBytes: number | null;
+  lifetimePeakRssBytes: number | null;
 }
 
 async function loadOn(database: LoadRun['database'], env: Record<string, string>): Promise<LoadRun> {
   log(`load on ${database}`);
   const server = await startServer({ ...serverEnv, ...env });
   try {
-    const idleRssBytes = peakRss(server.process.pid!);
+    const pid = server.process.pid!;
+    const idleRssBytes = rss(pid);
+    const sampler = sampleRss(pid);
     const options = { connections, durationSeconds, chatMessages, log };
     const endpoints = await runHttpLoad(server.url, options);
     const chat = await runChatLoad(server.url, options);
-    return { database, endpoints, chat, peakRssBytes: peakRss(server.process.pid!), idleRssBytes };
+    return { database, endpoints, chat, idleRssBytes, peakRssBytes: sampler.stop(), lifetimePeakRssBytes: rss(pid, 'VmHWM') };
   } finally {
     await server.stop();
   }
@@ -176,9 +183,9 @@ function loadMarkdown(runs: LoadRun[]): string {
         (e) =>
           `| ${e.name}: ${e.detail} | ${Math.round(e.app.rps)} | ${ms(e.app.p50)} ms | ${ms(e.app.p99)} ms | ${Math.round(e.baseline.rps)} | ${ms(e.baseline.p50)} ms | ${ms(e.baseline.p99)} ms | ${(e.app.rps / e.baseline.rps).toFixed(3)} | ${e.app.errors} |`,
       ),
-      `| Chat round trip: visitor \`send\` → ack | ${Math.round(run.chat.app.perSecond)} msg/s | ${ms(run.chat.app.p50)} ms | ${ms(run.chat.app.p99)} ms | ${Math.round(run.chat.baseline.perSecond)} msg/s | ${ms(run.chat.baseline.p50)} ms | ${ms(run.chat.baseline.p99)} ms | ${(run.chat.app.perSecond / run.chat.baseline.perSecond).toFixed(3)} | 0 |`,
+      `| Chat round trip: visitor \`send\` → ack | ${Math.round(run.chat.app.perSecond)} msg/s | ${precise(run.chat.app.p50)} ms | ${precise(run.chat.app.p99)} ms | ${Math.round(run.chat.baseline.perSecond)} msg/s | ${precise(run.chat.baseline.p50)} ms | ${precise(run.chat.baseline.p99)} ms | ${(run.chat.app.perSecond / run.chat.baseline.perSecond).toFixed(3)} | 0 |`,
       '',
-      `Server memory: ${run.idleRssBytes ? mb(run.idleRssBytes) : 'n/a'} RSS after start-up, **${run.peakRssBytes ? mb(run.peakRssBytes) : 'n/a'} peak RSS** (VmHWM) at the end of this load.`,
+      `Server memory (RSS of the server process, sampled every 100 ms): ${fmtBytes(run.idleRssBytes)} idle after start-up, **${fmtBytes(run.peakRssBytes)} peak under this load**; lifetime peak including start-up and migrations (VmHWM) ${fmtBytes(run.lifetimePeakRssBytes)}.`,
     );
   }
   return lines.join('\n');

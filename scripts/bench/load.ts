@@ -221,13 +221,28 @@ export async function runChatLoad(appUrl: string, options: LoadOptions): Promise
   }
 }
 
-/** Peak resident set size (VmHWM) of a Linux process, in bytes. */
-export function peakRss(pid: number): number | null {
+/** A Linux process's resident set size now (VmRSS) or its lifetime peak (VmHWM), in bytes. */
+export function rss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /VmHWM:\s+(\d+) kB/.exec(status);
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
     return match ? Number(match[1]) * 1024 : null;
   } catch {
     return null;
   }
+}
+
+/** Samples VmRSS every 100 ms until stopped; resolves the highest value seen. */
+export function sampleRss(pid: number): { stop(): number | null } {
+  let peak: number | null = rss(pid);
+  const timer = setInterval(() => {
+    const now = rss(pid);
+    if (now !== null && (peak === null || now > peak)) peak = now;
+  }, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
 }
