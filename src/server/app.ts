@@ -10,8 +10,10 @@ import { mountSeo } from './http/seo.ts';
 import { csrfProtection } from './http/csrf.ts';
 import { staffDocumentsRouter } from './features/console/documents-http.ts';
 import { manageDocumentsRouter } from './features/manage-booking/documents-http.ts';
+import { manageRate } from './features/manage-booking/router.ts';
 import { calendarRoutes } from './http/calendar.ts';
 import { adminPagesGuard } from './features/staff/pages-guard.ts';
+import { rateLimit } from './http/rate-limit.ts';
 import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
@@ -65,6 +67,8 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(['/trpc', '/api'], csrfProtection({ publicUrl: deps.config.publicUrl }));
   app.use(staffDocumentsRouter(deps));
   app.use(uploadRoutes(deps));
+  // Token-bearing downloads (.ics, the customer's documents) share the manage link's per-address limit.
+  app.use(['/api/bookings', '/api/manage'], rateLimit(deps.db, manageRate));
   app.use(calendarRoutes(deps));
   app.use(manageDocumentsRouter(deps));
 

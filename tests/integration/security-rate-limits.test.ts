@@ -75,6 +75,16 @@ describe.each(dbKinds)('rate limits on every costly public endpoint (%s)', (kind
     expect((await call(procedure, input(), other, callKind)).status).not.toBe(429);
   });
 
+  it('manage-link downloads (.ics, documents): 429 with Retry-After for that address only', async () => {
+    await exhaust(manageRate);
+    for (const path of [`/api/bookings/${randomUUID()}/calendar.ics?token=${'a'.repeat(43)}`, `/api/manage/documents/${randomUUID()}?token=${'a'.repeat(43)}`]) {
+      const refused = await fetch(`${app.url}${path}`, { headers: { 'x-forwarded-for': limited } });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await fetch(`${app.url}${path}`, { headers: { 'x-forwarded-for': other } })).status).not.toBe(429);
+    }
+  });
+
   it('chat: a visitor over the limit is refused with the time to wait', async () => {
     await exhaust(chatRateRules.perAddress);
     const cookie = await newVisitorCookie(app.url);
