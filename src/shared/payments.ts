@@ -114,6 +114,12 @@ export interface PaymentReceipt {
   createdAt: Date;
 }
 
+/** A card attempt: the payment as it now stands, and the provider's refusal if it was declined. */
+export interface PaymentAttempt {
+  receipt: PaymentReceipt;
+  error: string | null;
+}
+
 export interface PaymentSetup {
   mode: 'stripe' | 'test';
   providerPaymentId: string;

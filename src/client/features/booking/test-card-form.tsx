@@ -54,7 +54,10 @@ export function TestCardForm({ bookingId, defaultName, defaultEmail, onReceipt, 
     }
     setFailure(null);
     try {
-      onReceipt(await confirm.mutateAsync({ bookingId, ...values }));
+      const attempt = await confirm.mutateAsync({ bookingId, ...values });
+      if (!attempt.error) return onReceipt(attempt.receipt);
+      setFailure(attempt.error);
+      onFailure(attempt.error);
     } catch (error) {
       const message = isClientError(error) ? errorMessage(error, 'Payment failed') : errorMessage(error);
       setFailure(message);

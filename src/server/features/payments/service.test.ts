@@ -56,7 +56,8 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
 
   it('4242 pays and confirms the booking through the shared path', async () => {
     const { bookingId } = await bookingAwaitingPayment(deps);
-    const receipt = await confirmTestCard(deps, { bookingId, ...card });
+    const { receipt, error } = await confirmTestCard(deps, { bookingId, ...card });
+    expect(error).toBeNull();
     expect(receipt).toMatchObject({ bookingId, provider: 'test', amountCents: 3100, currency: 'usd', status: 'succeeded', method: 'card', failureMessage: null });
     expect(receipt.providerPaymentId).toMatch(/^pi_test_/);
     const view = await getBookingView(deps.db, bookingId);
@@ -71,13 +72,14 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
 
   it('4000 0000 0000 0002 is declined with Stripe’s message; a retry with 4242 succeeds on the same intent', async () => {
     const { bookingId } = await bookingAwaitingPayment(deps);
-    const declined = await rejection(confirmTestCard(deps, { bookingId, ...card, number: '4000 0000 0000 0002' }));
-    expect(declined).toEqual({ code: 'BAD_REQUEST', message: cardMessages.declined });
+    const declined = await confirmTestCard(deps, { bookingId, ...card, number: '4000 0000 0000 0002' });
+    expect(declined.error).toBe(cardMessages.declined);
+    expect(declined.receipt.status).toBe('requires_payment_method');
     const [failed] = await deps.db.select().from(payments).where(eq(payments.bookingId, bookingId));
     expect(failed).toMatchObject({ status: 'requires_payment_method', failureMessage: 'Your card was declined.' });
     expect((await getBookingView(deps.db, bookingId))?.status).toBe('awaiting_payment');
 
-    const receipt = await confirmTestCard(deps, { bookingId, ...card });
+    const { receipt } = await confirmTestCard(deps, { bookingId, ...card });
     expect(receipt.providerPaymentId).toBe(failed!.providerPaymentId);
     expect(receipt.status).toBe('succeeded');
     expect(receipt.failureMessage).toBeNull();
@@ -85,12 +87,12 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
 
   it('checks the card on the server too (format, expiry, non-test numbers)', async () => {
     const { bookingId } = await bookingAwaitingPayment(deps);
-    expect((await rejection(confirmTestCard(deps, { bookingId, ...card, number: '4242 4242 4242 4241' }))).message).toBe(cardMessages.numberInvalid);
-    expect((await rejection(confirmTestCard(deps, { bookingId, ...card, expiry: '01 / 20' }))).message).toBe(cardMessages.expiryPast);
-    expect((await rejection(confirmTestCard(deps, { bookingId, ...card, cvc: '1' }))).message).toBe(cardMessages.cvcIncomplete);
-    expect((await rejection(confirmTestCard(deps, { bookingId, ...card, number: '4000 0000 0000 9995' }))).message).toBe('Your card has insufficient funds.');
+    expect((await confirmTestCard(deps, { bookingId, ...card, number: '4242 4242 4242 4241' })).error).toBe(cardMessages.numberInvalid);
+    expect((await confirmTestCard(deps, { bookingId, ...card, expiry: '01 / 20' })).error).toBe(cardMessages.expiryPast);
+    expect((await confirmTestCard(deps, { bookingId, ...card, cvc: '1' })).error).toBe(cardMessages.cvcIncomplete);
+    expect((await confirmTestCard(deps, { bookingId, ...card, number: '4000 0000 0000 9995' })).error).toBe('Your card has insufficient funds.');
     // A Luhn-valid number that is not one of Stripe's test cards: refused, like Stripe's test mode does.
-    expect((await rejection(confirmTestCard(deps, { bookingId, ...card, number: '4111 1111 1111 1111' }))).message).toMatch(/test mode/);
+    expect((await confirmTestCard(deps, { bookingId, ...card, number: '4111 1111 1111 1111' })).error).toMatch(/test mode/);
     expect((await getBookingView(deps.db, bookingId))?.status).toBe('awaiting_payment');
   });
 

@@ -8,7 +8,7 @@ import {
   infectedDocumentsMessage,
   type BookingView,
 } from '../../../shared/booking.ts';
-import type { ConfirmTestCardInput, PaymentReceipt, PaymentSetup } from '../../../shared/payments.ts';
+import type { ConfirmTestCardInput, PaymentAttempt, PaymentReceipt, PaymentSetup } from '../../../shared/payments.ts';
 import { intentSummary } from '../../adapters/payments/stripe.ts';
 import type { TestPaymentProvider } from '../../adapters/payments/test-provider.ts';
 import type { RetrievedIntent } from '../../adapters/payments/types.ts';
@@ -214,14 +214,13 @@ export async function syncPayment(deps: Deps, { bookingId }: { bookingId: string
   return saved ? toReceipt(saved) : toReceipt(row);
 }
 
-export class PaymentDeclinedError extends Error {}
-
 /**
  * Test provider only: the card form's submit. The provider judges the card;
  * a success confirms the booking through `applyIntentUpdate`, exactly like a
- * Stripe webhook would.
+ * Stripe webhook would. A decline is an answer, not an error (as with
+ * Stripe.js's confirmPayment): `{ receipt, error: 'Your card was declined.' }`.
  */
-export async function confirmTestCard(deps: Deps, input: ConfirmTestCardInput): Promise<PaymentReceipt> {
+export async function confirmTestCard(deps: Deps, input: ConfirmTestCardInput): Promise<PaymentAttempt> {
   if (deps.payments.mode !== 'test') throw new TRPCError({ code: 'BAD_REQUEST', message: testModeOnlyMessage });
   const provider = deps.payments as TestPaymentProvider;
   const setup = await createPaymentIntent(deps, { bookingId: input.bookingId });
@@ -230,8 +229,7 @@ export async function confirmTestCard(deps: Deps, input: ConfirmTestCardInput): 
   const saved = await deps.db.transaction((tx) =>
     applyIntentUpdate(tx, deps, { ...retrieved, providerPaymentId: setup.providerPaymentId }),
   );
-  if (outcome.failureMessage) throw new TRPCError({ code: 'BAD_REQUEST', message: outcome.failureMessage });
-  return toReceipt(saved!);
+  return { receipt: toReceipt(saved!), error: outcome.failureMessage };
 }
 
 /**
