@@ -1,9 +1,20 @@
 import { Building2, Briefcase, Car, Clock, GraduationCap, HeartPulse, Landmark, Mail, Phone, Scale, Users, Workflow, FileStack, Home } from 'lucide-react';
 import { site } from '../../shared/site.ts';
 import { CtaBand, FeatureGrid, PageHero, Section, SectionHeading } from '../components/marketing/sections.tsx';
+import { deferUntilVisible } from '../components/marketing/defer-until-visible.tsx';
 import { Reveal } from '../components/marketing/reveal.tsx';
-import { BusinessInquiryForm } from '../features/contact/business-form.tsx';
 import type { RouteHandle } from '../lib/meta.ts';
+
+const inquiryForm = deferUntilVisible(() => import('../features/contact/business-form.tsx').then((m) => m.BusinessInquiryForm), {
+  anchorId: 'business-contact',
+  fallback: <p className="min-h-96 text-slate-600">Loading the inquiry form…</p>,
+});
+
+/** The server renders the real form; the browser fetches its code when the visitor nears it. */
+export async function loader() {
+  if (import.meta.env.SSR) await inquiryForm.preload();
+  return null;
+}
 
 export const handle: RouteHandle = {
   meta: () => ({
@@ -139,7 +150,7 @@ export function Component() {
             </ul>
           </div>
           <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 lg:col-span-3">
-            <BusinessInquiryForm />
+            <inquiryForm.Component />
           </div>
         </div>
       </Section>

@@ -4,10 +4,10 @@ import { Link, useLocation } from 'react-router-dom';
 import { centsToDecimal, formatUsd } from '../../shared/money.ts';
 import { defaultPricing } from '../../shared/pricing.ts';
 import { fullAddress, site } from '../../shared/site.ts';
+import { deferUntilVisible } from '../components/marketing/defer-until-visible.tsx';
 import { scrollToSection } from '../components/marketing/motion.ts';
 import { FeatureGrid, Section, SectionHeading, StepList, type Feature, type Step } from '../components/marketing/sections.tsx';
 import { Button, buttonVariants } from '../components/ui/button.tsx';
-import { ContactForm } from '../features/contact/contact-form.tsx';
 import type { RouteHandle } from '../lib/meta.ts';
 import { usePublicConfig } from '../lib/public-config.tsx';
 
@@ -48,6 +48,17 @@ const legalServiceJsonLd = {
     priceCurrency: 'USD',
   },
 };
+
+const contactForm = deferUntilVisible(() => import('../features/contact/contact-form.tsx').then((m) => m.ContactForm), {
+  anchorId: 'contact',
+  fallback: <p className="min-h-96 text-slate-600">Loading the contact form…</p>,
+});
+
+/** The server renders the real form; the browser fetches its code when the visitor nears it. */
+export async function loader() {
+  if (import.meta.env.SSR) await contactForm.preload();
+  return null;
+}
 
 export const handle: RouteHandle = {
   meta: () => ({
@@ -240,7 +251,7 @@ export function Component() {
         />
         <div className="mt-12 grid gap-10 lg:grid-cols-5">
           <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 lg:col-span-3">
-            <ContactForm />
+            <contactForm.Component />
           </div>
           <div className="space-y-6 lg:col-span-2">
             <ContactDetail icon={Mail} title="Email">

@@ -51,7 +51,8 @@ export function Reveal({
       'data-reveal': state,
       style,
       className: cn(
-        state !== 'static' && 'transition-[opacity,translate] duration-700 ease-out',
+        // Hiding is instant (the element is off screen); only the reveal animates.
+        state === 'revealing' && 'transition-[opacity,translate] duration-700 ease-out',
         state === 'hidden' && 'translate-y-6 opacity-0',
         className,
       ),
