@@ -38,7 +38,13 @@ export function ChatLauncher() {
         )}
       </button>
       {loaded && (
-        <Suspense fallback={null}>
+        <Suspense
+          fallback={
+            <p role="status" className="fixed bottom-24 right-4 z-50 rounded-lg bg-white px-4 py-3 text-sm text-slate-800 shadow-lg">
+              Loading chat…
+            </p>
+          }
+        >
           <ChatWidget open={open} onOpenChange={setOpen} page={pathname} onUnreadChange={onUnreadChange} launcherRef={launcher} />
         </Suspense>
       )}
