@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The live-chat protocol, shared by the Socket.IO server and both clients
- * (see docs/decisions/010-chat-protocol.md). Every payload that crosses the
+ * (see docs/decisions/013-chat-protocol.md). Every payload that crosses the
  * socket is parsed with one of these schemas on the server.
  */
 

@@ -17,7 +17,7 @@ export interface VisitorChatState {
 }
 
 /**
- * The visitor's side of the protocol (docs/decisions/010-chat-protocol.md):
+ * The visitor's side of the protocol (docs/decisions/013-chat-protocol.md):
  * on every (re)connect it replays what it missed after its last seen id,
  * then sends its outbox, oldest first, until each message is acknowledged.
  * Nothing is lost or duplicated across a dropped connection because the
