@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { axeViolations, openBrowser, type Browser } from './browser.ts';
+import { slotTakenMessage } from '../../src/shared/booking.ts';
+import { bookingClient } from '../integration/booking-helpers.ts';
+import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
 
 /**
  * The booking journey in Chromium with the built-in test payment provider:
@@ -198,6 +200,45 @@ describe('booking wizard (test payment provider)', () => {
     await page.goto('/schedule');
     await stepHeading(page, 'Upload Documents').waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('handles a lost race for the last place in a slot: the server’s message, fresh slots, same step', async () => {
+    const { page, errors } = browser;
+    await page.goto('/schedule');
+    await stepHeading(page, 'Upload Documents').waitFor();
+    await page.getByLabel('Choose files').setInputFiles([pdf]);
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    await stepHeading(page, 'Select Date & Time').waitFor();
+    await page.getByLabel('Time zone').selectOption('America/Chicago');
+    await pickDateTwoDaysAhead(page);
+    const grid = page.getByTestId('slot-grid');
+    await expect.poll(() => grid.locator('button').count()).toBeGreaterThan(0);
+    // The visitor picks the last slot of the day…
+    const slot = grid.locator('button:not([disabled])').last();
+    const label = (await slot.getAttribute('aria-label'))!;
+    await slot.click();
+
+    // …and meanwhile other visitors take every remaining place in it.
+    const api = bookingClient(baseUrl());
+    const date = await page.evaluate(() => {
+      const d = new Date();
+      const t = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 2);
+      return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}-${String(t.getDate()).padStart(2, '0')}`;
+    });
+    const listed = await api.slots.list.query({ date, timeZone: 'America/Chicago' });
+    const target = listed.slots.filter((s) => s.available).at(-1)!;
+    for (let i = 0; i < target.remaining; i++) {
+      const other = await api.booking.start.mutate({ timeZone: 'America/Chicago' });
+      await api.booking.hold.mutate({ bookingId: other.bookingId, startsAt: target.startsAt, timeZone: 'America/Chicago' });
+    }
+
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await toastWith(page, slotTakenMessage).waitFor();
+    await grid.getByRole('button', { name: `${label}, unavailable` }).waitFor();
+    expect(await grid.getByRole('button', { name: `${label}, unavailable` }).isDisabled()).toBe(true);
+    await stepHeading(page, 'Select Date & Time').waitFor();
+    expect(await page.getByRole('button', { name: 'Continue', exact: true }).isDisabled()).toBe(true);
+    expect(errors.filter((e) => !e.includes('409'))).toEqual([]);
   });
 
   it('shows only the step numbers below 768 px, keeping each tab’s name', async () => {
