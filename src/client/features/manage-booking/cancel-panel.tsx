@@ -30,9 +30,9 @@ export function CancelPanel({ token, booking, onChanged }: { token: string; book
 
   return (
     <section aria-labelledby={`${id}-title`} className="grid gap-3">
-      <h2 id={`${id}-title`} className="text-xl font-semibold text-slate-900">
+      <h3 id={`${id}-title`} className="text-base font-semibold text-slate-900">
         Cancel
-      </h2>
+      </h3>
       <p className="text-slate-700">{outcome}</p>
       <div>
         <Button type="button" variant="destructive" onClick={() => setConfirming(true)}>

@@ -4,7 +4,7 @@ import { manageMessages, type ManageBookingView } from '../../../shared/manage-b
 import { formatUsd } from '../../../shared/money.ts';
 import { site } from '../../../shared/site.ts';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { CancelPanel } from './cancel-panel.tsx';
 import { ReschedulePanel } from './reschedule-panel.tsx';
@@ -52,7 +52,7 @@ export function ManageBooking({ token }: { token: string }) {
     <div className="grid gap-6">
       <Card>
         <CardHeader>
-          <CardTitle>Appointment</CardTitle>
+          <h2 className="text-lg font-semibold text-slate-900">Appointment</h2>
         </CardHeader>
         <CardContent>
           <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
@@ -106,7 +106,7 @@ export function ManageBooking({ token }: { token: string }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Documents</CardTitle>
+          <h2 className="text-lg font-semibold text-slate-900">Documents</h2>
         </CardHeader>
         <CardContent>
           {booking.documents.length === 0 ? (
@@ -137,7 +137,7 @@ export function ManageBooking({ token }: { token: string }) {
 
       <Card>
         <CardHeader>
-          <CardTitle>Payment</CardTitle>
+          <h2 className="text-lg font-semibold text-slate-900">Payment</h2>
         </CardHeader>
         <CardContent>
           {booking.payment ? (
@@ -166,7 +166,7 @@ export function ManageBooking({ token }: { token: string }) {
       {(booking.canReschedule || booking.canCancel) && (
         <Card>
           <CardHeader>
-            <CardTitle>Change your appointment</CardTitle>
+            <h2 className="text-lg font-semibold text-slate-900">Change your appointment</h2>
             <p className="text-slate-700">{manageMessages.refundPolicy}</p>
           </CardHeader>
           <CardContent className="grid gap-8">

@@ -47,9 +47,9 @@ export function ReschedulePanel({ token, booking, onChanged }: { token: string; 
 
   return (
     <section aria-labelledby={`${id}-title`} className="grid gap-4">
-      <h2 id={`${id}-title`} className="text-xl font-semibold text-slate-900">
+      <h3 id={`${id}-title`} className="text-base font-semibold text-slate-900">
         Reschedule
-      </h2>
+      </h3>
       <p className="text-slate-700">Choose any free time more than 24 hours from now. There is nothing more to pay.</p>
       <div className="grid max-w-xs gap-1.5">
         <Label htmlFor={`${id}-date`}>New date</Label>
