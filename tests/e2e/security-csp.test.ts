@@ -33,6 +33,17 @@ describe('content security policy in the browser', () => {
     }
   });
 
+  it('keeps private pages out of caches and caches hashed assets for a year', async () => {
+    for (const path of ['/schedule', '/booking/not-a-real-token-000000', '/admin', '/admin/login']) {
+      const res = await fetch(`${baseUrl()}${path}`, { redirect: 'manual' });
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
+    const home = await (await fetch(`${baseUrl()}/`)).text();
+    const asset = /\/assets\/[^"]+\.js/.exec(home)![0];
+    const res = await fetch(`${baseUrl()}${asset}`);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
   it('loads the public pages, the booking wizard and the console sign-in with no violation', async () => {
     const { page, errors } = browser;
     const sitemap = await (await fetch(`${baseUrl()}/sitemap.xml`)).text();
