@@ -126,7 +126,8 @@ export function BookingWizard() {
     goTo('confirm');
   }, [refresh, forget, goTo]);
 
-  const loading = step === null || (bookingId !== null && !booking && step !== 'documents');
+  // A first visit (no booking yet) renders the Documents step straight away, on the server too.
+  const loading = bookingId !== null && (step === null || (!booking && step !== 'documents'));
   const current: StepId = step ?? 'documents';
   const zone = timeZone ?? detectedTimeZone;
 
