@@ -4,12 +4,12 @@ import { eq, sql } from 'drizzle-orm';
 import ICAL from 'ical.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgres, queryRows, type Db } from '../../src/server/db/client.ts';
-import { bookings, contactMessages, customers, documents, outbox, payments } from '../../src/server/db/schema.ts';
+import { bookings, chatConversations, chatMessages, contactMessages, customers, documents, outbox, payments } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { createSmtpTransport } from '../../src/server/adapters/mail/smtp.ts';
-import { onBookingConfirmed, onContactMessage } from '../../src/server/features/notifications/events.ts';
+import { onBookingConfirmed, onChatMessageLeftOffline, onContactMessage } from '../../src/server/features/notifications/events.ts';
 import { claimNextDue } from '../../src/server/features/notifications/repository.ts';
-import { backoffDelay, deliverDue, queueDueReminders } from '../../src/server/features/notifications/worker.ts';
+import { backoffDelay, deliverDue, queueDueReminders, startOutboxWorker } from '../../src/server/features/notifications/worker.ts';
 import { site } from '../../src/shared/site.ts';
 import { createTestDeps, type TestContext } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
@@ -225,6 +225,42 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
     expect(Number(counts!.sent)).toBe(total);
   });
 
+  it('runs as a background worker that delivers new messages and stops cleanly', async () => {
+    const worker = startOutboxWorker({ ...deps, now: () => new Date() }, { ...fast, pollMs: 50, reminderEveryMs: 0 });
+    try {
+      await deps.db.transaction(async (tx) => {
+        const [message] = await tx.insert(contactMessages).values({ kind: 'contact', name: 'Wes', email: 'wes@example.com', message: 'Hi' }).returning();
+        await onContactMessage(tx, { ...deps, now: () => new Date() }, { messageId: message!.id });
+      });
+      await expect.poll(() => smtp.messages.length, { timeout: 10_000 }).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+    const [row] = await outboxRows(deps.db);
+    expect(row!.status).toBe('sent');
+  });
+
+  it('emails staff a chat message left while nobody was online', async () => {
+    const [conversation] = await deps.db
+      .insert(chatConversations)
+      .values({ visitorTokenHash: 'h'.repeat(64), visitorName: 'Lena', visitorEmail: 'lena@example.com', currentPage: '/schedule' })
+      .returning();
+    const [message] = await deps.db
+      .insert(chatMessages)
+      .values({ conversationId: conversation!.id, clientId: 'c1', sender: 'visitor', body: 'Do you notarize wills?' })
+      .returning();
+    await deps.db.transaction((tx) => onChatMessageLeftOffline(tx, deps, { conversationId: conversation!.id, messageId: String(message!.id) }));
+    await deliverDue(deps, fast);
+    const [mail] = smtp.messages;
+    expect(mail!.envelope.to).toEqual(['staff@notary.test']);
+    expect(mail!.parsed.headers.subject).toBe('Chat message left while offline from Lena');
+    expect(mail!.parsed.headers['reply-to']).toContain('lena@example.com');
+    const text = leafParts(mail!.parsed).find((p) => p.contentType.startsWith('text/plain'))!.body;
+    expect(text).toContain('Do you notarize wills?');
+    expect(text).toContain('Page: /schedule');
+    expect(text).toContain('https://notary.test/admin/chat');
+  });
+
   it('queues one reminder 24 hours ahead, only for appointments booked before that window', async () => {
     const due = await seedBooking(deps.db, { startsAt: new Date(clock.getTime() + 23 * 3600_000), confirmedAt: new Date(clock.getTime() - 3 * 24 * 3600_000) });
     await seedBooking(deps.db, { startsAt: new Date(clock.getTime() + 20 * 3600_000), confirmedAt: new Date(clock.getTime() - 3600_000) });
@@ -237,6 +273,17 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
     expect(booking!.reminderSentAt).toEqual(clock);
     await deliverDue(deps, fast);
     expect(smtp.messages[0]!.parsed.headers.subject).toBe(`Reminder: your notary appointment is coming up (${due.reference})`);
+  });
+});
+
+describe('backoffDelay', () => {
+  it('doubles per attempt up to the cap, with half of each delay random', () => {
+    const base = { backoffBaseMs: 30_000, backoffMaxMs: 3_600_000 };
+    expect(backoffDelay(1, { ...base, random: () => 0 })).toBe(15_000);
+    expect(backoffDelay(1, { ...base, random: () => 1 })).toBe(30_000);
+    expect(backoffDelay(3, { ...base, random: () => 1 })).toBe(120_000);
+    expect(backoffDelay(20, { ...base, random: () => 1 })).toBe(3_600_000);
+    expect(backoffDelay(20, { ...base, random: () => 0 })).toBe(1_800_000);
   });
 });
 
