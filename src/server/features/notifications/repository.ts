@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx, type Tx } from '../../db/client.ts';
 import { bookings, chatConversations, chatMessages, contactMessages, customers, documents, outbox, payments } from '../../db/schema.ts';
 import type { MailMessage } from '../../adapters/mail/index.ts';
@@ -149,7 +149,7 @@ export async function loadBookingForMail(tx: DbOrTx, bookingId: string): Promise
   const docs = await tx
     .select({ name: documents.originalName })
     .from(documents)
-    .where(and(eq(documents.bookingId, bookingId), inArray(documents.status, ['stored', 'pending'])))
+    .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored')))
     .orderBy(asc(documents.createdAt));
   const [payment] = await tx
     .select({
