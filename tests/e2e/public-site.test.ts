@@ -261,7 +261,7 @@ describe('blog', () => {
     await browser!.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
     await page.getByRole('button', { name: 'Copy link' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseUrl()}/blog/${post.slug}`);
-    expect(await page.getByText('Link copied').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Link copied').first().isVisible()).toBe(true);
 
     expect(await page.getByRole('link', { name: 'Schedule a Notary' }).last().getAttribute('href')).toBe('/schedule');
     await page.getByRole('link', { name: 'Back to Blog' }).click();
