@@ -1,15 +1,15 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router-dom';
-import { config as configureZod } from 'zod';
 import { PublicConfigProvider } from './lib/public-config.tsx';
 import { routes } from './routes.tsx';
 import './styles.css';
 
 // Zod probes `new Function` once to decide whether to compile its parsers; our
 // CSP has no 'unsafe-eval', so the probe is reported as a policy violation.
-// Interpreted parsing is plenty fast for form validation.
-configureZod({ jitless: true });
+// Interpreted parsing is plenty fast for form validation. Set through Zod's
+// global config object so this entry does not have to bundle Zod itself.
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
 
 async function hydrate() {
   // Lazy route modules matched by the server-rendered page must be loaded

@@ -338,10 +338,10 @@ describe('performance budget', () => {
       code.push(source.toString('utf8'));
     }
     console.info(`JS on first load of /: ${files.size} files, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
-    // Target (issue 2): 100 KB. React 19's react-dom (~63 KB), React Router 7 (~30 KB) and react
-    // (~4 KB) alone are ~97 KB gzipped, so the target needs changes outside the public pages
-    // (see docs/decisions/014-public-site-content-pipeline.md); this ceiling catches regressions.
-    expect(gzipped).toBeLessThanOrEqual(140 * 1024);
+    // Target (issue 2): 100 KB. React 19's react-dom (~64 KB) and React Router 7 (~28 KB) alone
+    // are ~95 KB gzipped; the Radix toaster, tailwind-merge and Zod are kept off this load (see
+    // docs/decisions/014-public-site-content-pipeline.md). This ceiling catches regressions.
+    expect(gzipped).toBeLessThanOrEqual(116 * 1024);
     for (const file of files) expect(file).not.toMatch(/schedule|admin|chat-(page|widget)|stripe|manage-booking|socket/);
     const all = code.join('\n');
     expect(all).not.toContain('No QueryClient set');

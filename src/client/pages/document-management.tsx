@@ -2,8 +2,8 @@ import { Check, FolderLock, History, Search, Share2, ShieldCheck, UploadCloud } 
 import { Link } from 'react-router-dom';
 import { site } from '../../shared/site.ts';
 import { CtaBand, Faq, FeatureGrid, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
-import { buttonVariants } from '../components/ui/button.tsx';
-import { cn } from '../lib/cn.ts';
+import { buttonVariants } from '../components/ui/button-variants.ts';
+import { cx } from '../lib/cx.ts';
 import type { RouteHandle } from '../lib/meta.ts';
 
 export const handle: RouteHandle = {
@@ -88,7 +88,7 @@ export function Component() {
         <a href="#plans" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
           See Plans
         </a>
-        <Link to="/schedule" className={cn(buttonVariants({ size: 'lg' }), 'border border-white/70 bg-transparent hover:bg-blue-900')}>
+        <Link to="/schedule" className={buttonVariants({ variant: 'outline-inverse', size: 'lg' })}>
           Schedule a Notary
         </Link>
       </PageHero>
@@ -104,7 +104,7 @@ export function Component() {
           {plans.map((plan) => (
             <li
               key={plan.name}
-              className={cn(
+              className={cx(
                 'relative flex flex-col rounded-2xl bg-white p-8 shadow-sm ring-1',
                 plan.popular ? 'ring-2 ring-blue-700' : 'ring-slate-200',
               )}
@@ -130,12 +130,12 @@ export function Component() {
                 ))}
               </ul>
               {plan.cta.href.startsWith('/') ? (
-                <Link to={plan.cta.href} className={cn(buttonVariants({ variant: plan.popular ? 'default' : 'outline' }), 'mt-8')}>
+                <Link to={plan.cta.href} className={cx(buttonVariants({ variant: plan.popular ? 'default' : 'outline' }), 'mt-8')}>
                   {plan.cta.label}
                   <span className="sr-only"> with {plan.name}</span>
                 </Link>
               ) : (
-                <a href={plan.cta.href} className={cn(buttonVariants({ variant: plan.popular ? 'default' : 'outline' }), 'mt-8')}>
+                <a href={plan.cta.href} className={cx(buttonVariants({ variant: plan.popular ? 'default' : 'outline' }), 'mt-8')}>
                   {plan.cta.label}
                   <span className="sr-only"> with {plan.name}</span>
                 </a>

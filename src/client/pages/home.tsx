@@ -7,7 +7,7 @@ import { fullAddress, site } from '../../shared/site.ts';
 import { deferUntilVisible } from '../components/marketing/defer-until-visible.tsx';
 import { scrollToSection } from '../components/marketing/motion.ts';
 import { FeatureGrid, Section, SectionHeading, StepList, type Feature, type Step } from '../components/marketing/sections.tsx';
-import { Button, buttonVariants } from '../components/ui/button.tsx';
+import { buttonVariants } from '../components/ui/button-variants.ts';
 import type { RouteHandle } from '../lib/meta.ts';
 import { usePublicConfig } from '../lib/public-config.tsx';
 
@@ -164,14 +164,13 @@ export function Component() {
               <Link to="/schedule" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
                 Schedule a Notary
               </Link>
-              <Button
+              <button
                 type="button"
-                size="lg"
-                className="border border-white/70 bg-transparent hover:bg-blue-900"
+                className={buttonVariants({ variant: 'outline-inverse', size: 'lg' })}
                 onClick={() => scrollToSection('services')}
               >
                 Learn More
-              </Button>
+              </button>
             </div>
           </div>
           <div className="hidden lg:block">

@@ -1,7 +1,7 @@
 import { CalendarClock, Clock, FileStack, Globe2, ShieldCheck, Video } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { CtaBand, Faq, FeatureGrid, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
-import { buttonVariants } from '../components/ui/button.tsx';
+import { buttonVariants } from '../components/ui/button-variants.ts';
 import type { RouteHandle } from '../lib/meta.ts';
 import { usePublicConfig } from '../lib/public-config.tsx';
 import { formatUsd } from '../../shared/money.ts';

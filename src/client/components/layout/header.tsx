@@ -2,9 +2,9 @@ import { Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { site } from '../../../shared/site.ts';
-import { cn } from '../../lib/cn.ts';
+import { cx } from '../../lib/cx.ts';
 import { scrollToSection, scrollToTop } from '../marketing/motion.ts';
-import { buttonVariants } from '../ui/button.tsx';
+import { buttonVariants } from '../ui/button-variants.ts';
 import { BrandMark } from './brand-mark.tsx';
 
 /** Spec section 2, in this order. `section` links are anchors on the home page. */
@@ -63,7 +63,7 @@ export function Header() {
   return (
     <header
       data-scrolled={scrolled}
-      className={cn(
+      className={cx(
         'sticky top-0 z-50 border-b transition-[background-color,box-shadow,border-color] duration-300',
         scrolled ? 'border-transparent bg-white/80 shadow-md backdrop-blur-md' : 'border-slate-100 bg-white',
       )}
@@ -93,7 +93,7 @@ export function Header() {
               </li>
             ))}
           </ul>
-          <Link to="/schedule" className={cn(buttonVariants({ size: 'sm' }), 'ml-3')}>
+          <Link to="/schedule" className={cx(buttonVariants({ size: 'sm' }), 'ml-3')}>
             Schedule a Notary
           </Link>
         </nav>
@@ -101,7 +101,7 @@ export function Header() {
         <button
           ref={toggleRef}
           type="button"
-          className={cn(buttonVariants({ variant: 'ghost', size: 'icon' }), 'md:hidden')}
+          className={cx(buttonVariants({ variant: 'ghost', size: 'icon' }), 'md:hidden')}
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
           aria-expanded={menuOpen}
           aria-controls={menuId}
@@ -126,7 +126,7 @@ export function Header() {
             </li>
           ))}
           <li className="pt-2">
-            <Link to="/schedule" className={cn(buttonVariants(), 'w-full')}>
+            <Link to="/schedule" className={cx(buttonVariants(), 'w-full')}>
               Schedule a Notary
             </Link>
           </li>

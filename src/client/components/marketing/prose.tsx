@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn.ts';
+import { cx } from '../../lib/cx.ts';
 
 /**
  * Typography for HTML rendered at build time from our own Markdown
@@ -7,7 +7,7 @@ import { cn } from '../../lib/cn.ts';
 export function Prose({ html, className }: { html: string; className?: string }) {
   return (
     <div
-      className={cn(
+      className={cx(
         'max-w-none text-lg leading-8 text-slate-700',
         '[&_h2]:mt-12 [&_h2]:text-2xl [&_h2]:font-bold [&_h2]:text-slate-900',
         '[&_h3]:mt-8 [&_h3]:text-xl [&_h3]:font-semibold [&_h3]:text-slate-900',

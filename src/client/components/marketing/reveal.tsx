@@ -1,5 +1,5 @@
 import { createElement, useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { cn } from '../../lib/cn.ts';
+import { cx } from '../../lib/cx.ts';
 import { prefersReducedMotion } from './motion.ts';
 
 type RevealState = 'static' | 'hidden' | 'revealing';
@@ -50,7 +50,7 @@ export function Reveal({
       ref,
       'data-reveal': state,
       style,
-      className: cn(
+      className: cx(
         // Hiding is instant (the element is off screen); only the reveal animates.
         state === 'revealing' && 'transition-[opacity,translate] duration-700 ease-out',
         state === 'hidden' && 'translate-y-6 opacity-0',

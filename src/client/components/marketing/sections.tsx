@@ -2,8 +2,8 @@ import type { LucideIcon } from 'lucide-react';
 import { ArrowRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { cn } from '../../lib/cn.ts';
-import { buttonVariants } from '../ui/button.tsx';
+import { cx } from '../../lib/cx.ts';
+import { buttonVariants } from '../ui/button-variants.ts';
 import { Reveal } from './reveal.tsx';
 
 /** Building blocks shared by the home page and the five marketing pages. */
@@ -11,11 +11,11 @@ import { Reveal } from './reveal.tsx';
 export function SectionHeading({ eyebrow, title, intro, id, invert = false }: { eyebrow?: string; title: string; intro?: ReactNode; id?: string; invert?: boolean }) {
   return (
     <div className="mx-auto max-w-3xl text-center">
-      {eyebrow && <p className={cn('text-sm font-semibold uppercase tracking-wider', invert ? 'text-blue-100' : 'text-blue-700')}>{eyebrow}</p>}
-      <h2 id={id} className={cn('mt-2 text-3xl font-bold tracking-tight sm:text-4xl', invert ? 'text-white' : 'text-slate-900')}>
+      {eyebrow && <p className={cx('text-sm font-semibold uppercase tracking-wider', invert ? 'text-blue-100' : 'text-blue-700')}>{eyebrow}</p>}
+      <h2 id={id} className={cx('mt-2 text-3xl font-bold tracking-tight sm:text-4xl', invert ? 'text-white' : 'text-slate-900')}>
         {title}
       </h2>
-      {intro && <p className={cn('mt-4 text-lg', invert ? 'text-blue-50' : 'text-slate-600')}>{intro}</p>}
+      {intro && <p className={cx('mt-4 text-lg', invert ? 'text-blue-50' : 'text-slate-600')}>{intro}</p>}
     </div>
   );
 }
@@ -62,7 +62,7 @@ export interface Feature {
 
 export function FeatureGrid({ features, columns = 3 }: { features: Feature[]; columns?: 2 | 3 }) {
   return (
-    <ul className={cn('mt-12 grid gap-6 sm:grid-cols-2', columns === 3 && 'lg:grid-cols-3')}>
+    <ul className={cx('mt-12 grid gap-6 sm:grid-cols-2', columns === 3 && 'lg:grid-cols-3')}>
       {features.map((feature, index) => (
         <Reveal as="li" index={index} key={feature.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
           <span className="inline-flex h-12 w-12 items-center justify-center rounded-lg bg-blue-50 text-blue-700">
@@ -83,7 +83,7 @@ export interface Step {
 
 export function StepList({ steps }: { steps: Step[] }) {
   return (
-    <ol className={cn('mt-12 grid gap-8 sm:grid-cols-2', steps.length === 4 ? 'lg:grid-cols-4' : 'lg:grid-cols-3')}>
+    <ol className={cx('mt-12 grid gap-8 sm:grid-cols-2', steps.length === 4 ? 'lg:grid-cols-4' : 'lg:grid-cols-3')}>
       {steps.map((step, index) => (
         <Reveal as="li" index={index} key={step.title} className="relative rounded-xl bg-white p-6 text-center shadow-sm ring-1 ring-slate-200">
           <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-blue-700 text-lg font-bold text-white" aria-hidden="true">
@@ -126,7 +126,7 @@ export function Faq({ items }: { items: FaqItem[] }) {
 
 export function Section({ id, labelledBy, tone = 'white', children, className }: { id?: string; labelledBy: string; tone?: 'white' | 'muted'; children: ReactNode; className?: string }) {
   return (
-    <section id={id} aria-labelledby={labelledBy} className={cn(tone === 'muted' ? 'bg-slate-50' : 'bg-white', 'focus:outline-none', className)}>
+    <section id={id} aria-labelledby={labelledBy} className={cx(tone === 'muted' ? 'bg-slate-50' : 'bg-white', 'focus:outline-none', className)}>
       <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 md:py-24 lg:px-8">{children}</div>
     </section>
   );
@@ -145,7 +145,7 @@ export function CtaBand({ title, text, secondary }: { title: string; text: strin
             Schedule a Notary <ArrowRight aria-hidden="true" className="h-5 w-5" />
           </Link>
           {secondary && (
-            <Link to={secondary.to} className={cn(buttonVariants({ size: 'lg' }), 'border border-white/70 bg-transparent hover:bg-blue-900')}>
+            <Link to={secondary.to} className={buttonVariants({ variant: 'outline-inverse', size: 'lg' })}>
               {secondary.label}
             </Link>
           )}

@@ -1,31 +1,10 @@
 import { Slot } from '@radix-ui/react-slot';
-import { cva, type VariantProps } from 'class-variance-authority';
+import type { VariantProps } from 'class-variance-authority';
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn.ts';
+import { buttonVariants } from './button-variants.ts';
 
-export const buttonVariants = cva(
-  'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 disabled:pointer-events-none disabled:opacity-60',
-  {
-    variants: {
-      variant: {
-        default: 'bg-blue-700 text-white hover:bg-blue-800',
-        secondary: 'bg-slate-100 text-slate-900 hover:bg-slate-200',
-        outline: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
-        ghost: 'text-slate-800 hover:bg-slate-100',
-        destructive: 'bg-red-700 text-white hover:bg-red-800',
-        link: 'text-blue-700 underline underline-offset-4 hover:text-blue-800',
-        inverse: 'bg-white text-blue-800 hover:bg-blue-50',
-      },
-      size: {
-        default: 'h-11 px-5 text-sm',
-        sm: 'h-9 px-3 text-sm',
-        lg: 'h-12 px-7 text-base',
-        icon: 'h-11 w-11',
-      },
-    },
-    defaultVariants: { variant: 'default', size: 'default' },
-  },
-);
+export { buttonVariants };
 
 export interface ButtonProps extends ComponentProps<'button'>, VariantProps<typeof buttonVariants> {
   /** Render the child element (e.g. a Link) with the button's look. */

@@ -147,7 +147,7 @@ export function TwoFactorPage() {
             await done();
           }}
         />
-        <Button variant="link" className="mt-4 px-0" onClick={signOut}>
+        <Button variant="link" size="inline" className="mt-4" onClick={signOut}>
           Sign out
         </Button>
       </AuthCard>
@@ -169,7 +169,7 @@ export function TwoFactorPage() {
           }}
         />
       </div>
-      <Button variant="link" className="mt-4 px-0" onClick={signOut}>
+      <Button variant="link" size="inline" className="mt-4" onClick={signOut}>
         Sign out
       </Button>
     </AuthCard>

@@ -164,7 +164,7 @@ function OfflineForm({ chat }: { chat: VisitorChat }) {
     return (
       <div className="border-t border-slate-200 p-4 text-sm text-slate-800" role="status">
         <p>Thanks! Your message was sent. We&apos;ll reply to {sentTo}.</p>
-        <Button type="button" variant="link" className="h-auto px-0" onClick={() => setSentTo(null)}>
+        <Button type="button" variant="link" size="inline" onClick={() => setSentTo(null)}>
           Send another message
         </Button>
       </div>

@@ -6,7 +6,7 @@ import { site } from '../../../shared/site.ts';
 import { BlogCover } from '../../components/marketing/blog-cover.tsx';
 import { Prose } from '../../components/marketing/prose.tsx';
 import { ShareButtons } from '../../components/marketing/share-buttons.tsx';
-import { buttonVariants } from '../../components/ui/button.tsx';
+import { buttonVariants } from '../../components/ui/button-variants.ts';
 import { notFoundMeta, type RouteHandle } from '../../lib/meta.ts';
 
 /** Each article is its own chunk (see src/build/content-plugin.ts); an unknown slug is a real 404. */

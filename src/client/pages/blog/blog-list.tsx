@@ -3,8 +3,8 @@ import { data, Link, useLoaderData, type LoaderFunctionArgs } from 'react-router
 import { posts } from 'virtual:blog-index';
 import { blogCategories, blogPageCount, blogPageSize, formatPostDate } from '../../../shared/blog.ts';
 import { BlogCover } from '../../components/marketing/blog-cover.tsx';
-import { buttonVariants } from '../../components/ui/button.tsx';
-import { cn } from '../../lib/cn.ts';
+import { buttonVariants } from '../../components/ui/button-variants.ts';
+import { cx } from '../../lib/cx.ts';
 import type { RouteHandle } from '../../lib/meta.ts';
 
 const pageCount = blogPageCount(posts.length);
@@ -115,7 +115,7 @@ function Pagination({ page }: { page: number }) {
       <ul className="flex flex-wrap items-center justify-center gap-2">
         {page > 1 && (
           <li>
-            <Link to={pageHref(page - 1)} preventScrollReset className={cn(item, 'border border-slate-300 text-slate-800 hover:bg-slate-50')}>
+            <Link to={pageHref(page - 1)} preventScrollReset className={cx(item, 'border border-slate-300 text-slate-800 hover:bg-slate-50')}>
               Previous
             </Link>
           </li>
@@ -127,7 +127,7 @@ function Pagination({ page }: { page: number }) {
               preventScrollReset
               aria-current={n === page ? 'page' : undefined}
               aria-label={`Page ${n}`}
-              className={cn(item, n === page ? 'bg-blue-700 text-white' : 'border border-slate-300 text-slate-800 hover:bg-slate-50')}
+              className={cx(item, n === page ? 'bg-blue-700 text-white' : 'border border-slate-300 text-slate-800 hover:bg-slate-50')}
             >
               {n}
             </Link>
@@ -135,7 +135,7 @@ function Pagination({ page }: { page: number }) {
         ))}
         {page < pageCount && (
           <li>
-            <Link to={pageHref(page + 1)} preventScrollReset className={cn(item, 'border border-slate-300 text-slate-800 hover:bg-slate-50')}>
+            <Link to={pageHref(page + 1)} preventScrollReset className={cx(item, 'border border-slate-300 text-slate-800 hover:bg-slate-50')}>
               Next
             </Link>
           </li>
