@@ -11,26 +11,18 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { bookingStatuses, type BookingStatus } from '../../shared/booking.ts';
 
 /**
  * The whole data model. Every instant is `timestamptz` (UTC inside, shown in a
  * named zone). Money is integer cents. Status columns are text typed by the
- * lists in `src/shared/statuses.ts` so adding a state needs no enum migration.
+ * lists in `src/shared/booking.ts` and below so adding a state needs no enum migration.
  */
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
-export const bookingStatuses = [
-  'draft',
-  'held',
-  'awaiting_payment',
-  'payment_processing',
-  'confirmed',
-  'completed',
-  'no_show',
-  'cancelled',
-] as const;
-export type BookingStatus = (typeof bookingStatuses)[number];
+// One list of booking statuses for the database and both sides of the API.
+export { bookingStatuses, type BookingStatus };
 
 export const staffRoles = ['admin', 'staff', 'notary'] as const;
 export type StaffRole = (typeof staffRoles)[number];
@@ -58,6 +50,8 @@ export const staffUsers = pgTable(
     passwordHash: text('password_hash'),
     totpKey: text('totp_key'),
     totpEnabled: boolean('totp_enabled').notNull().default(false),
+    /** The last TOTP time step accepted (unix seconds / 30): a code is good once, never replayed. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     active: boolean('active').notNull().default(true),
     timeZone: text('time_zone').notNull().default('America/Chicago'),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
