@@ -51,7 +51,7 @@ export const staffUsers = pgTable(
     totpKey: text('totp_key'),
     totpEnabled: boolean('totp_enabled').notNull().default(false),
     /** The last TOTP time step accepted (unix seconds / 30): a code is good once, never replayed. */
-    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    totpLastStep: integer('totp_last_step'),
     active: boolean('active').notNull().default(true),
     timeZone: text('time_zone').notNull().default('America/Chicago'),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
