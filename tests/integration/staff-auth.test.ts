@@ -174,6 +174,52 @@ describe.each(dbKinds)('staff sign-in (%s)', (kind) => {
     expect((await trpcHttp(app.url, 'staff.users.list', { type: 'query', cookie })).status).toBe(200);
   });
 
+  it('accepts a TOTP code once: the same code, or an older one, is refused afterwards, even in a race', async () => {
+    let now = Date.now();
+    app.deps.now = () => new Date(now);
+    const admin = await createStaffUser(app.deps, { role: 'admin' });
+    const pendingSession = async () => sessionCookieFrom((await login(admin.email, admin.password)).cookies)!;
+    const verify = (cookie: string, code: string) => trpcHttp(app.url, 'staff.totp.verify', { cookie, input: { code } });
+
+    const first = await pendingSession();
+    const code = codeFor(admin.totpSecret!, now);
+    expect((await verify(first, code)).status).toBe(200);
+
+    // Someone who saw the code (shoulder, phishing proxy) tries it within its window.
+    const second = await pendingSession();
+    const replay = await verify(second, code);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error?.json.message).toBe('That code is not valid. Check your authenticator app and try again.');
+    expect((await verify(second, codeFor(admin.totpSecret!, now - 30_000))).status).toBe(400);
+    expect((await trpcHttp(app.url, 'staff.users.list', { type: 'query', cookie: second })).status).toBe(401);
+
+    // The next code, 30 s later, is good.
+    now += 30_000;
+    expect((await verify(second, codeFor(admin.totpSecret!, now))).status).toBe(200);
+    expect((await trpcHttp(app.url, 'staff.users.list', { type: 'query', cookie: second })).status).toBe(200);
+
+    // Two sign-ins racing with one code: exactly one wins.
+    now += 30_000;
+    const [a, b] = [await pendingSession(), await pendingSession()];
+    const racing = codeFor(admin.totpSecret!, now);
+    const statuses = (await Promise.all([verify(a, racing), verify(b, racing)])).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 400]);
+    const [row] = await app.deps.db.select({ step: staffUsers.totpLastStep }).from(staffUsers).where(eq(staffUsers.id, admin.id));
+    expect(row!.step).toBe(Math.floor(now / 30_000));
+  });
+
+  it('refuses a replayed code when a staff member turns TOTP off', async () => {
+    const now = Date.now();
+    app.deps.now = () => new Date(now);
+    const member = await createStaffUser(app.deps, { role: 'staff', totp: true });
+    const res = await login(member.email, member.password);
+    const cookie = sessionCookieFrom(res.cookies)!;
+    const code = codeFor(member.totpSecret!, now);
+    expect((await trpcHttp(app.url, 'staff.totp.verify', { cookie, input: { code } })).status).toBe(200);
+    expect((await trpcHttp(app.url, 'staff.totp.disable', { cookie, input: { code } })).status).toBe(400);
+    expect((await trpcHttp(app.url, 'staff.totp.disable', { cookie, input: { code: codeFor(member.totpSecret!, now + 30_000) } })).status).toBe(200);
+  });
+
   it('invites by a one-time link valid 7 days, stored only as a hash and emailed', async () => {
     let now = Date.now();
     app.deps.now = () => new Date(now);

@@ -116,12 +116,30 @@ export async function logout(deps: Deps, res: Response, auth: StaffAuth): Promis
   clearSessionCookie(res, deps);
 }
 
+/**
+ * A code is accepted once: its time step must be later than the last one this
+ * user used. The check and the write are one conditional UPDATE, so two
+ * requests racing with the same code cannot both pass (on any number of nodes).
+ */
+async function acceptTotpCode(deps: Deps, userId: string, secret: string, code: string): Promise<boolean> {
+  const step = verifyTotp(secret, code, deps.now());
+  if (step === null) return false;
+  const claimed = await deps.db
+    .update(staffUsers)
+    .set({ totpLastStep: step })
+    .where(and(eq(staffUsers.id, userId), sql`(${staffUsers.totpLastStep} is null or ${staffUsers.totpLastStep} < ${step})`))
+    .returning({ id: staffUsers.id });
+  return claimed.length === 1;
+}
+
 /** Second step of a login with TOTP on. */
 export async function verifySecondFactor(deps: Deps, res: Response, auth: StaffAuth, code: string): Promise<void> {
   if (auth.twoFactor !== 'verify') throw new TRPCError({ code: 'BAD_REQUEST', message: 'No code is needed for this session.' });
   await enforceRate(deps.db, res, totpAttempts, auth.identity.user.id);
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, auth.identity.user.id));
-  if (!user?.totpKey || !verifyTotp(user.totpKey, code)) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  if (!user?.totpKey || !(await acceptTotpCode(deps, auth.identity.user.id, user.totpKey, code))) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  }
   await markSessionTwoFactorVerified(deps.db, auth.identity.sessionId);
 }
 
@@ -134,7 +152,7 @@ export async function beginTotpEnrolment(deps: Deps, auth: StaffAuth) {
   if (auth.totpEnabled) throw new TRPCError({ code: 'CONFLICT', message: 'Two-factor authentication is already on.' });
   if (auth.twoFactor === 'verify') throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required.' });
   const { secret } = generateTotpKey();
-  await deps.db.update(staffUsers).set({ totpKey: secret }).where(eq(staffUsers.id, auth.identity.user.id));
+  await deps.db.update(staffUsers).set({ totpKey: secret, totpLastStep: null }).where(eq(staffUsers.id, auth.identity.user.id));
   return { secret, uri: totpUri(secret, auth.identity.user.email) };
 }
 
@@ -146,7 +164,7 @@ export async function confirmTotpEnrolment(deps: Deps, res: Response, auth: Staf
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, userId));
   if (!user?.totpKey) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Start the set-up again.' });
-  if (!verifyTotp(user.totpKey, code)) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
   await deps.db.transaction(async (tx) => {
     await tx.update(staffUsers).set({ totpEnabled: true }).where(eq(staffUsers.id, userId));
     await tx.update(staffSessions).set({ twoFactorVerified: true }).where(eq(staffSessions.id, auth.identity.sessionId));
@@ -167,8 +185,8 @@ export async function disableTotp(deps: Deps, res: Response, auth: StaffAuth, co
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey, totpEnabled: staffUsers.totpEnabled }).from(staffUsers).where(eq(staffUsers.id, userId));
   if (!user?.totpEnabled || !user.totpKey) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Two-factor authentication is not on.' });
-  if (!verifyTotp(user.totpKey, code)) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
-  await deps.db.update(staffUsers).set({ totpEnabled: false, totpKey: null }).where(eq(staffUsers.id, userId));
+  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  await deps.db.update(staffUsers).set({ totpEnabled: false, totpKey: null, totpLastStep: null }).where(eq(staffUsers.id, userId));
   await audit(deps.db, { actorId: userId, action: 'staff.totp_disabled', entityType: 'staff_user', entityId: userId });
 }
 
