@@ -71,7 +71,10 @@ async function main() {
 
   const config = loadConfig();
   const log = createLogger('warn');
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  // The embedded database takes one process at a time: say so plainly instead of a stack trace.
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch((error: unknown) =>
+    fail(error instanceof Error ? error.message : String(error)),
+  );
   try {
     const deps = await buildDeps(config, database, log);
     const role = values.role as StaffRole;
