@@ -186,6 +186,7 @@ describe('booking wizard (test payment provider)', () => {
       const bookingId = new URL(page.url()).searchParams.get('booking');
       expect(await page.getByRole('link', { name: 'Add to Calendar', exact: true }).getAttribute('href')).toBe(`/api/bookings/${bookingId}/calendar.ics`);
       expect(await page.getByRole('link', { name: /Add to Google Calendar/ }).getAttribute('href')).toMatch(/^https:\/\/calendar\.google\.com\//);
+      expect(await page.getByRole('link', { name: /Add to Outlook Calendar/ }).getAttribute('href')).toMatch(/^https:\/\/outlook\.live\.com\//);
       expect(await page.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('/');
     };
     await check();

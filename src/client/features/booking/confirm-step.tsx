@@ -1,7 +1,7 @@
 import { CalendarPlus, CheckCircle2, FileText, Phone } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import type { BookingView } from '../../../shared/booking.ts';
-import { appointmentEvent, calendarDownloadPath, formatInZone, googleCalendarUrl } from '../../../shared/calendar.ts';
+import { appointmentEvent, calendarDownloadPath, formatInZone, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { site } from '../../../shared/site.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -143,10 +143,18 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
             Add to Calendar
           </a>
         </Button>
+        {/* Decisions: 'Add to Calendar' downloads the .ics and offers Google and Outlook links. */}
         {event && (
           <Button asChild variant="outline">
             <a href={googleCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
               Add to Google Calendar<span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          </Button>
+        )}
+        {event && (
+          <Button asChild variant="outline">
+            <a href={outlookCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
+              Add to Outlook Calendar<span className="sr-only"> (opens in a new tab)</span>
             </a>
           </Button>
         )}
