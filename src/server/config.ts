@@ -56,6 +56,8 @@ const configSchema = z.object({
   CLAMAV_HOST: optionalString,
   CLAMAV_PORT: z.coerce.number().int().default(3310),
   DOCUMENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Bookings never paid for (draft, held, awaiting payment) are cancelled and their documents deleted after this long idle. */
+  BOOKING_DRAFT_RETENTION_HOURS: z.coerce.number().int().min(1).default(48),
   REDIS_URL: optionalUrl,
 });
 

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.ts';
-import { purgeExpiredDocuments } from './service.ts';
+import { runRetention } from './service.ts';
 
 export interface RetentionJob {
   /** Waits for a run in progress, then stops. */
@@ -7,9 +7,9 @@ export interface RetentionJob {
 }
 
 /**
- * Runs the retention purge shortly after start-up and then every
- * `intervalMs` (hourly by default). Every node runs it; the purge itself is
- * safe to run concurrently (see service.ts).
+ * Runs the retention pass (abandoned bookings, then expired documents)
+ * shortly after start-up and then every `intervalMs` (hourly by default).
+ * Every node runs it; both steps are safe to run concurrently (see service.ts).
  */
 export function startRetentionJob(deps: Deps, options: { intervalMs?: number; firstRunMs?: number } = {}): RetentionJob {
   const intervalMs = options.intervalMs ?? 60 * 60 * 1000;
@@ -17,7 +17,7 @@ export function startRetentionJob(deps: Deps, options: { intervalMs?: number; fi
   let stopped = false;
   const tick = () => {
     if (stopped || running) return;
-    running = purgeExpiredDocuments(deps)
+    running = runRetention(deps)
       .catch((error: unknown) => deps.log.error({ err: error }, 'retention: run failed'))
       .finally(() => {
         running = null;

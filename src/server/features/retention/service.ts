@@ -75,3 +75,125 @@ export async function purgeExpiredDocuments(deps: Deps): Promise<RetentionRun> {
   if (run.deleted > 0 || run.failed > 0) deps.log.info({ ...run }, 'retention: expired documents purged');
   return run;
 }
+
+/** Statuses of a booking nobody has paid for yet. */
+export const unpaidStatuses = ['draft', 'held', 'awaiting_payment'] as const;
+
+export interface AbandonedRun {
+  cancelled: number;
+  documentsDeleted: number;
+  failed: number;
+}
+
+/**
+ * Bookings started but never paid for — draft, held or awaiting payment, with
+ * no payment that succeeded or is under way — and left alone for
+ * BOOKING_DRAFT_RETENTION_HOURS: their documents' bytes are deleted (nobody
+ * is going to notarise them, and we should not keep identity papers we do
+ * not need) and the booking becomes cancelled with reason 'abandoned'.
+ *
+ * "Left alone" is the latest of the booking's creation, its last change and
+ * its last upload. Several nodes may run this at once: each batch claims its
+ * bookings with `FOR UPDATE SKIP LOCKED`, and a booking whose documents are
+ * locked (an upload finishing right now) is skipped — someone is using it.
+ *
+ * The slot's advisory lock is deliberately not taken: cancelling only ever
+ * frees capacity, and taking it after the row lock would invert the booking
+ * service's lock order (slot, then row).
+ */
+export async function cancelAbandonedBookings(deps: Deps): Promise<AbandonedRun> {
+  const hours = deps.config.BOOKING_DRAFT_RETENTION_HOURS;
+  const cutoff = new Date(deps.now().getTime() - hours * 3_600_000);
+  const run: AbandonedRun = { cancelled: 0, documentsDeleted: 0, failed: 0 };
+  const skip = new Set<string>();
+
+  while (true) {
+    const claimed = await deps.db.transaction(async (tx) => {
+      const rows = await queryRows<{ id: string; status: string }>(
+        tx,
+        sql`select b.id, b.status
+              from bookings b
+             where b.status in ('draft', 'held', 'awaiting_payment')
+               and greatest(b.created_at, b.updated_at,
+                            coalesce((select max(d.created_at) from documents d where d.booking_id = b.id), b.created_at))
+                   < ${cutoff.toISOString()}::timestamptz
+               and not exists (select 1 from payments p
+                                where p.booking_id = b.id
+                                  and p.status in ('succeeded', 'processing', 'requires_capture', 'refunded'))
+               ${skip.size > 0 ? sql`and b.id not in (${sql.join([...skip].map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}
+             order by b.created_at
+             limit ${batchSize}
+             for update of b skip locked`,
+      );
+      for (const booking of rows) {
+        const docs = await queryRows<{ id: string; storage_key: string; status: string }>(
+          tx,
+          sql`select id, storage_key, status from documents
+               where booking_id = ${booking.id}::uuid and status <> 'deleted'
+               for update skip locked`,
+        );
+        const [count] = await queryRows<{ total: number }>(
+          tx,
+          sql`select count(*)::int as total from documents where booking_id = ${booking.id}::uuid and status <> 'deleted'`,
+        );
+        if (docs.length < Number(count!.total)) {
+          skip.add(booking.id);
+          continue;
+        }
+        let bytesLeft = false;
+        for (const doc of docs) {
+          try {
+            // Bytes first, as in purgeExpiredDocuments: a lost row update only repeats a delete.
+            await deps.storage.delete(doc.storage_key);
+          } catch (error) {
+            deps.log.error({ err: error, documentId: doc.id, bookingId: booking.id }, 'retention: could not delete abandoned document bytes');
+            bytesLeft = true;
+            continue;
+          }
+          await tx.execute(
+            sql`update documents set status = 'deleted', deleted_at = ${deps.now().toISOString()}::timestamptz,
+                  upload_token_hash = null where id = ${doc.id}::uuid`,
+          );
+          await writeAudit(tx, {
+            actorType: 'system',
+            action: 'document.retention_deleted',
+            entityType: 'document',
+            entityId: doc.id,
+            data: { bookingId: booking.id, previousStatus: doc.status, reason: 'abandoned', retentionHours: hours },
+          });
+          run.documentsDeleted++;
+        }
+        if (bytesLeft) {
+          // Stays as it is, so the next run tries the remaining bytes again.
+          skip.add(booking.id);
+          run.failed++;
+          continue;
+        }
+        await tx.execute(
+          sql`update bookings set status = 'cancelled', cancelled_at = ${deps.now().toISOString()}::timestamptz,
+                cancellation_reason = 'abandoned', hold_expires_at = null, updated_at = now()
+               where id = ${booking.id}::uuid`,
+        );
+        await writeAudit(tx, {
+          actorType: 'system',
+          action: 'booking.status_changed',
+          entityType: 'booking',
+          entityId: booking.id,
+          data: { from: booking.status, to: 'cancelled', reason: 'abandoned', retentionHours: hours },
+        });
+        run.cancelled++;
+      }
+      return rows.length;
+    });
+    if (claimed < batchSize) break;
+  }
+  if (run.cancelled > 0 || run.failed > 0) deps.log.info({ ...run }, 'retention: abandoned bookings cancelled');
+  return run;
+}
+
+/** One pass of everything the retention job does. */
+export async function runRetention(deps: Deps): Promise<{ documents: RetentionRun; abandoned: AbandonedRun }> {
+  const abandoned = await cancelAbandonedBookings(deps);
+  const documents = await purgeExpiredDocuments(deps);
+  return { documents, abandoned };
+}
