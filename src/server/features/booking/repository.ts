@@ -1,10 +1,16 @@
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { bookings, customers, documents, payments } from '../../db/schema.ts';
 
 /** The only module of the booking feature that speaks to the ORM. */
 
 export type BookingRow = typeof bookings.$inferSelect;
+
+/** A transaction handle (one connection) rather than the pool. */
+export function isTransaction(db: DbOrTx): boolean {
+  return db instanceof PgTransaction;
+}
 
 /**
  * A booking takes a unit of its slot's capacity when it is paid or being paid,

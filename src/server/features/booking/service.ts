@@ -20,6 +20,7 @@ import {
   countStoredDocuments,
   countTaken,
   findBooking,
+  isTransaction,
   findBookingIdByManageTokenHash,
   findCustomer,
   insertCustomer,
@@ -126,11 +127,18 @@ export async function getBookingView(db: DbOrTx, bookingId: string): Promise<Boo
   if (!uuidPattern.test(bookingId)) return null;
   const row = await findBooking(db, bookingId);
   if (!row) return null;
-  const [docs, contact, payment] = await Promise.all([
-    visibleDocuments(db, bookingId),
-    row.customerId ? findCustomer(db, row.customerId) : Promise.resolve(null),
-    latestPayment(db, bookingId),
-  ]);
+  const reads = [
+    () => visibleDocuments(db, bookingId),
+    () => (row.customerId ? findCustomer(db, row.customerId) : Promise.resolve(null)),
+    () => latestPayment(db, bookingId),
+  ] as const;
+  // A transaction is one connection: queries on it run one after another
+  // anyway, and node-postgres warns when they are queued concurrently.
+  // On the pool they run on separate connections, side by side.
+  const [docs, contact, payment] =
+    isTransaction(db)
+      ? [await reads[0](), await reads[1](), await reads[2]()]
+      : await Promise.all([reads[0](), reads[1](), reads[2]()]);
   return {
     id: row.id,
     reference: row.reference,

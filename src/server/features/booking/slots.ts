@@ -31,6 +31,26 @@ export function assertBookableSlot(deps: Pick<Deps, 'config' | 'now'>, startsAt:
 }
 
 /**
+ * Business slot starts per (date, zone). Pure for a given time-zone database,
+ * and building them (about 90 zoned conversions) cost more than the capacity
+ * query itself; bounded so arbitrary dates cannot grow it. The arrays are
+ * shared: callers filter into new arrays and never mutate them.
+ */
+const slotGrid = new Map<string, readonly Date[]>();
+const slotGridMaxEntries = 5_000;
+
+export function slotStartsOnDate(date: string, timeZone: string): readonly Date[] {
+  const key = `${date}|${timeZone}`;
+  let starts = slotGrid.get(key);
+  if (!starts) {
+    starts = Object.freeze(businessSlotsOnDate(date, timeZone));
+    if (slotGrid.size >= slotGridMaxEntries) slotGrid.delete(slotGrid.keys().next().value!);
+    slotGrid.set(key, starts);
+  }
+  return starts;
+}
+
+/**
  * The business slots falling on `date` in the visitor's zone, each with its
  * remaining capacity. Slots that are past, inside the notice or beyond the
  * window are left out rather than shown as unavailable.
@@ -41,7 +61,7 @@ export async function listSlots(
   { date, timeZone }: { date: string; timeZone: string },
 ): Promise<SlotsListView> {
   const { earliest, latest } = bookableRange(deps);
-  const starts = businessSlotsOnDate(date, timeZone).filter((s) => s >= earliest && s <= latest);
+  const starts = slotStartsOnDate(date, timeZone).filter((s) => s >= earliest && s <= latest);
   if (starts.length === 0) return { date, timeZone, slots: [] };
   const capacity = deps.config.BOOKING_SLOT_CAPACITY;
   const taken = await takenBetween(db, starts[0]!, new Date(starts.at(-1)!.getTime() + 1), deps.now());
