@@ -6,6 +6,7 @@ import express from 'express';
 import type { ViteDevServer } from 'vite';
 import type { PublicConfig } from '../../shared/public-config.ts';
 import type { Deps } from '../deps.ts';
+import { createPageCache, isCacheablePage, pageWithNonce, type PageCache } from './page-cache.ts';
 import { redactPath } from './security.ts';
 
 type RenderFn = (typeof import('../../client/entry-server.tsx'))['render'];
@@ -34,7 +35,13 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
       '/assets',
       express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
     );
-    app.use(express.static(clientDir, { index: false, maxAge: '1h' }));
+    // Public files (favicon, images) all have an extension: page paths skip the
+    // file-system lookup, and the raw template is never served as a file.
+    const publicFiles = express.static(clientDir, { index: false, maxAge: '1h' });
+    app.use((req, res, next) => {
+      if (!/\.[a-z0-9]+$/i.test(req.path) || req.path === '/index.html') return next();
+      publicFiles(req, res, next);
+    });
     const template = await readFile(path.join(clientDir, 'index.html'), 'utf8');
     const entry = path.join(root, 'dist/server/entry-server.js');
     const { render } = (await import(entry)) as { render: RenderFn };
@@ -53,24 +60,37 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
   };
   const configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
 
+  // Production only: in development every edit must show on the next request.
+  // Only 200s are kept, so unknown URLs (404s) never take a place; see decision 019.
+  const cache: PageCache | undefined = mode === 'production' ? createPageCache({ maxEntries: 500, maxBytes: 32 * 1024 * 1024 }) : undefined;
+
   app.get('/{*path}', async (req: ExpressRequest, res: Response, next: NextFunction) => {
     try {
       const nonce = (res.locals.cspNonce as string | undefined) ?? randomBytes(16).toString('base64');
+      const cacheable = cache !== undefined && isCacheablePage(req.method, req.path, req.originalUrl);
+      if (cacheable) {
+        const hit = cache.get(req.originalUrl);
+        res.setHeader('X-Page-Cache', hit ? 'hit' : 'miss');
+        if (hit) return sendHtml(res, hit.status, pageWithNonce(hit, nonce));
+      }
+      const renderNonce = cacheable ? cache.placeholder : nonce;
       const [template, render] = await Promise.all([loadTemplate(req.originalUrl), loadRender()]);
       const result = await render(toFetchRequest(req, deps.config.publicUrl), {
         origin: deps.config.publicUrl,
-        nonce,
+        nonce: renderNonce,
         publicConfig,
       });
       if (result.redirect) return res.redirect(result.status, result.redirect);
       if (result.status === 404) deps.log.warn({ path: redactPath(req.path) }, 'page not found');
-      const html = template
+      const rendered = template
         // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
         .replace('<!--app-head-->', () => result.head)
         .replace('<!--app-html-->', () => result.html)
-        .replace('<!--app-config-->', () => `<script nonce="${nonce}">window.__PUBLIC_CONFIG__=${configJson}</script>`)
-        .replaceAll('<script type="module"', `<script nonce="${nonce}" type="module"`);
-      res.status(result.status).type('html').send(html);
+        .replace('<!--app-config-->', () => `<script nonce="${renderNonce}">window.__PUBLIC_CONFIG__=${configJson}</script>`)
+        .replaceAll('<script type="module"', `<script nonce="${renderNonce}" type="module"`);
+      if (!cacheable) return sendHtml(res, result.status, rendered);
+      if (result.status === 200) cache.set(req.originalUrl, result.status, rendered);
+      sendHtml(res, result.status, rendered.replaceAll(cache.placeholder, nonce));
     } catch (error) {
       vite?.ssrFixStacktrace(error as Error);
       next(error);
@@ -80,6 +100,16 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
   return async () => {
     await vite?.close();
   };
+}
+
+/**
+ * Every page response differs by its nonce, so an ETag (a hash of the whole
+ * page, per response) could never match: send without one.
+ */
+function sendHtml(res: Response, status: number, html: string | Buffer): void {
+  res.status(status).type('html');
+  res.setHeader('Content-Length', Buffer.byteLength(html));
+  res.end(html);
 }
 
 function toFetchRequest(req: ExpressRequest, origin: string): Request {
