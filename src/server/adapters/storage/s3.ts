@@ -71,7 +71,13 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       } catch (error) {
         if (!isNotFound(error)) throw error;
         // Created without any ACL: S3 buckets are private unless opened up on purpose.
-        await client.send(new CreateBucketCommand({ Bucket }));
+        try {
+          await client.send(new CreateBucketCommand({ Bucket }));
+        } catch (createError) {
+          // The spec's wording; start-up stops with it, so no upload is ever attempted.
+          const message = createError instanceof Error ? createError.message : String(createError);
+          throw new Error(`Error creating storage bucket: ${message}`, { cause: createError });
+        }
       }
     },
 

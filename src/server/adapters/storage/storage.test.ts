@@ -115,6 +115,14 @@ describe.each(drivers)('%s object storage', (_name, make) => {
   });
 });
 
+describe('s3 bucket creation', () => {
+  it("stops with 'Error creating storage bucket: …' when the bucket cannot be created", async () => {
+    // Upper case and underscores are not allowed in bucket names, so the store refuses to create it.
+    const storage = createS3Storage({ bucket: 'Not_A_Valid_Bucket', region: 'us-east-1', endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+    await expect(storage.ensureBucket()).rejects.toThrow(/^Error creating storage bucket: .+/);
+  });
+});
+
 describe('local storage layout', () => {
   it('writes under the root only, with no temporary files left behind', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'storage-'));
