@@ -24,3 +24,25 @@ export const messageIdInput = z.object({ messageId: z.uuid() });
 
 export const outcomeTooEarlyMessage = 'You can mark the outcome only after the appointment has started.';
 export const messageKindLabels = { contact: 'Contact', business: 'Business inquiry', chat_offline: 'Chat (offline)' } as const;
+
+/** The mail outbox in the console (the dev mailbox's list, and delivery status with SMTP). */
+export const mailStatuses = ['pending', 'sent', 'failed'] as const;
+export type MailStatus = (typeof mailStatuses)[number];
+export const mailListInput = z.object({ status: z.enum([...mailStatuses, 'all']).default('all') });
+export const mailIdInput = z.object({ messageId: z.uuid() });
+export const mailStatusLabels: Record<MailStatus, string> = { pending: 'Pending', sent: 'Sent', failed: 'Failed' };
+export const mailKindLabels: Record<string, string> = {
+  booking_confirmation: 'Booking confirmation',
+  booking_staff_notification: 'New booking (staff)',
+  booking_reminder: 'Reminder',
+  booking_cancelled: 'Cancellation',
+  booking_cancelled_staff: 'Cancellation (staff)',
+  booking_rescheduled: 'Reschedule',
+  booking_rescheduled_staff: 'Reschedule (staff)',
+  contact_message: 'Contact message',
+  business_inquiry: 'Business inquiry',
+  chat_offline: 'Chat (offline)',
+  staff_invite: 'Staff invitation',
+};
+/** Shown in place of a manage or invitation link in the console: links that still work are never displayed. */
+export const hiddenLinkText = '[private link hidden]';

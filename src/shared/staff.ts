@@ -40,6 +40,7 @@ export const consolePages = {
   appointments: ['notary'],
   chat: ['admin', 'staff'],
   messages: ['admin', 'staff'],
+  mail: ['admin', 'staff'],
   staff: ['admin'],
   account: ['admin', 'staff', 'notary'],
 } as const satisfies Record<string, readonly StaffRole[]>;

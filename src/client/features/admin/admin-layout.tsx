@@ -12,6 +12,7 @@ const navItems: { page: ConsolePage; label: string }[] = [
   { page: 'appointments', label: 'My appointments' },
   { page: 'chat', label: 'Chat' },
   { page: 'messages', label: 'Messages' },
+  { page: 'mail', label: 'Mail' },
   { page: 'staff', label: 'Staff' },
   { page: 'account', label: 'Account' },
 ];

@@ -8,6 +8,7 @@ import { AppointmentsPage } from '../../features/admin/appointments-page.tsx';
 import { InvitePage, LoginPage, TwoFactorPage } from '../../features/admin/auth-pages.tsx';
 import { BookingDetailPage } from '../../features/admin/booking-detail-page.tsx';
 import { BookingsPage } from '../../features/admin/bookings-page.tsx';
+import { MailDetailPage, MailPage } from '../../features/admin/mail-page.tsx';
 import { MessagesPage } from '../../features/admin/messages-page.tsx';
 import { PageHeading } from '../../features/admin/page-heading.tsx';
 import { StaffPage } from '../../features/admin/staff-page.tsx';
@@ -54,6 +55,8 @@ export function Component() {
               }
             />
             <Route path="messages" element={<RequireRole page="messages"><MessagesPage /></RequireRole>} />
+            <Route path="mail" element={<RequireRole page="mail"><MailPage /></RequireRole>} />
+            <Route path="mail/:messageId" element={<RequireRole page="mail"><MailDetailPage /></RequireRole>} />
             <Route path="staff" element={<RequireRole page="staff"><StaffPage /></RequireRole>} />
             <Route path="account" element={<RequireRole page="account"><AccountPage /></RequireRole>} />
             <Route path="*" element={<ConsoleNotFound />} />

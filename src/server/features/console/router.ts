@@ -3,12 +3,15 @@ import {
   assignNotaryInput,
   bookingListInput,
   consoleBookingIdInput,
+  mailIdInput,
+  mailListInput,
   markOutcomeInput,
   messageIdInput,
   messageListInput,
   staffCancelInput,
 } from '../../../shared/console.ts';
 import { roleProcedure } from '../staff/procedures.ts';
+import * as mailService from './mail-service.ts';
 import * as consoleService from './service.ts';
 
 const office = roleProcedure('admin', 'staff');
@@ -34,6 +37,15 @@ export const consoleRouter = router({
     list: office.input(messageListInput).query(({ ctx, input }) => consoleService.listMessages(ctx.deps, input.show)),
     markHandled: office.input(messageIdInput).mutation(async ({ ctx, input }) => {
       await consoleService.markMessageHandled(ctx.deps, ctx.staff, input.messageId);
+      return { ok: true as const };
+    }),
+  }),
+  /** The mail outbox: admins and office staff only (it holds every customer's email). */
+  mail: router({
+    list: office.input(mailListInput).query(({ ctx, input }) => mailService.listMail(ctx.deps, input)),
+    get: office.input(mailIdInput).query(({ ctx, input }) => mailService.getMail(ctx.deps, input.messageId)),
+    retry: office.input(mailIdInput).mutation(async ({ ctx, input }) => {
+      await mailService.retryMail(ctx.deps, ctx.staff, input.messageId);
       return { ok: true as const };
     }),
   }),

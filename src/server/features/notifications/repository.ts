@@ -99,8 +99,9 @@ export async function markAttemptFailed(
     .where(and(eq(outbox.id, row.id), eq(outbox.status, 'pending')));
 }
 
-function redactPayload(payload: OutboxPayload): OutboxPayload {
-  const blank = (text: string) => payload.secrets!.reduce((acc, secret) => acc.split(secret).join('[removed after sending]'), text);
+/** The payload with every secret blanked (`secrets` dropped); the staff console shows only this form. */
+export function redactPayload(payload: OutboxPayload, replacement = '[removed after sending]'): OutboxPayload {
+  const blank = (text: string) => (payload.secrets ?? []).reduce((acc, secret) => (secret ? acc.split(secret).join(replacement) : acc), text);
   const { message } = payload;
   return {
     message: {
