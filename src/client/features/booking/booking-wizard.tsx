@@ -1,24 +1,31 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { Loader2 } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { holdExpiredMessage } from '../../../shared/booking.ts';
-import { detectTimeZone } from '../../../shared/time.ts';
+import { businessTimeZone, detectTimeZone } from '../../../shared/time.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { cn } from '../../lib/cn.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { BookingStep } from './booking-step.tsx';
-import { ConfirmStep } from './confirm-step.tsx';
-import { ContactStep } from './contact-step.tsx';
 import { DocumentsStep } from './documents-step.tsx';
 import { errorCode } from './errors.ts';
-import { PaymentStep } from './payment-step.tsx';
+import { BookingStep, ConfirmStep, ContactStep, PaymentStep, preloadStep, StepLoading } from './lazy-steps.tsx';
 import { isPaid, resumeStep, steps, tabEnabled, type StepId } from './steps.ts';
 import { useBookingId } from './use-booking-id.ts';
 
 export const bookingCancelledMessage = 'This booking was cancelled. You can schedule a new appointment below.';
 const stripeReturnParams = ['payment_intent', 'payment_intent_client_secret', 'redirect_status'];
+
+let browserZone: string | undefined;
+/**
+ * The browser's zone, read once and only when needed: the first
+ * Intl.DateTimeFormat loads locale data (~60 ms on a slow phone), which would
+ * otherwise lengthen the page's start-up; the Documents step never shows it.
+ */
+function browserTimeZone(): string {
+  return (browserZone ??= detectTimeZone());
+}
 
 /**
  * The five-step booking wizard (spec section 2, reading B). The booking
@@ -30,7 +37,6 @@ export function BookingWizard() {
   const [searchParams, setSearchParams] = useSearchParams();
   const [returnedFromProvider] = useState(() => searchParams.has('payment_intent'));
   const [step, setStep] = useState<StepId | null>(null);
-  const [detectedTimeZone, setDetectedTimeZone] = useState('America/Chicago');
   const [timeZone, setTimeZone] = useState<string | null>(null);
   const resolvedFor = useRef<string | null>(null);
   const focusNext = useRef(false);
@@ -39,8 +45,6 @@ export function BookingWizard() {
   const start = trpc.booking.start.useMutation();
   const query = trpc.booking.get.useQuery({ bookingId: bookingId ?? '' }, { enabled: bookingId !== null, retry: false });
   const booking = bookingId && query.data?.id === bookingId ? query.data : null;
-
-  useEffect(() => setDetectedTimeZone(detectTimeZone()), []);
 
   // Stripe's return_url carries the intent in the query; the booking id is all we keep.
   useEffect(() => {
@@ -64,7 +68,7 @@ export function BookingWizard() {
   useEffect(() => {
     if (!ready) return;
     if (!bookingId) {
-      if (step === null) setStep('documents');
+      if (step === null) startTransition(() => setStep('documents'));
       return;
     }
     if (query.isError && resolvedFor.current !== bookingId) {
@@ -89,7 +93,8 @@ export function BookingWizard() {
     const resume = resumeStep(booking, new Date());
     setTimeZone(booking.startsAt ? booking.timeZone : null);
     if (resume.holdLost) toast({ title: holdExpiredMessage, variant: 'destructive' });
-    setStep(resume.step);
+    // Keep "Loading your booking..." until the step's code is here too: heading and step appear together.
+    void preloadStep(resume.step).then(() => setStep(resume.step));
   }, [ready, bookingId, booking, query.isError, query.error, fromUrl, forget, remember, step]);
 
   useEffect(() => {
@@ -103,24 +108,27 @@ export function BookingWizard() {
     if (bookingId) await utils.booking.get.invalidate({ bookingId });
   }, [bookingId, utils]);
 
+  /** A step is done: re-read the booking and fetch the next step's code, then show it. */
+  const advance = useCallback((next: StepId) => Promise.all([refresh(), preloadStep(next)]).then(() => goTo(next)), [refresh, goTo]);
+
   const ensureBooking = useCallback(async () => {
     if (bookingId && booking) return bookingId;
-    const created = await start.mutateAsync({ timeZone: detectedTimeZone });
+    const created = await start.mutateAsync({ timeZone: browserTimeZone() });
     resolvedFor.current = created.bookingId;
     remember(created.bookingId);
     return created.bookingId;
-  }, [bookingId, booking, start, detectedTimeZone, remember]);
+  }, [bookingId, booking, start, remember]);
 
   const onHoldLost = useCallback(
     (message: string) => {
       toast({ title: message, variant: 'destructive' });
-      void refresh().then(() => goTo('booking'));
+      void advance('booking');
     },
-    [refresh, goTo],
+    [advance],
   );
 
   const onPaid = useCallback(async () => {
-    await refresh();
+    await Promise.all([refresh(), preloadStep('confirm')]);
     // Paid: the next visit to /schedule starts a new booking (this one stays reachable by its URL).
     forget({ keepUrl: true });
     goTo('confirm');
@@ -129,6 +137,8 @@ export function BookingWizard() {
   // A first visit (no booking yet) renders the Documents step straight away, on the server too.
   const loading = bookingId !== null && (step === null || (!booking && step !== 'documents'));
   const current: StepId = step ?? 'documents';
+  // The server renders the Documents step (no zone shown), so this never runs there or during hydration.
+  const detectedTimeZone = current === 'documents' ? businessTimeZone : browserTimeZone();
   const zone = timeZone ?? detectedTimeZone;
 
   if (loading && query.isError) {
@@ -152,6 +162,10 @@ export function BookingWizard() {
   }
 
   const stepInfo = steps.find((s) => s.id === current)!;
+  const nextStep = steps[steps.indexOf(stepInfo) + 1]?.id;
+  const preloadNextStep = () => {
+    if (nextStep) void preloadStep(nextStep);
+  };
 
   return (
     <Tabs.Root
@@ -170,6 +184,8 @@ export function BookingWizard() {
               key={s.id}
               value={s.id}
               disabled={!enabled}
+              onPointerEnter={enabled ? () => void preloadStep(s.id) : undefined}
+              onFocus={enabled ? () => void preloadStep(s.id) : undefined}
               className={cn(
                 'flex items-center justify-center gap-2 rounded-lg border px-2 py-3 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700',
                 active
@@ -197,27 +213,33 @@ export function BookingWizard() {
       {steps.map((s) => (
         <Tabs.Content key={s.id} value={s.id} className="focus-visible:outline-none" tabIndex={-1}>
           {s.id === current && (
-            <section aria-labelledby={`step-${s.id}-heading`} className="grid gap-6">
+            <section
+              aria-labelledby={`step-${s.id}-heading`}
+              className="grid gap-6"
+              // Working in a step: fetch the next one's code meanwhile.
+              onPointerEnter={preloadNextStep}
+              onFocus={preloadNextStep}
+            >
               <h2 id={`step-${s.id}-heading`} ref={headingRef} tabIndex={-1} className="text-2xl font-bold text-slate-900 focus:outline-none">
                 {stepInfo.title}
               </h2>
-              {current === 'documents' && (
-                <DocumentsStep booking={booking} ensureBooking={ensureBooking} onDone={() => refresh().then(() => goTo('booking'))} />
-              )}
-              {current === 'booking' && booking && (
-                <BookingStep
-                  booking={booking}
-                  timeZone={zone}
-                  detectedTimeZone={detectedTimeZone}
-                  onTimeZoneChange={setTimeZone}
-                  onHeld={() => refresh().then(() => goTo('contact'))}
-                />
-              )}
-              {current === 'contact' && booking && <ContactStep booking={booking} onSaved={() => refresh().then(() => goTo('payment'))} />}
-              {current === 'payment' && booking && (
-                <PaymentStep booking={booking} returnedFromProvider={returnedFromProvider} onPaid={onPaid} onHoldLost={onHoldLost} />
-              )}
-              {current === 'confirm' && booking && <ConfirmStep booking={booking} />}
+              {current === 'documents' && <DocumentsStep booking={booking} ensureBooking={ensureBooking} onDone={() => advance('booking')} />}
+              <Suspense fallback={<StepLoading />}>
+                {current === 'booking' && booking && (
+                  <BookingStep
+                    booking={booking}
+                    timeZone={zone}
+                    detectedTimeZone={detectedTimeZone}
+                    onTimeZoneChange={setTimeZone}
+                    onHeld={() => advance('contact')}
+                  />
+                )}
+                {current === 'contact' && booking && <ContactStep booking={booking} onSaved={() => advance('payment')} />}
+                {current === 'payment' && booking && (
+                  <PaymentStep booking={booking} returnedFromProvider={returnedFromProvider} onPaid={onPaid} onHoldLost={onHoldLost} />
+                )}
+                {current === 'confirm' && booking && <ConfirmStep booking={booking} />}
+              </Suspense>
             </section>
           )}
         </Tabs.Content>

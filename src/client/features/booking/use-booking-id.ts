@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 const storageKey = 'notary.bookingId';
@@ -17,12 +17,16 @@ export function useBookingId() {
   const [ready, setReady] = useState(false);
 
   useEffect(() => {
-    try {
-      setStored(window.localStorage.getItem(storageKey));
-    } catch {
-      // Private mode or storage disabled: the URL alone carries the booking.
-    }
-    setReady(true);
+    // Right after hydration: as a transition the wizard's re-render yields to
+    // the browser rather than blocking it (the page looks the same meanwhile).
+    startTransition(() => {
+      try {
+        setStored(window.localStorage.getItem(storageKey));
+      } catch {
+        // Private mode or storage disabled: the URL alone carries the booking.
+      }
+      setReady(true);
+    });
   }, []);
 
   const urlId = fromUrl && uuidShape.test(fromUrl) ? fromUrl : null;
