@@ -166,7 +166,8 @@ export function BookingStep({ booking, timeZone, detectedTimeZone, onTimeZoneCha
                     type="button"
                     disabled={!slot.available}
                     aria-pressed={selected}
-                    aria-label={`${shown.time} ${shown.zone}${slot.available ? '' : ', unavailable'}`}
+                    // The visible words first, in order (WCAG 2.5.3 label in name), then the zone in full.
+                    aria-label={`${shown.time} ${short} (${shown.zone})${slot.available ? '' : ', unavailable'}`}
                     onClick={() => setStartsAt(slot.startsAt)}
                     className={cn(
                       'flex flex-col items-center rounded-md border px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700',
@@ -177,9 +178,9 @@ export function BookingStep({ booking, timeZone, detectedTimeZone, onTimeZoneCha
                           : 'cursor-not-allowed border-slate-200 bg-slate-100 text-slate-500 line-through',
                     )}
                   >
-                    <span className="font-medium">{shown.time}</span>
+                    <span className="font-medium">{shown.time}</span>{' '}
                     <span className={cn('text-xs', selected ? 'text-blue-100' : 'text-slate-600')}>
-                      {slot.available ? short : 'Unavailable'}
+                      {slot.available ? short : `${short} · Unavailable`}
                     </span>
                   </button>
                 );

@@ -98,6 +98,8 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
 
     let succeeded = 0;
     let failed = 0;
+    // Uploaded files stay in the list at 100% until the batch is over, so each bar visibly completes.
+    const finished = new Set<string>();
     // One at a time: a slow connection gives each file its full bandwidth and the progress reads true.
     for (const item of queue) {
       update(item.key, { error: null });
@@ -122,13 +124,14 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
           (progress) => update(item.key, { progress }),
         );
         succeeded++;
-        setQueue((current) => current.filter((q) => q.key !== item.key));
+        finished.add(item.key);
       } catch (error) {
         failed++;
         update(item.key, { progress: null, error: error instanceof UploadError ? error.message : uploadFailedMessage });
       }
     }
     await utils.booking.get.invalidate({ bookingId });
+    setQueue((current) => current.filter((q) => !finished.has(q.key)));
     setBusy(false);
     if (failed > 0) {
       setStepError(uploadFailedMessage);
