@@ -1,4 +1,4 @@
-import { startTransition, StrictMode } from 'react';
+import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router-dom';
 import { PublicConfigProvider } from './lib/public-config.tsx';
@@ -10,6 +10,14 @@ import './styles.css';
 // Interpreted parsing is plenty fast for form validation. Set through Zod's
 // global config object so this entry does not have to bundle Zod itself.
 (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
+
+/** Marks <html data-hydrated> once the page is interactive (for journeys that must not race hydration). */
+function HydrationMarker({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  return children;
+}
 
 async function hydrate() {
   // Lazy route modules matched by the server-rendered page must be loaded
@@ -33,7 +41,9 @@ async function hydrate() {
       document.getElementById('root')!,
       <StrictMode>
         <PublicConfigProvider value={window.__PUBLIC_CONFIG__!}>
-          <RouterProvider router={router} />
+          <HydrationMarker>
+            <RouterProvider router={router} />
+          </HydrationMarker>
         </PublicConfigProvider>
       </StrictMode>,
     );

@@ -22,18 +22,10 @@ const stepHeading = (page: Page, name: string) => page.getByRole('heading', { le
 const toastWith = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).or(page.locator('li', { hasText: text })).first();
 const bookingIdOf = (page: Page) => new URL(page.url()).searchParams.get('booking')!;
 
-/**
- * Queues a file and waits until the step lists it. The Documents step is
- * server-rendered: a file chosen before hydration finishes never reaches
- * React, so it is chosen again, as a visitor would.
- */
+/** Queues a file (even before hydration: the step takes it over) and waits until the step lists it. */
 async function queueFile(page: Page, file: string) {
-  const queued = page.getByRole('button', { name: `Remove ${path.basename(file)}` });
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await page.getByLabel('Choose files').setInputFiles([file]);
-    if (await queued.waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
-  }
-  throw new Error(`${file} was never queued`);
+  await page.getByLabel('Choose files').setInputFiles([file]);
+  await page.getByRole('button', { name: `Remove ${path.basename(file)}` }).waitFor();
 }
 
 /** A booking made through the API up to the Payment step (a document, a held slot two days ahead, contact details). */
@@ -150,6 +142,28 @@ describe('booking wizard: edge journeys', () => {
       browser = await openBrowser();
     });
     afterAll(() => browser?.close());
+
+    it('keeps a file chosen before the page finished loading its scripts', async () => {
+      const { page, errors } = browser;
+      // Hold the client entry back until the file is chosen in the server-rendered page.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+        await gate;
+        await route.continue();
+      });
+      try {
+        // Module scripts delay DOMContentLoaded, so wait only for the server's HTML.
+        await page.goto(`${baseUrl()}/schedule`, { waitUntil: 'commit' });
+        await page.getByLabel('Choose files').setInputFiles([pdf]);
+        expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
+        release();
+        await page.getByRole('button', { name: 'Remove sample.pdf' }).waitFor();
+      } finally {
+        await page.unroute(/\/assets\/index-[^/]+\.js$/);
+      }
+      expect(errors).toEqual([]);
+    });
 
     it("shows the payment step's error view with the spec's texts, and 'Try Again' reloads into a working form", async () => {
       const { page } = browser;

@@ -299,6 +299,7 @@ describe('booking wizard by keyboard alone', () => {
     const { page, errors } = browser;
     await page.goto('/schedule');
     await stepHeading(page, 'Upload Documents').waitFor();
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
 
     await tabTo(page, 'Choose files');
     const chooser = page.waitForEvent('filechooser');

@@ -1,5 +1,5 @@
 import { FileText, Trash2, Upload } from 'lucide-react';
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { acceptedFileExtensions, noDocumentsMessage, type BookingView } from '../../../shared/booking.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast.tsx';
@@ -57,6 +57,17 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
       setStepError(null);
     }
   }
+
+  // The step is server-rendered, so its file input works before hydration; a file
+  // chosen then fired no React change event. Take it over once React is in charge.
+  useEffect(() => {
+    const input = inputRef.current;
+    if (input?.files && input.files.length > 0) {
+      addFiles(input.files);
+      input.value = '';
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, right after hydration
+  }, []);
 
   function update(key: string, patch: Partial<QueuedFile>) {
     setQueue((current) => current.map((q) => (q.key === key ? { ...q, ...patch } : q)));
