@@ -5,10 +5,10 @@ import { cardMessages } from '../../../shared/payments.ts';
 import { createTestDeps, type TestContext } from '../../../../tests/helpers/app.ts';
 import { dbKinds } from '../../../../tests/helpers/db.ts';
 import { bookingAwaitingPayment, paymentClock } from '../../../../tests/helpers/payments.ts';
-import { bookings, payments } from '../../db/schema.ts';
+import { auditLog, bookings, payments } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { getBookingView } from '../booking/service.ts';
-import { confirmTestCard, createPaymentIntent, refundBookingPayment, syncPayment } from './service.ts';
+import { applyIntentUpdate, confirmTestCard, createPaymentIntent, refundBookingPayment, syncPayment } from './service.ts';
 
 const card = { number: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Grace Hopper', email: 'grace@example.com' };
 
@@ -106,6 +106,21 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
     expect(row).toMatchObject({ status: 'refunded', refundedCents: 3100, providerRefundId: first.providerRefundId });
     const second = await deps.db.transaction((tx) => refundBookingPayment(tx, deps, { bookingId, reason: 'again' }));
     expect(second.refundedCents).toBe(0);
+  });
+
+  it('refunds a payment that succeeds after its booking was cancelled, and leaves the booking cancelled', async () => {
+    const { bookingId } = await bookingAwaitingPayment(deps);
+    const intent = await createPaymentIntent(deps, { bookingId });
+    await deps.db.update(bookings).set({ status: 'cancelled', cancellationReason: 'abandoned' }).where(eq(bookings.id, bookingId));
+    const succeeded = { providerPaymentId: intent.providerPaymentId, bookingId, status: 'succeeded', amountCents: 3100, currency: 'usd', method: 'card', failureMessage: null } as const;
+    await deps.db.transaction((tx) => applyIntentUpdate(tx, deps, succeeded));
+    await deps.db.transaction((tx) => applyIntentUpdate(tx, deps, succeeded)); // the event again: no second refund
+
+    const [row] = await deps.db.select().from(payments).where(eq(payments.bookingId, bookingId));
+    expect(row).toMatchObject({ status: 'refunded', refundedCents: 3100 });
+    expect((await getBookingView(deps.db, bookingId))?.status).toBe('cancelled');
+    const audits = await deps.db.select().from(auditLog).where(eq(auditLog.action, 'payment.refunded_after_cancellation'));
+    expect(audits).toHaveLength(1);
   });
 
   it('refunds nothing for a booking that was never paid', async () => {

@@ -15,6 +15,7 @@ import type { RetrievedIntent } from '../../adapters/payments/types.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { bookings, payments, processedEvents } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { writeAudit } from '../audit.ts';
 import { confirmBooking, getBookingView, markPaymentFailed, markPaymentProcessing } from '../booking/service.ts';
 
 /**
@@ -180,6 +181,17 @@ export async function applyIntentUpdate(tx: Tx, deps: Deps, update: IntentUpdate
       deps.log.error({ bookingId: current.bookingId, paid: update.amountCents, price: booking.priceCents }, 'payment below booking price');
     } else if (booking && booking.status !== 'cancelled') {
       await confirmBooking(tx, deps, { bookingId: current.bookingId });
+    } else if (booking) {
+      // Paid for a booking that was cancelled meanwhile (abandoned, or by staff while the
+      // visitor was paying): the money goes straight back; the refund key makes a repeat harmless.
+      const { refundedCents } = await refundBookingPayment(tx, deps, { bookingId: current.bookingId, reason: 'paid after cancellation' });
+      await writeAudit(tx, {
+        actorType: 'system',
+        action: 'payment.refunded_after_cancellation',
+        entityType: 'booking',
+        entityId: current.bookingId,
+        data: { providerPaymentId: current.providerPaymentId, refundedCents },
+      });
     }
   } else if (status === 'processing') {
     // The booking service ignores this for a booking already further along (e.g. confirmed).
