@@ -62,12 +62,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     releaseLock = acquireDataDirLock(dataDir);
   }
   try {
-    // PostgreSQL's default 128 MB of shared buffers made the WebAssembly heap grow
-    // to ~190 MB and kept the idle server near 500–650 MB RSS; 32 MB holds this
-    // product's working set (pages beyond it come from the OS file cache) and
-    // idles ~140 MB lower. See docs/decisions/021-embedded-database-memory.md.
-    const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'] };
-    const client = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+    const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: resolveMigrations() });
     return {
