@@ -118,6 +118,12 @@ describe.each(dbKinds)('staff access control (%s)', (kind) => {
       expect(res.headers.get('x-robots-tag')).toContain('noindex');
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
+    // The client router ignores case and decodes segments: so must the gate.
+    for (const variant of ['/ADMIN/bookings', '/Admin/Bookings', '/%61dmin/bookings', '//admin//bookings']) {
+      const res = await fetch(`${app.url}${variant}`, { redirect: 'manual' });
+      expect({ variant, status: res.status, to: res.headers.get('location')?.split('?')[0] }).toEqual({ variant, status: 302, to: '/admin/login' });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
     const detail = await fetch(`${app.url}/admin/bookings/${randomUUID()}`, { redirect: 'manual' });
     expect(detail.status).toBe(302);
   });

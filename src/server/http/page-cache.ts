@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isUnder, routerPath } from './router-path.ts';
 
 /**
  * Rendered public pages, kept so the server renders each URL once.
@@ -96,12 +97,7 @@ const maxCachedUrlLength = 256;
 export function isCacheablePage(method: string, path: string, url: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
   if (url.length > maxCachedUrlLength) return false;
-  let lower: string;
-  try {
-    // The router decodes each segment ("/%73chedule" is /schedule) and ignores doubled slashes.
-    lower = decodeURIComponent(path).replace(/\/{2,}/g, '/').toLowerCase();
-  } catch {
-    return false;
-  }
-  return !uncachedPrefixes.some((prefix) => lower === prefix || lower.startsWith(`${prefix}/`));
+  const lower = routerPath(path);
+  if (lower === null) return false;
+  return !uncachedPrefixes.some((prefix) => isUnder(lower, prefix));
 }

@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config.ts';
+import { isUnder, routerPath } from './router-path.ts';
 
 /**
  * Security headers on every response (see docs/decisions/003-security-headers.md).
@@ -71,7 +72,9 @@ export function securityHeaders(config: Config, options: { development?: boolean
 const privatePrefixes = ['/schedule', '/booking', '/admin', '/trpc', '/api', '/socket.io', '/readyz', '/healthz'];
 
 export function isPrivatePath(path: string): boolean {
-  return privatePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) || path.endsWith('.ics');
+  const normal = routerPath(path);
+  if (normal === null) return true;
+  return privatePrefixes.some((prefix) => isUnder(normal, prefix)) || normal.endsWith('.ics');
 }
 
 export const noStoreForPrivatePaths: RequestHandler = (req, res, next) => {

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Deps } from '../../deps.ts';
 import { consolePages, homePathFor, type ConsolePage } from '../../../shared/staff.ts';
+import { isUnder, routerPath } from '../../http/router-path.ts';
 import { staffAuthFromCookieHeader } from './session.ts';
 
 /** Console pages anyone may open: signing in, the second step, accepting an invitation. */
@@ -15,9 +16,10 @@ const openPages = ['login', 'two-factor', 'invite'];
 export function adminPagesGuard(deps: Deps): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    if (req.path !== '/admin' && !req.path.startsWith('/admin/')) return next();
+    const path = routerPath(req.path);
+    if (path === null || !isUnder(path, '/admin')) return next();
     res.setHeader('X-Robots-Tag', 'noindex, nofollow');
-    const section = req.path.split('/')[2] ?? '';
+    const section = path.split('/')[2] ?? '';
     if (openPages.includes(section)) return next();
     try {
       const auth = await staffAuthFromCookieHeader(deps, req.headers.cookie);
