@@ -18,6 +18,7 @@ import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/secu
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
 import { appRouter } from './router.ts';
+import { mountContactFormPosts } from './features/contact/form-posts.ts';
 
 export interface App {
   app: Express;
@@ -71,6 +72,8 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(['/api/bookings', '/api/manage'], rateLimit(deps.db, manageRate));
   app.use(calendarRoutes(deps));
   app.use(manageDocumentsRouter(deps));
+  // The contact forms posted by the browser itself (before the page's script has loaded).
+  mountContactFormPosts(app, deps);
 
   app.use(
     '/trpc',

@@ -16,7 +16,9 @@ export interface Browser {
 }
 
 /** A fresh Chromium profile per call (Debian's chromium; no browser download). */
-export async function openBrowser(options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<Browser> {
+export async function openBrowser(
+  options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference'; javaScriptEnabled?: boolean } = {},
+): Promise<Browser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'notary-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -32,6 +34,7 @@ export async function openBrowser(options: { width?: number; height?: number; re
     ],
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     reducedMotion: options.reducedMotion ?? 'no-preference',
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
     baseURL: baseUrl(),
   });
   const page = context.pages()[0] ?? (await context.newPage());

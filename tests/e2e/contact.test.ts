@@ -19,6 +19,8 @@ describe('home contact form', () => {
     });
     await page.goto('/#contact');
     const form = page.getByRole('form', { name: 'Contact form' });
+    // This journey is about the script's path; the no-script post has its own test.
+    await page.locator('form[data-hydrated]').waitFor();
     const name = `Mary Ann ${Date.now()}`;
     await form.getByLabel('Name').fill(name);
     await form.getByLabel('Email').fill('mary@example.com');
@@ -49,6 +51,8 @@ describe('home contact form', () => {
     );
     await page.goto('/#contact');
     const form = page.getByRole('form', { name: 'Contact form' });
+    // This journey is about the script's path; the no-script post has its own test.
+    await page.locator('form[data-hydrated]').waitFor();
     await form.getByLabel('Name').fill('Failing Frank');
     await form.getByLabel('Email').fill('frank@example.com');
     await form.getByLabel('Message').fill('Hello?');
@@ -68,6 +72,8 @@ describe('home contact form', () => {
     });
     await page.goto('/#contact');
     const form = page.getByRole('form', { name: 'Contact form' });
+    // This journey is about the script's path; the no-script post has its own test.
+    await page.locator('form[data-hydrated]').waitFor();
     await form.getByLabel('Name').fill('   ');
     await form.getByLabel('Email').fill('blank@example.com');
     await form.getByLabel('Message').fill('Hi');
@@ -89,6 +95,9 @@ describe('business solutions form', () => {
     const { page, errors } = browser;
     await page.goto('/business-solutions');
     const form = page.getByRole('form', { name: 'Business inquiry form' });
+    // The form's code loads when it nears the viewport.
+    await form.scrollIntoViewIfNeeded();
+    await page.locator('form[data-hydrated]').waitFor();
     const company = `Rivers Title ${Date.now()}`;
     await form.getByLabel('Full name').fill('Dee Rivers');
     await form.getByLabel('Business email').fill('dee@rivers.example');

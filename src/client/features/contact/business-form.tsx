@@ -7,6 +7,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { api } from '../../lib/trpc.ts';
 import { Honeypot, formValues } from './honeypot.tsx';
+import { PostedOutcomeNotice, useHydrated, usePostedOutcome } from './posted-outcome.tsx';
 
 const fields = ['name', 'email', 'company', 'phone', 'interest', 'message', honeypotField] as const;
 
@@ -16,8 +17,11 @@ const fields = ['name', 'email', 'company', 'phone', 'interest', 'message', hone
  */
 export function BusinessInquiryForm() {
   const id = useId();
-  const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
+  // Set by /api/business-inquiry when the browser posted the form before this script ran.
+  const posted = usePostedOutcome('inquiry');
+  const [state, setState] = useState<'idle' | 'sending' | 'sent'>(posted === 'sent' ? 'sent' : 'idle');
   const confirmation = useRef<HTMLDivElement>(null);
+  const hydrated = useHydrated();
 
   useEffect(() => {
     if (state === 'sent') confirmation.current?.focus();
@@ -48,7 +52,8 @@ export function BusinessInquiryForm() {
   }
 
   return (
-    <form aria-label="Business inquiry form" method="post" onSubmit={onSubmit} className="relative grid gap-4">
+    <form aria-label="Business inquiry form" data-hydrated={hydrated || undefined} method="post" action="/api/business-inquiry" onSubmit={onSubmit} className="relative grid gap-4">
+      {posted && posted !== 'sent' && <PostedOutcomeNotice outcome={posted} />}
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-name`}>Full name</Label>

@@ -7,6 +7,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { api } from '../../lib/trpc.ts';
 import { Honeypot, formValues } from './honeypot.tsx';
+import { PostedOutcomeNotice, useHydrated, usePostedOutcome } from './posted-outcome.tsx';
 
 const fields = ['name', 'email', 'phone', 'message', honeypotField] as const;
 
@@ -17,6 +18,9 @@ const fields = ['name', 'email', 'phone', 'message', honeypotField] as const;
 export function ContactForm() {
   const id = useId();
   const [sending, setSending] = useState(false);
+  const hydrated = useHydrated();
+  // Set by /api/contact when the browser posted the form before this script ran.
+  const posted = usePostedOutcome('contact');
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -43,7 +47,8 @@ export function ContactForm() {
   }
 
   return (
-    <form aria-label="Contact form" method="post" onSubmit={onSubmit} className="relative grid gap-4">
+    <form aria-label="Contact form" data-hydrated={hydrated || undefined} method="post" action="/api/contact" onSubmit={onSubmit} className="relative grid gap-4">
+      {posted && <PostedOutcomeNotice outcome={posted} />}
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-name`}>Name</Label>

@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { contactMessages } from '../../../shared/contact.ts';
+
+export type PostedOutcome = 'sent' | 'missing' | 'error';
+
+/**
+ * The outcome of a form the browser posted itself, before the page's script
+ * ran: the server redirects back with `?contact=` or `?inquiry=` (see
+ * src/server/features/contact/form-posts.ts). Rendered on the server too.
+ */
+export function usePostedOutcome(param: 'contact' | 'inquiry'): PostedOutcome | null {
+  const [params] = useSearchParams();
+  const value = params.get(param);
+  return value === 'sent' || value === 'missing' || value === 'error' ? value : null;
+}
+
+const texts: Record<PostedOutcome, { title: string; description: string }> = {
+  sent: { title: contactMessages.successTitle, description: contactMessages.successDescription },
+  missing: { title: contactMessages.missingTitle, description: contactMessages.missingDescription },
+  error: { title: contactMessages.failureTitle, description: contactMessages.failureDescription },
+};
+
+/** The same titles and descriptions the toasts use, as an announced panel above the form. */
+export function PostedOutcomeNotice({ outcome }: { outcome: PostedOutcome }) {
+  const { title, description } = texts[outcome];
+  const tone = outcome === 'sent' ? 'border-green-300 bg-green-50 text-green-950' : 'border-red-300 bg-red-50 text-red-950';
+  return (
+    <div role="status" className={`rounded-lg border p-4 ${tone}`}>
+      <p className="font-semibold">{title}</p>
+      <p className="mt-1 text-sm">{description}</p>
+    </div>
+  );
+}
+
+/**
+ * False in the server's HTML and until this component has hydrated. Forms mark
+ * themselves with it (`data-hydrated`): before that, a submit is the browser's
+ * own post to the fallback route.
+ */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
