@@ -11,19 +11,7 @@ import { errorMessage, timeIn } from './format.ts';
 import { PageHeading } from './page-heading.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { useStaff } from './use-staff.tsx';
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="font-semibold text-slate-700">{label}</dt>
-          <dd className="text-slate-900">{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
+import { Facts } from '../../components/ui/facts.tsx';
 
 function formatBytes(bytes: number | null): string {
   if (bytes === null) return '';

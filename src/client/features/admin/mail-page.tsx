@@ -11,6 +11,7 @@ import { mailKindLabels, mailStatusLabels, mailStatuses, type MailStatus } from 
 import { errorMessage, timeIn } from './format.ts';
 import { PageHeading } from './page-heading.tsx';
 import { useStaff } from './use-staff.tsx';
+import { Facts } from '../../components/ui/facts.tsx';
 
 const statusStyles: Record<MailStatus, string> = {
   pending: 'bg-amber-100 text-amber-900',
@@ -97,19 +98,6 @@ export function MailPage() {
         </div>
       )}
     </>
-  );
-}
-
-function Facts({ rows }: { rows: [string, ReactNode][] }) {
-  return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="font-semibold text-slate-700">{label}</dt>
-          <dd className="break-words text-slate-900">{value}</dd>
-        </div>
-      ))}
-    </dl>
   );
 }
 
