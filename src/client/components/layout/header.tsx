@@ -59,6 +59,20 @@ export function Header() {
   };
 
   const isHomeLink = (to: string) => to === '/' || to.startsWith('/#');
+  // The same links in the desktop bar and the mobile menu; only their look differs.
+  const renderNavItems = (className: string) =>
+    navItems.map((item) => (
+      <li key={item.label}>
+        <Link
+          to={item.to}
+          onClick={isHomeLink(item.to) ? (e) => onNavClick(e, item.section) : undefined}
+          aria-current={item.to === pathname ? 'page' : undefined}
+          className={className}
+        >
+          {item.label}
+        </Link>
+      </li>
+    ));
 
   return (
     <header
@@ -80,18 +94,9 @@ export function Header() {
 
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           <ul className="flex items-center gap-1">
-            {navItems.map((item) => (
-              <li key={item.label}>
-                <Link
-                  to={item.to}
-                  onClick={isHomeLink(item.to) ? (e) => onNavClick(e, item.section) : undefined}
-                  aria-current={item.to === pathname ? 'page' : undefined}
-                  className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 aria-[current=page]:text-blue-700"
-                >
-                  {item.label}
-                </Link>
-              </li>
-            ))}
+            {renderNavItems(
+              'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 aria-[current=page]:text-blue-700',
+            )}
           </ul>
           <Link to="/schedule" className={cx(buttonVariants({ size: 'sm' }), 'ml-3')}>
             Schedule a Notary
@@ -113,18 +118,9 @@ export function Header() {
 
       <nav id={menuId} aria-label="Mobile" hidden={!menuOpen} className="border-t border-slate-200 bg-white md:hidden">
         <ul className="flex flex-col px-4 py-3">
-          {navItems.map((item) => (
-            <li key={item.label}>
-              <Link
-                to={item.to}
-                onClick={isHomeLink(item.to) ? (e) => onNavClick(e, item.section) : undefined}
-                aria-current={item.to === pathname ? 'page' : undefined}
-                className="block rounded-md px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
-              >
-                {item.label}
-              </Link>
-            </li>
-          ))}
+          {renderNavItems(
+            'block rounded-md px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700',
+          )}
           <li className="pt-2">
             <Link to="/schedule" className={cx(buttonVariants(), 'w-full')}>
               Schedule a Notary
