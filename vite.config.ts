@@ -2,9 +2,16 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { contentPlugin } from './src/build/content-plugin.ts';
+import { precompressPlugin } from './src/build/precompress-plugin.ts';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), contentPlugin()],
+  plugins: [react(), tailwindcss(), contentPlugin(), precompressPlugin()],
+  ssr: {
+    // Bundled into the server build (only the icons and functions used) instead of
+    // loaded from node_modules at start-up: lucide-react's Node entry is one
+    // 1.3 MB file of every icon, date-fns's is a barrel of ~250 modules.
+    noExternal: ['lucide-react', 'date-fns'],
+  },
   build: {
     manifest: true,
     sourcemap: false,

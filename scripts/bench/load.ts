@@ -1,9 +1,13 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import autocannon, { type RawRequest, type Result } from 'autocannon';
 import { io, type Socket } from 'socket.io-client';
 import superjson from 'superjson';
-import { startHttpBaseline, startSocketBaseline, type CapturedResponse } from './baseline.ts';
+import type { ReplaySpec, SqlFigures, SqlSpec, SqlStatement } from './floor.ts';
 
 export interface Figures {
   rps: number;
@@ -12,19 +16,39 @@ export interface Figures {
   errors: number;
 }
 
+/** One endpoint measured `runs` times, each run the app then its floor. */
 export interface EndpointResult {
   name: string;
   detail: string;
-  app: Figures;
-  baseline: Figures;
+  floorKind: 'replay' | 'sql' | 'none';
+  app: Figures[];
+  floor: Figures[];
+  /** Response size on the wire (pages: compressed). */
+  bytes?: number;
 }
 
 export interface LoadOptions {
   connections: number;
   durationSeconds: number;
+  runs: number;
   chatMessages: number;
+  /** Set when the database is PostgreSQL: the SQL floor runs against it. */
+  databaseUrl?: string;
+  /** Pool size the app uses on PostgreSQL (the SQL floor uses the same). */
+  poolSize: number;
+  /** The server process, for recording its SQL (started with scripts/bench/record-sql.ts preloaded). */
+  serverPid: number;
+  sqlRecordFile?: string;
   log: (line: string) => void;
 }
+
+/** What Chromium sends for a top-level navigation. */
+export const browserHeaders: Record<string, string> = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8',
+  'accept-encoding': 'gzip, deflate, br, zstd',
+  'accept-language': 'en-US,en;q=0.9',
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+};
 
 /**
  * Each request comes from its own client address (X-Forwarded-For, with
@@ -37,21 +61,76 @@ export function nextAddress(): string {
   return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
 }
 
-const trpcInput = (input: unknown) => encodeURIComponent(JSON.stringify(superjson.serialize(input)));
+// The tRPC wire format (the server's transformer): one place to change if it changes.
+const encodeInput = (input: unknown) => JSON.stringify(superjson.serialize(input));
+const decodeOutput = (data: unknown) => superjson.deserialize(data as never);
+const trpcInput = (input: unknown) => encodeURIComponent(encodeInput(input));
 
 function figures(result: Result): Figures {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
-async function capture(url: string, request: RawRequest): Promise<CapturedResponse> {
-  const res = await fetch(`${url}${request.path}`, {
-    method: request.method ?? 'GET',
-    headers: { ...request.headers, 'x-forwarded-for': nextAddress() },
-    body: request.body as string | undefined,
+/** The app's answer as bytes on the wire: status, headers and the body as sent (still compressed). */
+export function captureRaw(url: string, request: RawRequest): Promise<ReplaySpec> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}${request.path}`, { method: request.method ?? 'GET', headers: { ...request.headers, 'x-forwarded-for': nextAddress() } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`${request.method ?? 'GET'} ${request.path} answered ${res.statusCode}`));
+        const headers: OutgoingHttpHeaders = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          // Node frames the body itself (chunked or Content-Length) and manages the connection.
+          if (['connection', 'keep-alive', 'transfer-encoding'].includes(name) || value === undefined) continue;
+          headers[name] = value;
+        }
+        resolve({ status: res.statusCode ?? 200, headers, bodyBase64: body.toString('base64') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(request.body);
   });
-  const body = Buffer.from(await res.arrayBuffer());
-  if (!res.ok) throw new Error(`${request.method ?? 'GET'} ${request.path} answered ${res.status}: ${body.toString().slice(0, 300)}`);
-  return { status: res.status, contentType: res.headers.get('content-type') ?? 'application/octet-stream', body };
+}
+
+const floorScript = path.join(import.meta.dirname, 'floor.ts');
+
+function runFloorProcess(mode: string, spec: unknown): { child: ChildProcess; firstLine: Promise<string> } {
+  const file = path.join(tmpdir(), `bench-floor-${randomUUID()}.json`);
+  writeFileSync(file, JSON.stringify(spec));
+  const child = spawn(process.execPath, [floorScript, mode, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const end = out.indexOf('\n');
+      if (end >= 0) resolve(out.slice(0, end));
+    });
+    child.once('exit', (code) => reject(new Error(`floor ${mode} exited (${code}) before answering`)));
+  });
+  return { child, firstLine };
+}
+
+/** A floor server in its own process; resolves its URL and a stop function. */
+export async function startFloorServer(mode: 'replay' | 'socket', spec: unknown): Promise<{ url: string; stop(): Promise<void> }> {
+  const { child, firstLine } = runFloorProcess(mode, spec);
+  const { url } = JSON.parse(await firstLine) as { url: string };
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function runSqlFloor(spec: SqlSpec): Promise<Figures> {
+  const { firstLine } = runFloorProcess('sql', spec);
+  const result = JSON.parse(await firstLine) as SqlFigures;
+  return result;
 }
 
 async function cannon(url: string, connections: number, durationSeconds: number, setup: () => RawRequest): Promise<Result> {
@@ -70,26 +149,6 @@ async function cannon(url: string, connections: number, durationSeconds: number,
   });
 }
 
-/** One endpoint: the app under autocannon, then a bare node:http server with the same answer. */
-async function measure(
-  appUrl: string,
-  name: string,
-  detail: string,
-  options: LoadOptions,
-  setup: () => RawRequest,
-): Promise<EndpointResult> {
-  options.log(`load: ${name}`);
-  const captured = await capture(appUrl, setup());
-  const app = await cannon(appUrl, options.connections, options.durationSeconds, setup);
-  const baselineServer = await startHttpBaseline(captured);
-  try {
-    const baseline = await cannon(baselineServer.url, options.connections, options.durationSeconds, setup);
-    return { name, detail, app: figures(app), baseline: figures(baseline) };
-  } finally {
-    await baselineServer.close();
-  }
-}
-
 /** A date (YYYY-MM-DD) `days` ahead in Chicago. */
 function chicagoDate(days: number): string {
   const date = new Date(Date.now() + days * 86_400_000);
@@ -100,56 +159,156 @@ async function trpcQuery<T>(url: string, procedure: string, input: unknown): Pro
   const res = await fetch(`${url}/trpc/${procedure}?input=${trpcInput(input)}`, { headers: { 'x-forwarded-for': nextAddress() } });
   const json = (await res.json()) as { result?: { data: unknown }; error?: unknown };
   if (!json.result) throw new Error(`${procedure} failed: ${JSON.stringify(json.error)}`);
-  return superjson.deserialize(json.result.data as never) as T;
+  return decodeOutput(json.result.data) as T;
 }
 
 async function trpcMutation<T>(url: string, procedure: string, input: unknown): Promise<T> {
   const res = await fetch(`${url}/trpc/${procedure}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
-    body: JSON.stringify(superjson.serialize(input)),
+    body: encodeInput(input),
   });
   const json = (await res.json()) as { result?: { data: unknown }; error?: unknown };
   if (!json.result) throw new Error(`${procedure} failed: ${JSON.stringify(json.error)}`);
-  return superjson.deserialize(json.result.data as never) as T;
+  return decodeOutput(json.result.data) as T;
+}
+
+// ---------------------------------------------------------------- SQL recording
+
+async function waitForMarker(file: string, marker: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    if (readFileSync(file, 'utf8').includes(`{"marker":${marker},`)) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('the server did not answer the SQL recording toggle (is scripts/bench/record-sql.ts preloaded?)');
+}
+
+let toggles = 0;
+/** The statements the server issued while `run` ran (recording toggled by SIGUSR2). */
+async function recordStatements(options: LoadOptions, run: () => Promise<unknown>): Promise<SqlStatement[]> {
+  const file = options.sqlRecordFile!;
+  const start = ++toggles;
+  process.kill(options.serverPid, 'SIGUSR2');
+  await waitForMarker(file, start);
+  await run();
+  const end = ++toggles;
+  process.kill(options.serverPid, 'SIGUSR2');
+  await waitForMarker(file, end);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const from = lines.findIndex((l) => l.startsWith(`{"marker":${start},`));
+  const to = lines.findIndex((l) => l.startsWith(`{"marker":${end},`));
+  return lines
+    .slice(from + 1, to)
+    .map((l) => JSON.parse(l) as SqlStatement & { client: number })
+    .map(({ text, values }) => ({ text, values }));
+}
+
+// ---------------------------------------------------------------- measurements
+
+async function repeat(options: LoadOptions, app: () => Promise<Figures>, floor: (() => Promise<Figures>) | null) {
+  const result = { app: [] as Figures[], floor: [] as Figures[] };
+  for (let run = 0; run < options.runs; run++) {
+    result.app.push(await app());
+    if (floor) result.floor.push(await floor());
+  }
+  return result;
+}
+
+/** A page: the app under autocannon with a browser's headers, then a replay of its exact answer from a bare server. */
+async function measurePage(appUrl: string, name: string, detail: string, pagePath: string, options: LoadOptions): Promise<EndpointResult> {
+  options.log(`load: ${name}`);
+  const setup = () => ({ method: 'GET', path: pagePath, headers: browserHeaders });
+  const captured = await captureRaw(appUrl, setup());
+  const floor = await startFloorServer('replay', captured);
+  try {
+    const runs = await repeat(
+      options,
+      async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, setup)),
+      async () => figures(await cannon(floor.url, options.connections, options.durationSeconds, setup)),
+    );
+    return { name, detail, floorKind: 'replay', ...runs, bytes: Buffer.from(captured.bodyBase64, 'base64').length };
+  } finally {
+    await floor.stop();
+  }
 }
 
 export async function runHttpLoad(appUrl: string, options: LoadOptions): Promise<EndpointResult[]> {
   const results: EndpointResult[] = [];
   const timeZone = 'America/Chicago';
+  const pgFloor = options.databaseUrl !== undefined && options.sqlRecordFile !== undefined;
 
-  results.push(await measure(appUrl, 'Public page', '`GET /` (server-rendered home page)', options, () => ({ method: 'GET', path: '/' })));
+  results.push(await measurePage(appUrl, 'Public page', '`GET /`, browser `Accept-Encoding` (cached, compressed)', '/', options));
 
+  // slots.list: the SQL floor replays the statements one request issued.
+  options.log('load: slots.list');
   const date = chicagoDate(2);
   const slotsPath = `/trpc/slots.list?input=${trpcInput({ date, timeZone })}`;
-  results.push(await measure(appUrl, 'Slot query', '`slots.list` for one day', options, () => ({ method: 'GET', path: slotsPath })));
+  const slotsSetup = () => ({ method: 'GET', path: slotsPath });
+  const slotStatements = pgFloor ? [await recordStatements(options, () => trpcQuery(appUrl, 'slots.list', { date, timeZone }))] : [];
+  results.push({
+    name: 'Slot query',
+    detail: '`slots.list` for one day',
+    floorKind: pgFloor ? 'sql' : 'none',
+    ...(await repeat(
+      options,
+      async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, slotsSetup)),
+      pgFloor
+        ? () => runSqlFloor({ url: options.databaseUrl!, connections: options.connections, poolSize: options.poolSize, durationSeconds: options.durationSeconds, requests: slotStatements })
+        : null,
+    )),
+  });
 
   // Holds: 200 draft bookings, each request moving one of them to one of the
   // open slots of the next week (BOOKING_SLOT_CAPACITY is raised for the run so
   // the bench measures the hold, not CONFLICT answers).
+  options.log('load: booking.hold');
   const bookings: string[] = [];
   for (let i = 0; i < 200; i++) bookings.push((await trpcMutation<{ bookingId: string }>(appUrl, 'booking.start', { timeZone })).bookingId);
   const slots: Date[] = [];
   for (let day = 2; day <= 8; day++) {
     const list = await trpcQuery<{ slots: Array<{ startsAt: Date; available: boolean }> }>(appUrl, 'slots.list', { date: chicagoDate(day), timeZone });
-    slots.push(...list.slots.filter((s) => s.available).map((s) => s.startsAt));
+    slots.push(...list.slots.filter((s) => s.available).map((s) => new Date(s.startsAt)));
   }
   if (slots.length === 0) throw new Error('no open slots to hold');
   let n = 0;
-  results.push(
-    await measure(appUrl, 'Hold creation', '`booking.hold` (moves one of 200 drafts to one of the week\'s slots)', options, () => {
-      n++;
-      const input = { bookingId: bookings[n % bookings.length]!, startsAt: slots[(n * 7) % slots.length]!, timeZone };
-      return { method: 'POST', path: '/trpc/booking.hold', headers: { 'content-type': 'application/json' }, body: JSON.stringify(superjson.serialize(input)) };
-    }),
-  );
+  const holdInput = () => {
+    n++;
+    return { bookingId: bookings[n % bookings.length]!, startsAt: slots[(n * 7) % slots.length]!, timeZone };
+  };
+  const holdSetup = () => ({ method: 'POST', path: '/trpc/booking.hold', headers: { 'content-type': 'application/json' }, body: encodeInput(holdInput()) });
+  // Every booking held once first, so the recorded holds (and the load) are "move the hold" — the steady state.
+  for (let i = 0; i < bookings.length; i++) await trpcMutation(appUrl, 'booking.hold', holdInput());
+  const holdStatements: SqlStatement[][] = [];
+  if (pgFloor) for (let i = 0; i < 20; i++) holdStatements.push(await recordStatements(options, () => trpcMutation(appUrl, 'booking.hold', holdInput())));
+  const sqlFloor = (connections: number) =>
+    pgFloor
+      ? () => runSqlFloor({ url: options.databaseUrl!, connections, poolSize: options.poolSize, durationSeconds: options.durationSeconds, requests: holdStatements })
+      : null;
+  results.push({
+    name: 'Hold creation',
+    detail: `\`booking.hold\` (moves one of 200 holds to one of the week's slots), ${options.connections} connections`,
+    floorKind: pgFloor ? 'sql' : 'none',
+    ...(await repeat(options, async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, holdSetup)), sqlFloor(options.connections))),
+  });
+  results.push({
+    name: 'Hold creation',
+    detail: '`booking.hold`, **50 connections** (target p99 ≤ 500 ms)',
+    floorKind: pgFloor ? 'sql' : 'none',
+    ...(await repeat(options, async () => figures(await cannon(appUrl, 50, options.durationSeconds, holdSetup)), sqlFloor(50))),
+  });
+  if (pgFloor) {
+    const perRequest = (list: SqlStatement[][]) => Math.round(list.reduce((s, l) => s + l.length, 0) / Math.max(1, list.length));
+    results.at(-3)!.detail += ` — ${perRequest(slotStatements)} statements per request`;
+    results.at(-2)!.detail += ` — ${perRequest(holdStatements)} statements per request`;
+  }
   return results;
 }
 
 export interface ChatResult {
   messages: number;
   app: { p50: number; p99: number; perSecond: number };
-  baseline: { p50: number; p99: number; perSecond: number };
+  floor: { p50: number; p99: number; perSecond: number };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -200,7 +359,7 @@ async function visitorCookie(url: string): Promise<string> {
   return cookie.split(';')[0]!;
 }
 
-/** Visitor message → stored, broadcast to staff through the adapter → acknowledged. */
+/** Visitor message → stored, broadcast to staff through the adapter → acknowledged; floor: a bare Socket.IO server in its own process. */
 export async function runChatLoad(appUrl: string, options: LoadOptions): Promise<ChatResult> {
   options.log('load: chat round trip');
   // The chat allows 20 messages a minute per conversation: 15 per visitor keeps clear of it.
@@ -208,16 +367,16 @@ export async function runChatLoad(appUrl: string, options: LoadOptions): Promise
   const cookies: string[] = [];
   for (let i = 0; i < visitors; i++) cookies.push(await visitorCookie(appUrl));
   const app = await roundTrips(appUrl, options.chatMessages, cookies);
-  const baselineServer = await startSocketBaseline(app.lastAck);
+  const floorServer = await startFloorServer('socket', app.lastAck);
   try {
-    const baseline = await roundTrips(baselineServer.url, options.chatMessages, cookies);
+    const floor = await roundTrips(floorServer.url, options.chatMessages, cookies);
     return {
       messages: options.chatMessages,
       app: { p50: app.p50, p99: app.p99, perSecond: app.perSecond },
-      baseline: { p50: baseline.p50, p99: baseline.p99, perSecond: baseline.perSecond },
+      floor: { p50: floor.p50, p99: floor.p99, perSecond: floor.perSecond },
     };
   } finally {
-    await baselineServer.close();
+    await floorServer.stop();
   }
 }
 

@@ -42,7 +42,7 @@ export const legalFrontMatter = z.strictObject({
   title: z.string().min(3),
   description: z.string().min(40).max(200),
   updated: isoDate,
-  /** The number of h2 sections the page must have (spec section 2); checked below. */
+  /** The number of h2 sections the page must have (docs/product.md §3.6); checked below. */
   sections: z.number().int().positive().optional(),
 });
 

@@ -24,7 +24,7 @@ const handler = createStaticHandler(routes);
 /** Renders one page to HTML with its head tags; the router's data goes along for hydration. */
 export async function render(
   request: Request,
-  options: { origin: string; nonce: string; publicConfig: PublicConfig },
+  options: { origin: string; /** Absent for public pages: their inline scripts are allowed by hash (see http/page-cache.ts). */ nonce?: string; publicConfig: PublicConfig },
 ): Promise<RenderResult> {
   const context = await handler.query(request);
   if (context instanceof Response) {

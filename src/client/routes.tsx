@@ -33,11 +33,16 @@ export const routes: RouteObject[] = [
           { path: 'accessibility', lazy: () => import('./pages/legal/accessibility.tsx') },
           { path: 'sitemap', lazy: () => import('./pages/sitemap.tsx') },
           { path: 'booking/:token', lazy: () => import('./pages/manage-booking.tsx') },
+          { path: 'booking/:token/session', lazy: () => import('./pages/session-room.tsx') },
           { path: '*', lazy: () => import('./pages/not-found.tsx') },
         ],
       },
     ],
   },
+  // The console's open pages load without the console (no tRPC client, React Query or Zod before sign-in).
+  { path: '/admin/login', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.LoginPage, handle: m.handle })), errorElement: <RouteError /> },
+  { path: '/admin/two-factor', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.TwoFactorPage, handle: m.handle })), errorElement: <RouteError /> },
+  { path: '/admin/invite/:token', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.InvitePage, handle: m.handle })), errorElement: <RouteError /> },
   // The staff console has its own layout and its own routes inside.
   { path: '/admin/*', lazy: () => import('./pages/admin/admin-app.tsx'), errorElement: <RouteError /> },
 ];

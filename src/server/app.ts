@@ -1,24 +1,31 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import compression from 'compression';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps.ts';
 import { healthRoutes, type Readiness } from './http/health.ts';
-import { mountPages } from './http/pages.ts';
+import { builtFiles, mountPages } from './http/pages.ts';
 import { mountSeo } from './http/seo.ts';
 import { csrfProtection } from './http/csrf.ts';
-import { staffDocumentsRouter } from './features/console/documents-http.ts';
-import { manageDocumentsRouter } from './features/manage-booking/documents-http.ts';
+import { staffDocumentsRouter } from './http/staff-documents.ts';
+import { manageDocumentsRouter } from './http/manage-documents.ts';
 import { manageRate } from './features/manage-booking/router.ts';
+import { managePageStatus } from './http/manage-page-status.ts';
 import { calendarRoutes } from './http/calendar.ts';
-import { adminPagesGuard } from './features/staff/pages-guard.ts';
+import { adminPagesGuard } from './http/admin-pages.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
 import { appRouter } from './router.ts';
-import { mountContactFormPosts } from './features/contact/form-posts.ts';
+import { mountContactFormPosts } from './http/contact-forms.ts';
+import { bodyLimit, bodyLimits } from './http/body-limit.ts';
+import { errorResponder } from './http/errors.ts';
+import { trpcMaxBatchSize } from '../shared/trpc-limits.ts';
+import { sessionRecordingRoutes } from './http/session-recordings.ts';
+import { actHttpRoutes } from './features/notarial-act/http.ts';
+import { attachNotarialActToSessions } from './features/notarial-act/session-hooks.ts';
 
 export interface App {
   app: Express;
@@ -32,6 +39,8 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY);
+  // Built scripts, styles, fonts and images: only the headers that apply to a file (see builtFiles).
+  if (options.pages === 'production') app.use(builtFiles());
 
   app.use(
     pinoHttp({
@@ -58,7 +67,7 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(noStoreForPrivatePaths);
   app.use(compression());
 
-  const readiness: Readiness = { draining: false };
+  const readiness: Readiness = { draining: false, watchdogs: [] };
   app.use(healthRoutes(deps, readiness));
 
   // Stripe signs the raw bytes: this route reads its own body, before any parser touches it.
@@ -68,17 +77,26 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(['/trpc', '/api'], csrfProtection({ publicUrl: deps.config.publicUrl }));
   app.use(staffDocumentsRouter(deps));
   app.use(uploadRoutes(deps));
+  app.use(sessionRecordingRoutes(deps));
   // Token-bearing downloads (.ics, the customer's documents) share the manage link's per-address limit.
   app.use(['/api/bookings', '/api/manage'], rateLimit(deps.db, manageRate));
   app.use(calendarRoutes(deps));
   app.use(manageDocumentsRouter(deps));
+  // Identity photos (TEST MODE), the sealed PDF, ID images for the notary, the journal export.
+  app.use(actHttpRoutes(deps));
+  attachNotarialActToSessions(deps);
   // The contact forms posted by the browser itself (before the page's script has loaded).
   mountContactFormPosts(app, deps);
 
   app.use(
     '/trpc',
+    bodyLimit(bodyLimits.trpc),
     createExpressMiddleware({
       router: appRouter,
+      // Chunked bodies carry no length for bodyLimit to check: tRPC stops reading at the same limit.
+      maxBodySize: bodyLimits.trpc,
+      // Each call in a batch pays its own rate limit; the batch itself is bounded too.
+      maxBatchSize: trpcMaxBatchSize,
       createContext: ({ req, res }) => ({ deps, req, res, requestId: String(req.id) }),
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error, path }, 'tRPC procedure failed');
@@ -87,16 +105,10 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   );
 
   app.use(adminPagesGuard(deps));
+  app.use(managePageStatus(deps, manageRate));
   mountSeo(app, deps);
-  const closePages = options.pages ? await mountPages(app, deps, options.pages) : async () => {};
+  const pages = options.pages ? await mountPages(app, deps, options.pages) : null;
+  app.use(errorResponder(pages?.renderErrorPage));
 
-  const onError: ErrorRequestHandler = (error, req, res, _next) => {
-    req.log?.error({ err: error }, 'request failed');
-    if (res.headersSent) return;
-    const status = typeof error?.status === 'number' && error.status >= 400 ? error.status : 500;
-    res.status(status).json({ error: status === 500 ? 'An unexpected error occurred' : String(error.message) });
-  };
-  app.use(onError);
-
-  return { app, readiness, close: closePages };
+  return { app, readiness, close: pages?.close ?? (async () => {}) };
 }

@@ -25,6 +25,10 @@ const configSchema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 
   DATABASE_URL: optionalUrl,
+  /** PostgreSQL: longest statement (statement_timeout); every other database wait is derived from it (docs/decisions/027). */
+  DATABASE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+  /** How long requests already received may take to finish after SIGTERM (docs/decisions/028). */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
 
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().default('notary-uploads'),
@@ -39,6 +43,8 @@ const configSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Only for tests: where the Stripe SDK sends its requests (a local stand-in). */
   STRIPE_API_BASE: optionalUrl,
+  /** The built-in test payment provider on a public (non-loopback) PUBLIC_URL: refused unless this says so. */
+  ALLOW_TEST_PAYMENTS: boolean(false),
 
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('NotaryOnline <bookings@notaryonline.example>'),
@@ -58,7 +64,20 @@ const configSchema = z.object({
   DOCUMENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** Bookings never paid for (draft, held, awaiting payment) are cancelled and their documents deleted after this long idle. */
   BOOKING_DRAFT_RETENTION_HOURS: z.coerce.number().int().min(1).default(48),
-  REDIS_URL: optionalUrl,
+  /** 32 bytes (base64 or hex) sealing secrets at rest: TOTP keys, manage links awaiting an email (decision 023). */
+  DATA_ENCRYPTION_KEY: optionalString,
+  /** The key in use before a rotation: still opens what it sealed. */
+  DATA_ENCRYPTION_KEY_PREVIOUS: optionalString,
+  /** The notary journal is kept this long (the recordings' period by default: 10 years). */
+  JOURNAL_RETENTION_DAYS: z.coerce.number().int().min(1).default(3650),
+  /** Video sessions (docs/decisions/030-session-room.md): comma-separated ICE server URLs. */
+  STUN_URLS: optionalString,
+  TURN_URLS: optionalString,
+  /** coturn `static-auth-secret`: each participant gets a short-lived username/credential from it. */
+  TURN_SECRET: optionalString,
+  TURN_CREDENTIAL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86400).default(14_400),
+  /** Session recordings are deleted this long after they were stored (RULONA 2018 model: 10 years). */
+  RECORDING_RETENTION_DAYS: z.coerce.number().int().min(1).default(3650),
 });
 
 export type Config = z.infer<typeof configSchema> & {
@@ -84,4 +103,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = values.HOST === '0.0.0.0' || values.HOST === '::' ? 'localhost' : values.HOST;
   const publicUrl = (values.PUBLIC_URL ?? `http://${host}:${values.PORT}`).replace(/\/+$/, '');
   return { ...values, publicUrl, paymentsMode: stripeSet === 3 ? 'stripe' : 'test' };
+}
+
+/** Whether `url` points at this machine only (a local run or a test), not a public site. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * What a public site must not run with (docs/decisions/024-deployment-guard.md).
+ * A built-in test provider on a public address would take the published test
+ * card as payment: each one is refused there unless a variable whose name says
+ * "test" turns it on. Add a line here for every new provider that has a
+ * built-in test stand-in (e.g. identity proofing: ALLOW_TEST_IDENTITY).
+ * Returns the problems, empty when the configuration may start.
+ */
+export function deploymentProblems(config: Config): string[] {
+  if (isLoopbackUrl(config.publicUrl)) return [];
+  const problems: string[] = [];
+  if (config.paymentsMode === 'test' && !config.ALLOW_TEST_PAYMENTS) {
+    problems.push(
+      `PUBLIC_URL (${config.publicUrl}) is public but payments are not configured: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or ALLOW_TEST_PAYMENTS=true to take the test card on purpose (no real money).`,
+    );
+  }
+  if (!config.DATA_ENCRYPTION_KEY) {
+    problems.push(
+      `PUBLIC_URL (${config.publicUrl}) is public but DATA_ENCRYPTION_KEY is not set: set it to 32 random bytes (\`openssl rand -base64 32\`), the same on every node.`,
+    );
+  }
+  return problems;
+}
+
+/** Throws, naming the variables, when `deploymentProblems` finds any (start-up calls it). */
+export function assertDeployable(config: Config): void {
+  const problems = deploymentProblems(config);
+  if (problems.length > 0) throw new Error(`Invalid configuration in the environment:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }

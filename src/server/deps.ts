@@ -5,6 +5,8 @@ import { createMailTransport, type MailTransport } from './adapters/mail/index.t
 import { createStorage, type ObjectStorage } from './adapters/storage/index.ts';
 import { createScanner, type VirusScanner } from './adapters/scanner/index.ts';
 import { createPaymentProvider, type PaymentProvider } from './adapters/payments/index.ts';
+import { secretBoxFromConfig, type SecretBox } from './crypto/secret-box.ts';
+import { createIdentityProvider, type AnyIdentityProvider } from './adapters/identity/index.ts';
 
 /**
  * Everything a request handler or a service may reach outside its own code,
@@ -24,12 +26,18 @@ export interface Deps {
   scanner?: VirusScanner;
   /** Stripe, or the built-in test provider when no Stripe keys are set. */
   payments: PaymentProvider;
+  /** Seals secrets at rest with the data-encryption key (decision 023). */
+  secrets: SecretBox;
+  /** Stripe Identity, or the TEST MODE provider when no Stripe keys are set. */
+  identity: AnyIdentityProvider;
   /** The clock, replaceable in tests. */
   now: () => Date;
+  /** Aborted at the shutdown deadline (main.ts): work still running, such as an upload, stops cleanly. */
+  deadline?: AbortSignal;
 }
 
 export async function buildDeps(config: Config, database: Database, log: Logger): Promise<Deps> {
-  const storage = createStorage(config);
+  const storage = await createStorage(config);
   await storage.ensureBucket();
   return {
     config,
@@ -39,7 +47,9 @@ export async function buildDeps(config: Config, database: Database, log: Logger)
     mail: createMailTransport(config, log),
     storage,
     scanner: createScanner(config),
-    payments: createPaymentProvider(config),
+    payments: await createPaymentProvider(config),
+    secrets: secretBoxFromConfig(config),
+    identity: await createIdentityProvider(config),
     now: () => new Date(),
   };
 }

@@ -4,6 +4,8 @@ import { contactRouter } from './features/contact/router.ts';
 import { documentsRouter } from './features/documents/router.ts';
 import { manageBookingRouter } from './features/manage-booking/router.ts';
 import { paymentsRouter } from './features/payments/router.ts';
+import { actRouter, manageActRouter } from './features/notarial-act/router.ts';
+import { sessionRouter } from './features/session/router.ts';
 import { staffRouter } from './features/staff/router.ts';
 import { publicProcedure, router } from './trpc.ts';
 
@@ -21,6 +23,9 @@ export const appRouter = router({
   documents: documentsRouter,
   slots: slotsRouter,
   payments: paymentsRouter,
+  act: actRouter,
+  manageAct: manageActRouter,
+  session: sessionRouter,
 });
 
 export type AppRouter = typeof appRouter;

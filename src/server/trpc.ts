@@ -3,6 +3,8 @@ import type { Request, Response } from 'express';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
 import type { Deps } from './deps.ts';
+import { DomainError } from './errors.ts';
+import { consumeRate, tooManyRequestsMessage, type RateRule } from './rate-limit.ts';
 
 export interface Context {
   deps: Deps;
@@ -29,8 +31,49 @@ const t = initTRPC.context<Context>().create({
 });
 
 export const router = t.router;
-export const middleware = t.middleware;
-export const mergeRouters = t.mergeRouters;
-export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+/**
+ * Every procedure starts here: a service's DomainError becomes the tRPC error
+ * with the same code and message (anything else stays an internal error,
+ * logged, with a generic message).
+ */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    // tRPC has no 507: a full store is, to a caller, a service that cannot take it now.
+    const code = cause.code === 'INSUFFICIENT_STORAGE' ? 'SERVICE_UNAVAILABLE' : cause.code;
+    throw new TRPCError({ code, message: cause.message, cause });
+  }
+  return result;
+});
 export { TRPCError };
+
+/** The caller's address as Express resolved it (behind TRUST_PROXY proxies). */
+export const clientAddress = (ctx: Context): string => ctx.req.ip ?? ctx.req.socket?.remoteAddress ?? 'unknown';
+
+/**
+ * A middleware counting each call against `rule` per `subject` (by default the
+ * caller's address); over the limit: TOO_MANY_REQUESTS (HTTP 429) with
+ * Retry-After. Declared on a procedure, before its input is parsed, like the
+ * role checks: `rateLimitedProcedure(rule)` or `someProcedure.use(rateLimited(rule, subject))`.
+ */
+export function rateLimited<TContext extends Context>(rule: RateRule, subject: (ctx: TContext) => string = clientAddress) {
+  return async <TNext>({ ctx, next }: { ctx: TContext; next: () => Promise<TNext> }): Promise<TNext> => {
+    await chargeRate(ctx, rule, subject(ctx));
+    return next();
+  };
+}
+
+/** Counts one call against `rule` for `subject`; over the limit: TOO_MANY_REQUESTS with Retry-After. For limits that apply to some calls only. */
+export async function chargeRate(ctx: Pick<Context, 'deps' | 'res'>, rule: RateRule, subject: string): Promise<void> {
+  const decision = await consumeRate(ctx.deps.db, rule, subject);
+  if (!decision.allowed) {
+    ctx.res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: tooManyRequestsMessage });
+  }
+}
+
+/** A public procedure limited per caller address by `rule`. */
+export function rateLimitedProcedure(rule: RateRule) {
+  return publicProcedure.use(rateLimited(rule));
+}

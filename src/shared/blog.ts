@@ -14,7 +14,7 @@ export const blogCategories = [
 
 export type BlogCategory = (typeof blogCategories)[number];
 
-/** Spec section 4: six posts per page. */
+/** docs/product.md §3.5: six posts per page. */
 export const blogPageSize = 6;
 
 /** What the list, the sitemap and link previews need: everything but the body. */
@@ -54,7 +54,7 @@ export function blogPageCount(postCount: number): number {
   return Math.max(1, Math.ceil(postCount / blogPageSize));
 }
 
-/** "November 10, 2026" — spec format 'MMMM d, yyyy', identical on server and browser. */
+/** "November 10, 2026" — format 'MMMM d, yyyy' (docs/product.md §3.5), identical on server and browser. */
 export function formatPostDate(isoDate: string): string {
   return new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(
     new Date(`${isoDate}T00:00:00Z`),

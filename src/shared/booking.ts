@@ -1,10 +1,11 @@
+import { isMailSafeEmail, isSingleLine, singleLineMessage } from './fields.ts';
 import { z } from 'zod';
 import { isValidTimeZone } from './time.ts';
 
 /**
  * The booking API's inputs and outputs, shared by the server (which parses every
  * input with these) and the wizard (which shows the same messages before sending).
- * Visitor-facing strings are the spec's, word for word.
+ * Visitor-facing strings are those of docs/product.md §4, word for word.
  */
 
 export const bookingStatuses = [
@@ -15,12 +16,33 @@ export const bookingStatuses = [
   'confirmed',
   'completed',
   'no_show',
+  /** The session took place but the act could not be performed (reason on the session). */
+  'not_completed',
   'cancelled',
 ] as const;
 export type BookingStatus = (typeof bookingStatuses)[number];
 
-/** Statuses in which the visitor may still change documents, time and contact details. */
-export const editableStatuses: readonly BookingStatus[] = ['draft', 'held', 'awaiting_payment'];
+// ---- Status groups (docs/product.md §4.10): every rule asks these, none re-lists statuses.
+
+/** Nobody has paid yet (retention closes these when abandoned). */
+export const unpaidStatuses: readonly BookingStatus[] = ['draft', 'held', 'awaiting_payment'];
+/** Documents, time and contact details may still change: exactly while unpaid. */
+export const editableStatuses = unpaidStatuses;
+/** The money was taken. */
+export const paidStatuses: readonly BookingStatus[] = ['confirmed', 'completed', 'no_show'];
+/** Take a unit of their slot whatever the clock says: paid, or being paid (Cash App Pay). */
+export const slotKeepingStatuses: readonly BookingStatus[] = ['payment_processing', ...paidStatuses];
+/** Take a unit of their slot only while their hold has not expired. */
+export const holdingStatuses: readonly BookingStatus[] = ['held', 'awaiting_payment'];
+/** An appointment that stands and has not happened yet: it may be moved, and cancelled until it starts. */
+export const standingStatuses: readonly BookingStatus[] = ['payment_processing', 'confirmed'];
+/** A booking with a time that staff may cancel (abandoned drafts are closed by retention). */
+export const cancellableStatuses: readonly BookingStatus[] = ['held', 'awaiting_payment', 'payment_processing', 'confirmed'];
+/** The appointment is over, one way or another: documents are kept only for the retention period. */
+export const endedStatuses: readonly BookingStatus[] = ['completed', 'no_show', 'not_completed', 'cancelled'];
+
+export const isEditable = (status: BookingStatus): boolean => editableStatuses.includes(status);
+export const isPaid = (status: BookingStatus): boolean => paidStatuses.includes(status);
 
 // ---- Files ---------------------------------------------------------------
 
@@ -37,6 +59,15 @@ export const unsupportedFileMessage = (file: string) =>
 export const emptyFileMessage = (file: string) => `${file} is empty.`;
 export const incompleteUploadMessage = (file: string) => `${file} did not finish uploading. Please try again.`;
 export const infectedFileMessage = (file: string) => `${file} failed the virus scan and was removed.`;
+/** The store refused the bytes (disk or quota full): the visitor's file is fine, waiting helps. */
+export const storageFullMessage = (file: string) =>
+  `We could not save ${file}: our document storage is full. Nothing was kept. Please try again in a few minutes, or contact us if this keeps happening.`;
+/** The store could not be written at all (read-only, unreachable). */
+export const storageUnavailableMessage = (file: string) =>
+  `We could not save ${file}: our document storage is not available right now. Nothing was kept. Please try again in a few minutes.`;
+/** The node was shutting down and the upload ran past its deadline. */
+export const uploadInterruptedMessage = (file: string) =>
+  `${file} was interrupted because the server is restarting. Nothing was kept. Please upload it again.`;
 export const uploadLinkInvalidMessage = 'This upload link is invalid or has expired.';
 export const noDocumentsMessage = 'Please upload at least one document before continuing.';
 export const tooManyDocumentsMessage = `You can upload at most ${maxDocumentsPerBooking} documents.`;
@@ -69,25 +100,24 @@ export const isoDateSchema = z
     return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
   }, 'Not a calendar date');
 
-/** The spec's "simple {email} shape". */
-const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Contact step, with the spec's messages; `abort` so an empty field shows only "required". */
+/** Contact step, with the messages of docs/product.md §4.5; `abort` so an empty field shows only "required". */
 export const contactSchema = z.object({
-  firstName: z.string().trim().min(1, { message: 'First name is required', abort: true }).max(100),
-  lastName: z.string().trim().min(1, { message: 'Last name is required', abort: true }).max(100),
+  firstName: z.string().trim().min(1, { message: 'First name is required', abort: true }).max(100).refine(isSingleLine, singleLineMessage('First name')),
+  lastName: z.string().trim().min(1, { message: 'Last name is required', abort: true }).max(100).refine(isSingleLine, singleLineMessage('Last name')),
   email: z
     .string()
     .trim()
     .min(1, { message: 'Email is required', abort: true })
     .max(254, { message: 'Please enter a valid email address', abort: true })
-    .refine((value) => emailShape.test(value), 'Please enter a valid email address'),
+    // The spec's simple {email} shape, minus what a mail header would misread (src/shared/fields.ts).
+    .refine(isMailSafeEmail, 'Please enter a valid email address'),
   phone: z
     .string()
     .trim()
     .min(1, { message: 'Phone number is required', abort: true })
     .max(40, { message: 'Please enter a valid phone number', abort: true })
-    .refine((value) => value.replace(/\D/g, '').length >= 10, 'Please enter a valid phone number'),
+    .refine((value) => value.replace(/\D/g, '').length >= 10 && isSingleLine(value), 'Please enter a valid phone number'),
 });
 export type ContactInput = z.infer<typeof contactSchema>;
 

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { appointmentEvent, buildIcs, foldLine, formatInZone, googleCalendarUrl, outlookCalendarUrl } from './calendar.ts';
+import { appointmentEvent, buildIcs, foldLine, googleCalendarUrl, outlookCalendarUrl } from './calendar.ts';
+import { formatInZone } from './time.ts';
 import { site } from './site.ts';
 
 const details = {

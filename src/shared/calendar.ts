@@ -1,3 +1,4 @@
+import { sessionSteps } from './session-copy.ts';
 import { site } from './site.ts';
 
 /**
@@ -21,6 +22,8 @@ export interface CalendarEvent {
   /** Higher wins when a calendar sees the same UID twice (reschedule, cancel). */
   sequence?: number;
   status?: 'CONFIRMED' | 'CANCELLED';
+  /** RFC 5546 §3.2.1: a PUBLISH names its organizer — the business (name and address). */
+  organizer?: { name: string; email: string };
 }
 
 export interface AppointmentDetails {
@@ -39,7 +42,7 @@ export interface AppointmentDetails {
 export function appointmentEvent(details: AppointmentDetails): CalendarEvent {
   const lines = [
     `Booking reference: ${details.reference}`,
-    `A certified ${site.brand} notary will call you at the phone number you gave, then continue by secure video.`,
+    ...sessionSteps,
     'Have ready: a valid government-issued photo ID, your documents (unsigned), a quiet private room, a device with a camera, and an internet connection of at least 1 Mbps.',
     `Questions or urgent help: ${site.phone}`,
   ];
@@ -55,6 +58,7 @@ export function appointmentEvent(details: AppointmentDetails): CalendarEvent {
     stamp: details.now,
     sequence: details.sequence ?? 0,
     status: details.cancelled ? 'CANCELLED' : 'CONFIRMED',
+    organizer: { name: site.legalName, email: site.email },
   };
 }
 
@@ -108,6 +112,8 @@ export function buildIcs(event: CalendarEvent, options: { method?: 'PUBLISH' | '
     `DTSTART:${icsDate(event.start)}`,
     `DTEND:${icsDate(event.end)}`,
     `SEQUENCE:${event.sequence ?? 0}`,
+    // CN is a quoted parameter value (RFC 5545 §3.2): quotes cannot appear inside it.
+    ...(event.organizer ? [`ORGANIZER;CN="${event.organizer.name.replace(/"/g, "'")}":mailto:${event.organizer.email}`] : []),
     `STATUS:${event.status ?? 'CONFIRMED'}`,
     `SUMMARY:${escapeIcsText(event.summary)}`,
     `DESCRIPTION:${escapeIcsText(event.description)}`,
@@ -154,35 +160,3 @@ export function calendarDownloadPath(bookingId: string, manageToken?: string): s
   return manageToken ? `${base}?token=${encodeURIComponent(manageToken)}` : base;
 }
 
-export interface ZonedTime {
-  /** 'March 5, 2026' */
-  date: string;
-  /** '2:30 PM' */
-  time: string;
-  /** 'Central Standard Time' — the zone is always named beside a time. */
-  zone: string;
-  /** 'March 5, 2026 at 2:30 PM' (the spec's 'MMMM d, yyyy at h:mm a') */
-  dateTime: string;
-  /** 'March 5, 2026 at 2:30 PM (Central Standard Time)' */
-  full: string;
-}
-
-/** An instant as a person in `timeZone` reads it, zone named. */
-export function formatInZone(instant: Date, timeZone: string): ZonedTime {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    hour12: true,
-    timeZoneName: 'long',
-  }).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  const date = `${part('month')} ${part('day')}, ${part('year')}`;
-  const time = `${part('hour')}:${part('minute')} ${part('dayPeriod').toUpperCase()}`;
-  const zone = part('timeZoneName');
-  const dateTime = `${date} at ${time}`;
-  return { date, time, zone, dateTime, full: `${dateTime} (${zone})` };
-}

@@ -1,3 +1,4 @@
+import { isMailSafeEmail } from './fields.ts';
 import { z } from 'zod';
 
 /**
@@ -34,7 +35,7 @@ export const visitorTypingInput = z.object({ typing: z.boolean() });
 export const visitorPageInput = z.object({ page: chatPagePath });
 export const visitorOfflineInput = z.object({
   clientId: z.uuid(),
-  email: z.email('Please enter a valid email address.').max(254),
+  email: z.email('Please enter a valid email address.').max(254).refine(isMailSafeEmail, 'Please enter a valid email address.'),
   body: chatMessageBody,
   page: chatPagePath.optional(),
 });
@@ -43,6 +44,8 @@ export const staffSyncInput = z.object({ conversationId: z.uuid(), lastSeenId })
 export const staffSendInput = z.object({ conversationId: z.uuid(), clientId: z.uuid(), body: chatMessageBody });
 export const staffTypingInput = z.object({ conversationId: z.uuid(), typing: z.boolean() });
 export const staffReadInput = z.object({ conversationId: z.uuid(), upTo: lastSeenId });
+/** The console's Available / Away switch. */
+export const staffAvailabilityInput = z.object({ away: z.boolean() });
 
 export type ChatSender = 'visitor' | 'staff' | 'system';
 
@@ -114,4 +117,5 @@ export interface StaffClientEvents {
   send: (input: z.input<typeof staffSendInput>, ack: (result: ChatAck<{ message: ChatMessage }>) => void) => void;
   typing: (input: z.input<typeof staffTypingInput>) => void;
   read: (input: z.input<typeof staffReadInput>, ack: (result: ChatAck<{ conversation: ChatConversationSummary }>) => void) => void;
+  availability: (input: z.input<typeof staffAvailabilityInput>, ack: (result: ChatAck<object>) => void) => void;
 }

@@ -14,7 +14,8 @@ export type BookingListInput = z.input<typeof bookingListInput>;
 
 export const consoleBookingIdInput = z.object({ bookingId: z.uuid() });
 export const assignNotaryInput = z.object({ bookingId: z.uuid(), notaryId: z.uuid().nullable() });
-export const markOutcomeInput = z.object({ bookingId: z.uuid(), outcome: z.enum(['completed', 'no_show']) });
+export const markOutcomeInput = z.object({ bookingId: z.uuid(), outcome: z.enum(['completed', 'no_show', 'not_completed']), reason: z.string().trim().max(1000).optional() });
+export const staffRescheduleInput = z.object({ bookingId: z.uuid(), startsAt: z.coerce.date() });
 export const staffCancelInput = z.object({
   bookingId: z.uuid(),
   reason: z.string().trim().min(1, 'Please give a reason').max(500),
@@ -42,6 +43,10 @@ export const mailKindLabels: Record<string, string> = {
   contact_message: 'Contact message',
   business_inquiry: 'Business inquiry',
   chat_offline: 'Chat (offline)',
+  notary_assigned: 'Appointment assigned (notary)',
+  session_completed: 'Session completed',
+  session_no_show: 'Missed session',
+  session_not_completed: 'Session not completed',
   staff_invite: 'Staff invitation',
 };
 /** Shown in place of a manage or invitation link in the console: links that still work are never displayed. */

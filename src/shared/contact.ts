@@ -1,8 +1,9 @@
+import { isMailSafeEmail, isSingleLine, singleLineMessage } from './fields.ts';
 import { z } from 'zod';
 
 /**
- * The contact flows' inputs and visitor-facing messages (spec sections 3, 5,
- * 7, 8; decisions.md "Public site"). Both forms carry a honeypot field that
+ * The contact flows' inputs and visitor-facing messages (docs/product.md
+ * §7). Both forms carry a honeypot field that
  * people never see; whatever fills it is a robot.
  */
 export const contactMessages = {
@@ -45,35 +46,35 @@ export function hasRequiredContactFields(input: { name: string; email: string; m
   return splitName(input.name).firstName !== '' && input.email.trim() !== '' && input.message.trim() !== '';
 }
 
-// Printable text without line breaks: values that end up in mail headers.
-const singleLine = (max: number) =>
+// Printable text without line breaks: values that end up in mail headers. Refused, not rewritten.
+const singleLine = (max: number, label: string) =>
   z
     .string()
     .max(max)
-    .transform((v) => v.replace(/[\r\n\t]+/g, ' ').trim());
-const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+    .transform((v) => v.trim())
+    .refine(isSingleLine, singleLineMessage(label));
 const email = z
   .string()
   .max(254)
   .transform((v) => v.trim())
-  .refine((v) => v === '' || emailShape.test(v), contactMessages.invalidEmail);
-const optional = (max: number) => singleLine(max).optional().default('');
+  .refine((v) => v === '' || isMailSafeEmail(v), contactMessages.invalidEmail);
+const optional = (max: number, label: string) => singleLine(max, label).optional().default('');
 const honeypot = z.string().max(500).optional().default('');
 
 export const contactInput = z.object({
-  name: singleLine(200),
+  name: singleLine(200, 'Name'),
   email,
-  phone: optional(40),
+  phone: optional(40, 'Phone'),
   message: z.string().max(5000).transform((v) => v.trim()),
   [honeypotField]: honeypot,
 });
 export type ContactInput = z.input<typeof contactInput>;
 
 export const businessInquiryInput = z.object({
-  name: singleLine(200).refine((v) => v !== '', 'Name is required'),
+  name: singleLine(200, 'Name').refine((v) => v !== '', 'Name is required'),
   email: email.refine((v) => v !== '', 'Email is required'),
-  company: optional(200),
-  phone: optional(40),
+  company: optional(200, 'Company'),
+  phone: optional(40, 'Phone'),
   interest: z.enum(['', ...businessInterests.map((i) => i.value)] as [string, ...string[]]).optional().default(''),
   message: z.string().max(5000).optional().default('').transform((v) => v.trim()),
   [honeypotField]: honeypot,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BookingStatus } from './booking.ts';
 import { formatUsd } from './money.ts';
 import { site } from './site.ts';
 
@@ -35,7 +36,7 @@ export const manageMessages = {
 export interface ManageBookingView {
   id: string;
   reference: string;
-  status: 'draft' | 'held' | 'awaiting_payment' | 'payment_processing' | 'confirmed' | 'completed' | 'no_show' | 'cancelled';
+  status: BookingStatus;
   startsAt: Date | null;
   timeZone: string;
   documents: { id: string; name: string; sizeBytes: number; contentType: string }[];
@@ -47,4 +48,8 @@ export interface ManageBookingView {
   refundOnCancelCents: number;
   canReschedule: boolean;
   canCancel: boolean;
+  /** The video session's Join button is live (from 10 minutes before the start until the session is finished). */
+  canJoinSession: boolean;
+  /** When that button goes live (null: no session to join). */
+  sessionOpensAt: Date | null;
 }

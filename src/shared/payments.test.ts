@@ -29,7 +29,7 @@ describe('card checks', () => {
   });
 });
 
-describe('receipt presentation (spec section 4)', () => {
+describe('receipt presentation (docs/product.md §4.7)', () => {
   it('shows a processing Cash App payment as Pending (yellow)', () => {
     expect(receiptStatus({ status: 'processing', method: 'cashapp' })).toEqual({ label: 'Pending', tone: 'pending' });
   });
@@ -37,9 +37,9 @@ describe('receipt presentation (spec section 4)', () => {
     expect(receiptStatus({ status: 'succeeded', method: 'card' })).toEqual({ label: 'Succeeded', tone: 'success' });
     expect(receiptStatus({ status: 'requires_payment_method', method: 'card' })).toEqual({ label: 'Requires_payment_method', tone: 'failure' });
   });
-  it("names the method 'stripe' for cards and 'cashapp' for Cash App Pay", () => {
-    expect(receiptMethodLabel('card')).toBe('stripe');
-    expect(receiptMethodLabel(null)).toBe('stripe');
-    expect(receiptMethodLabel('cashapp')).toBe('cashapp');
+  it("names the method in words: 'Card' (the spec's 'stripe') and 'Cash App Pay' (its 'cashapp')", () => {
+    expect(receiptMethodLabel('card')).toBe('Card');
+    expect(receiptMethodLabel(null)).toBe('Card');
+    expect(receiptMethodLabel('cashapp')).toBe('Cash App Pay');
   });
 });

@@ -99,6 +99,18 @@ export type ConfirmTestCardInput = z.infer<typeof confirmTestCardInput>;
 
 export type PaymentMethod = 'card' | 'cashapp';
 
+/** Provider statuses of a payment that went through (or is going through): it stays the booking's payment. */
+export const wentThroughPaymentStatuses: readonly string[] = ['succeeded', 'processing', 'refunded'];
+
+/**
+ * "The current payment of a booking", the one the wizard, the manage page,
+ * the console and the emails all show: the one that went through if any,
+ * else the latest attempt. `newestFirst`: the booking's payments, newest first.
+ */
+export function currentPayment<T extends { status: string }>(newestFirst: readonly T[]): T | null {
+  return newestFirst.find((p) => wentThroughPaymentStatuses.includes(p.status)) ?? newestFirst[0] ?? null;
+}
+
 /** The payment as the browser shows it (receipt view and confirmation). */
 export interface PaymentReceipt {
   bookingId: string;
@@ -129,15 +141,19 @@ export interface PaymentSetup {
   currency: string;
 }
 
-/** The receipt's payment method field, as the spec names it: 'stripe' (card) or 'cashapp'. */
-export function receiptMethodLabel(method: PaymentMethod | null): 'stripe' | 'cashapp' {
-  return method === 'cashapp' ? 'cashapp' : 'stripe';
+/**
+ * The receipt's payment method field in words (docs/product.md §4.7): 'stripe' (a card
+ * through Stripe; also a payment whose method is not known yet) reads 'Card',
+ * 'cashapp' reads 'Cash App Pay'.
+ */
+export function receiptMethodLabel(method: PaymentMethod | null): 'Card' | 'Cash App Pay' {
+  return method === 'cashapp' ? 'Cash App Pay' : 'Card';
 }
 
 export type ReceiptTone = 'success' | 'pending' | 'failure';
 
 /**
- * Spec section 4: a Cash App payment still processing reads 'Pending' in
+ * docs/product.md §4.7: a Cash App payment still processing reads 'Pending' in
  * yellow under 'Payment Pending'; otherwise the provider's status,
  * capitalised, green when it succeeded and red otherwise.
  */

@@ -1,9 +1,10 @@
+import { isSingleLine, singleLineMessage } from './fields.ts';
 import { z } from 'zod';
 
+import { staffRoles, type StaffRole } from './staff-roles.ts';
+
 /** Staff accounts and console inputs, checked on both sides. */
-export const staffRoles = ['admin', 'staff', 'notary'] as const;
-export type StaffRole = (typeof staffRoles)[number];
-export const staffRoleLabels: Record<StaffRole, string> = { admin: 'Admin', staff: 'Staff', notary: 'Notary' };
+export { homePathFor, staffRoleLabels, staffRoles, type StaffRole } from './staff-roles.ts';
 
 export const loginFailedMessage = 'Incorrect email or password.';
 export const invalidCodeMessage = 'That code is not valid. Check your authenticator app and try again.';
@@ -19,14 +20,14 @@ export const totpCodeInput = z.object({ code });
 export const inviteInput = z.object({ email, role: z.enum(staffRoles) });
 export const inviteTokenInput = z.object({ token: z.string().regex(/^[a-z2-7]{32}$/, 'Invalid invitation') });
 export const acceptInviteInput = inviteTokenInput.extend({
-  name: z.string().trim().min(1, 'Please enter your name').max(100),
+  name: z.string().trim().min(1, 'Please enter your name').max(100).refine(isSingleLine, singleLineMessage('Name')),
   password: z.string().min(12, 'Use at least 12 characters for the password.').max(256),
 });
 export const userIdInput = z.object({ userId: uuid });
 export const inviteIdInput = z.object({ inviteId: uuid });
 export const setRoleInput = z.object({ userId: uuid, role: z.enum(staffRoles) });
 export const updateProfileInput = z.object({
-  name: z.string().trim().min(1, 'Please enter your name').max(100),
+  name: z.string().trim().min(1, 'Please enter your name').max(100).refine(isSingleLine, singleLineMessage('Name')),
   timeZone: z.string().min(1).max(64),
 });
 export const changePasswordInput = z.object({
@@ -42,10 +43,8 @@ export const consolePages = {
   messages: ['admin', 'staff'],
   mail: ['admin', 'staff'],
   staff: ['admin'],
+  journal: ['admin', 'notary'],
   account: ['admin', 'staff', 'notary'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type ConsolePage = keyof typeof consolePages;
 
-export function homePathFor(role: StaffRole): string {
-  return role === 'notary' ? '/admin/appointments' : '/admin/bookings';
-}

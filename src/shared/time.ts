@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
+import { site } from './site.ts';
 
 /**
  * Time-zone helpers shared by the server and the wizard. Instants are plain
@@ -8,8 +9,8 @@ import { format } from 'date-fns';
  * in either zone never adds, drops or shifts a slot.
  */
 
-/** Des Moines, Iowa. */
-export const businessTimeZone = 'America/Chicago';
+/** Des Moines, Iowa (the site configuration's zone). */
+export const businessTimeZone = site.businessTimeZone;
 export const slotMinutes = 30;
 /** First start 8:00 AM, last start 10:30 PM, business zone. */
 export const firstSlotMinuteOfDay = 8 * 60;
@@ -103,19 +104,52 @@ export function isBusinessSlotStart(instant: Date): boolean {
 
 // ---- Display -----------------------------------------------------------------
 
-/** 'March 14, 2027' (the spec's 'MMMM d, yyyy') in `zone`. */
-export function formatDateInZone(instant: Date, zone: string): string {
-  return format(new TZDate(instant.getTime(), zone), 'MMMM d, yyyy');
+export interface ZonedTime {
+  /** 'March 5, 2026' */
+  date: string;
+  /** '2:30 PM' */
+  time: string;
+  /** 'Central Standard Time' — the zone is always named beside a time. */
+  zone: string;
+  /** 'March 5, 2026 at 2:30 PM' (docs/product.md §6) */
+  dateTime: string;
+  /** 'March 5, 2026 at 2:30 PM (Central Standard Time)' */
+  full: string;
 }
 
-/** '8:30 AM' (the spec's 'h:mm a') in `zone`. */
+/** An instant as a person in `timeZone` reads it, zone named. */
+export function formatInZone(instant: Date, timeZone: string): ZonedTime {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+    timeZoneName: 'long',
+  }).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const date = `${part('month')} ${part('day')}, ${part('year')}`;
+  const time = `${part('hour')}:${part('minute')} ${part('dayPeriod').toUpperCase()}`;
+  const zone = part('timeZoneName');
+  const dateTime = `${date} at ${time}`;
+  return { date, time, zone, dateTime, full: `${dateTime} (${zone})` };
+}
+
+/** 'March 14, 2027' (docs/product.md §4.3) in `zone`. */
+export function formatDateInZone(instant: Date, zone: string): string {
+  return formatInZone(instant, zone).date;
+}
+
+/** '8:30 AM' (docs/product.md §4.3) in `zone`. */
 export function formatTimeInZone(instant: Date, zone: string): string {
-  return format(new TZDate(instant.getTime(), zone), 'h:mm a');
+  return formatInZone(instant, zone).time;
 }
 
 /** 'March 14, 2027 at 8:30 AM' — the notification payload's dateTime. */
 export function formatDateTimeInZone(instant: Date, zone: string): string {
-  return format(new TZDate(instant.getTime(), zone), "MMMM d, yyyy 'at' h:mm a");
+  return formatInZone(instant, zone).dateTime;
 }
 
 /** The zone's short name at that instant ('CDT', 'PST', 'GMT+9'), to sit beside every time. */

@@ -118,6 +118,14 @@ describe('staff console', () => {
     await page.getByText('Notary assigned', { exact: true }).first().waitFor();
     await page.getByRole('region', { name: 'History' }).getByText('Notary assigned').waitFor();
 
+    // Staff move the appointment for the customer (who would be told to call inside 24 hours).
+    const newDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(Date.now() + 3 * 86400_000));
+    await page.getByLabel(/New date/).fill(newDate);
+    await page.getByRole('group', { name: 'Free times' }).getByRole('button').first().click();
+    await page.getByRole('button', { name: 'Move booking and email the customer' }).click();
+    await page.getByText('Booking moved', { exact: true }).first().waitFor();
+    await page.getByRole('region', { name: 'History' }).getByText('Rescheduled').waitFor();
+
     const download = await page.request.get(`${url}/api/staff/documents/${seeded.mine.document.id}`);
     expect(download.status()).toBe(200);
 
@@ -158,10 +166,17 @@ describe('staff console', () => {
       await page.getByText('Times in your zone: America/Los Angeles.').waitFor();
       await page.getByText(/Grace Customer/).waitFor();
       expect(await page.getByText(/Alan Customer/).count()).toBe(0);
+      // Newly assigned: marked in the list and counted in the navigation until opened.
+      await page.getByTestId('new-appointments').getByText('1').waitFor();
+      await page.getByText('New', { exact: true }).waitFor();
+      await page.getByText('Waiting for customer').first().waitFor();
       expect(await axeViolations(page)).toEqual([]);
       await page.getByRole('link', { name: /PDT|PST/ }).first().click();
       await page.getByRole('link', { name: 'Grace deed.pdf' }).waitFor();
+      await page.getByRole('link', { name: 'Start session' }).waitFor();
       expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: '← My appointments' }).click();
+      await expect.poll(() => page.getByTestId('new-appointments').count(), { timeout: 10_000 }).toBe(0);
       expect((await page.request.get(`${url}/api/staff/documents/${seeded.mine.document.id}`)).status()).toBe(200);
       expect((await page.request.get(`${url}/api/staff/documents/${seeded.theirs.document.id}`)).status()).toBe(403);
       await page.goto(`${url}/admin/bookings`);

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { slotTakenMessage } from '../../src/shared/booking.ts';
 import { bookingClient } from '../integration/booking-helpers.ts';
+import { phoneHint, sessionActions } from '../../src/shared/session-copy.ts';
 import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
 
 /**
@@ -84,7 +85,8 @@ async function reloadAndExpect(page: Page, heading: string) {
 describe('booking wizard (test payment provider)', () => {
   let browser: Browser;
   beforeEach(async () => {
-    browser = await openBrowser();
+    // A visitor outside the business zone: the receipt shows their own time, zone named.
+    browser = await openBrowser({ timezoneId: 'America/Denver' });
   });
   afterEach(() => browser.close());
 
@@ -123,7 +125,7 @@ describe('booking wizard (test payment provider)', () => {
       await page.getByText(message, { exact: true }).waitFor();
     }
     expect(await page.getByLabel('First name').getAttribute('aria-invalid')).toBe('true');
-    await page.getByText('A notary will call you at this number during your appointment.').waitFor();
+    await page.getByText(phoneHint).waitFor();
     await expectNoAxeViolations(page);
     await page.getByLabel('First name').fill('G');
     expect(await page.getByText('First name is required', { exact: true }).count()).toBe(0);
@@ -153,9 +155,14 @@ describe('booking wizard (test payment provider)', () => {
     const receipt = page.getByTestId('payment-receipt');
     await receipt.getByRole('heading', { name: 'Payment Receipt' }).waitFor();
     const receiptText = await receipt.textContent();
-    expect(receiptText).toContain('25.00');
-    expect(receiptText).toContain('USD');
-    expect(receiptText).toContain('stripe');
+    // Issue 15 item 6: "$25.00 USD", the time in the visitor's zone with the zone named, "Card".
+    const receiptRow = (label: string) => receipt.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]').textContent();
+    expect(await receiptRow('Amount')).toBe('$25.00 USD');
+    expect(await receiptRow('Currency')).toBe('USD');
+    expect(await receiptRow('Payment Method')).toBe('Card');
+    expect(await receiptRow('Date')).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d{2} (AM|PM) \(Mountain (Standard|Daylight) Time\)$/);
+    // Item 7: the retry succeeded, so the earlier "Payment failed" toast is gone.
+    await expect.poll(() => toastWith(page, 'Payment failed').isVisible()).toBe(false);
     expect(await page.getByTestId('receipt-status').textContent()).toBe('Succeeded');
     expect(await page.getByTestId('receipt-status').getAttribute('class')).toContain('green');
     const paymentId = /pi_test_[0-9a-f]+/.exec(receiptText ?? '')?.[0];
@@ -173,7 +180,10 @@ describe('booking wizard (test payment provider)', () => {
       expect(await page.getByTestId('amount-paid').textContent()).toBe('$25.00 USD');
       expect(await page.getByTestId('transaction-id').textContent()).toMatch(/^NOTARY-[2-9A-Z]{8}$/);
       expect(await page.getByTestId('payment-id').textContent()).toBe(paymentId);
-      expect(text).toContain('A certified notary will call you at (555) 010-2030');
+      // Issue 15 item 10: the session is by video from the booking page, not a phone call.
+      expect(text).not.toMatch(/will call you/i);
+      const notice = (await page.getByTestId('session-notice').textContent()) ?? '';
+      for (const action of Object.values(sessionActions)) expect(notice).toContain(action);
       expect(text).toContain(slotLabel.replace(/ C[SD]T \(Central (Standard|Daylight) Time\)$/, ''));
       expect(text).toMatch(/Central (Standard|Daylight) Time/);
       expect(text).toContain('(515) 555-0142');

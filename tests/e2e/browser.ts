@@ -17,7 +17,7 @@ export interface Browser {
 
 /** A fresh Chromium profile per call (Debian's chromium; no browser download). */
 export async function openBrowser(
-  options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference'; javaScriptEnabled?: boolean } = {},
+  options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference'; javaScriptEnabled?: boolean; timezoneId?: string; baseURL?: string; args?: string[] } = {},
 ): Promise<Browser> {
   const profile = mkdtempSync(path.join(tmpdir(), 'notary-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -31,11 +31,13 @@ export async function openBrowser(
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.args ?? []),
     ],
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     reducedMotion: options.reducedMotion ?? 'no-preference',
     javaScriptEnabled: options.javaScriptEnabled ?? true,
-    baseURL: baseUrl(),
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    baseURL: options.baseURL ?? baseUrl(),
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];

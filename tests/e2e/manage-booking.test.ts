@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manageMessages } from '../../src/shared/manage-booking.ts';
 import { addDays, localDateOf, parseIsoDate, toIsoDate } from '../../src/shared/time.ts';
 import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
+import { confirmedBookingWithManageLink } from './bookings.ts';
 import { waitForMail } from './mailbox.ts';
 
 /**
@@ -12,34 +11,6 @@ import { waitForMail } from './mailbox.ts';
  * provider), and the manage link is read from the email the server wrote.
  */
 const zone = 'America/Chicago';
-
-async function trpc<T>(procedure: string, input: unknown, method: 'query' | 'mutation' = 'mutation'): Promise<T> {
-  const url = `${baseUrl()}/trpc/${procedure}`;
-  const res =
-    method === 'query'
-      ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`)
-      : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: input }) });
-  const body = (await res.json()) as { result?: { data: { json: T } }; error?: unknown };
-  if (!res.ok) throw new Error(`${procedure}: ${res.status} ${JSON.stringify(body.error)}`);
-  return body.result!.data.json;
-}
-
-async function confirmedBookingWithManageLink(): Promise<{ reference: string; manageUrl: string }> {
-  const { bookingId, reference } = await trpc<{ bookingId: string; reference: string }>('booking.start', { timeZone: zone });
-  const bytes = readFileSync(path.resolve('tests/fixtures/sample.pdf'));
-  const upload = await trpc<{ uploadUrl: string }>('documents.createUpload', { bookingId, fileName: 'lease-agreement.pdf', sizeBytes: bytes.length, contentType: 'application/pdf' });
-  const put = await fetch(new URL(upload.uploadUrl, baseUrl()), { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
-  expect(put.status).toBe(201);
-  const date = toIsoDate(addDays(parseIsoDate(localDateOf(new Date(), zone)), 3));
-  const slots = await trpc<{ slots: { startsAt: string; available: boolean }[] }>('slots.list', { date, timeZone: zone }, 'query');
-  const slot = slots.slots.find((s) => s.available)!;
-  await trpc('booking.hold', { bookingId, startsAt: slot.startsAt, timeZone: zone });
-  await trpc('booking.saveContact', { bookingId, firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', phone: '(555) 010-2030' });
-  await trpc('payments.confirmTestCard', { bookingId, number: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Grace Hopper', email: 'grace@example.com' });
-  const mail = await waitForMail((m) => m.headers.subject === `Your notary appointment is confirmed (${reference})`);
-  const manageUrl = /https?:\/\/\S+\/booking\/[A-Za-z0-9_-]+/.exec(mail.text)![0];
-  return { reference, manageUrl };
-}
 
 describe('booking page from the manage link', () => {
   let browser: Browser;

@@ -25,6 +25,20 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** A production server process's environment on 127.0.0.1:`port` with `dataDir`; `env` wins. */
+export function serverEnv(port: number, dataDir: string, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SESSION_COOKIE_SECURE: 'false',
+    ...env,
+  };
+}
+
 /**
  * Starts the built production server (`npm run build` first) as its own
  * process, on a free port with a fresh DATA_DIR, and waits for /healthz.
@@ -35,16 +49,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   let output = '';
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: process.cwd(),
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SESSION_COOKIE_SECURE: 'false',
-      ...env,
-    },
+    env: serverEnv(port, dataDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));

@@ -4,8 +4,8 @@ import { generateTOTP } from '@oslojs/otp';
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { staffUsers, type StaffRole } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
-import { createStaffAccount } from '../../src/server/features/staff/service.ts';
-import { createSession, staffSessionCookie } from '../../src/server/features/staff/session.ts';
+import { createStaffAccount, sealTotpKey } from '../../src/server/features/staff/service.ts';
+import { createSession, staffSessionCookieName } from '../../src/server/features/staff/session.ts';
 import { generateTotpKey } from '../../src/server/features/staff/totp.ts';
 
 export interface TestStaffUser {
@@ -41,7 +41,7 @@ export async function createStaffUser(
   let totpSecret: string | null = null;
   if (options.totp ?? options.role === 'admin') {
     totpSecret = generateTotpKey().secret;
-    await deps.db.update(staffUsers).set({ totpKey: totpSecret, totpEnabled: true }).where(eq(staffUsers.id, id));
+    await deps.db.update(staffUsers).set({ totpKey: sealTotpKey(deps, id, totpSecret), totpEnabled: true }).where(eq(staffUsers.id, id));
   }
   return {
     id,
@@ -52,7 +52,7 @@ export async function createStaffUser(
     totpCode: () => (totpSecret ? generateTOTP(decodeBase32IgnorePadding(totpSecret), 30, 6) : null),
     async sessionCookie() {
       const session = await createSession(deps, id, { twoFactorVerified: true });
-      return `${staffSessionCookie}=${session.token}`;
+      return `${staffSessionCookieName(deps.config)}=${session.token}`;
     },
   };
 }

@@ -5,7 +5,7 @@ import { bookings } from '../../src/server/db/schema.ts';
 import { holdSlot, startBooking } from '../../src/server/features/booking/service.ts';
 import { createTestDeps, type TestContext } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
-import { chicago } from './booking-helpers.ts';
+import { chicago } from '../helpers/bookings.ts';
 
 /**
  * The capacity guarantee: 50 different draft bookings ask for the same slot

@@ -6,6 +6,7 @@ import { VisitorChat } from '../../src/client/features/chat/visitor-chat.ts';
 import { closeSockets, connectStaff, connectVisitor, newVisitorCookie, startChatApp, type ChatTestApp } from '../helpers/chat.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { createStaffUser } from '../helpers/staff.ts';
+import { until } from '../helpers/async.ts';
 
 /**
  * The browser-side protocol classes (outbox, replay, dedupe) against the real
@@ -22,14 +23,6 @@ describe.each(dbKinds)('chat clients across reconnects (%s)', (kind) => {
     closeSockets();
     await app.close();
   });
-
-  async function until(check: () => boolean, what: string, timeoutMs = 10_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   async function visitorAndStaff() {
     const visitorSocket = connectVisitor(app.url, await newVisitorCookie(app.url));

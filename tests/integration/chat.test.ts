@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../src/server/db/client.ts';
-import { tooManyRequestsMessage } from '../../src/server/http/rate-limit.ts';
-import { hashVisitorToken } from '../../src/server/features/chat/service.ts';
+import { tooManyRequestsMessage } from '../../src/server/rate-limit.ts';
 import * as notifications from '../../src/server/features/notifications/events.ts';
 import { deleteSession } from '../../src/server/features/staff/session.ts';
-import { hashToken } from '../../src/server/features/staff/tokens.ts';
+import { hashToken } from '../../src/server/tokens.ts';
 import type { ChatConversationSummary, ChatMessage } from '../../src/shared/chat.ts';
 import {
   closeSockets,
@@ -61,7 +60,7 @@ describe.each(dbKinds)('live chat (%s)', (kind) => {
     const ack = await visitor.timeout(5000).emitWithAck('send', { clientId: randomUUID(), body: 'Hello' });
     expect(ack.ok).toBe(true);
     const rows = await queryRows<{ visitor_token_hash: string }>(app.deps.db, sql`select visitor_token_hash from chat_conversations`);
-    expect(rows).toEqual([{ visitor_token_hash: hashVisitorToken(token) }]);
+    expect(rows).toEqual([{ visitor_token_hash: hashToken(token) }]);
     expect(JSON.stringify(rows)).not.toContain(token);
 
     // A staff handshake (no ?chat=visitor) gets no visitor cookie.
@@ -77,7 +76,7 @@ describe.each(dbKinds)('live chat (%s)', (kind) => {
     expect(first).toMatchObject({ ok: true, conversationId: null, staffOnline: false, messages: [] });
 
     const presence = nextEvent<{ staffOnline: boolean }>(visitor, 'presence');
-    const staff = connectStaff(app.url, await staffCookie('notary'));
+    const staff = connectStaff(app.url, await staffCookie('staff'));
     await connected(staff);
     expect(await presence).toEqual({ staffOnline: true });
 
@@ -105,7 +104,7 @@ describe.each(dbKinds)('live chat (%s)', (kind) => {
     if (!reply.ok) throw new Error(reply.error);
     const received = await visitorSees;
     expect(received).toEqual(reply.message);
-    expect(received).toMatchObject({ sender: 'staff', senderName: 'Pat notary', body: 'Yes, we do.' });
+    expect(received).toMatchObject({ sender: 'staff', senderName: 'Pat staff', body: 'Yes, we do.' });
     expect(received.id).toBeGreaterThan(sent.message.id);
 
     const pageUpdate = nextEvent<ChatConversationSummary>(staff, 'conversation');

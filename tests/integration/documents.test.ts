@@ -19,7 +19,9 @@ import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { startFakeClamd, type FakeClamd } from '../helpers/fake-clamd.ts';
 import { startLocalS3, type LocalS3 } from '../helpers/s3rver.ts';
-import { bookingClient, chicago, putBytes, trpcError, type BookingClient } from './booking-helpers.ts';
+import { bookingClient, putBytes, type BookingClient } from './booking-helpers.ts';
+import { chicago } from '../helpers/bookings.ts';
+import { rejectionOf, until } from '../helpers/async.ts';
 
 const fixture = (name: string) => readFileSync(path.resolve('tests/fixtures', name));
 const now = new Date('2027-03-10T15:00:00Z');
@@ -77,14 +79,6 @@ function rawPut(
     };
     pump();
   });
-}
-
-async function until(check: () => Promise<boolean>, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe.each(dbKinds)('document uploads (%s)', (kind) => {
@@ -159,7 +153,7 @@ describe.each(dbKinds)('document uploads (%s)', (kind) => {
 
   it('refuses empty files, both when declared and when the body is empty', async () => {
     const bookingId = await draft();
-    expect(await trpcError(target(bookingId, 'empty.pdf', 0))).toMatchObject({ code: 'BAD_REQUEST', message: 'empty.pdf is empty.' });
+    expect(await rejectionOf(target(bookingId, 'empty.pdf', 0))).toMatchObject({ code: 'BAD_REQUEST', message: 'empty.pdf is empty.' });
     const { uploadUrl } = await target(bookingId, 'empty.pdf', 100);
     expect(await putBytes(app.url, uploadUrl, new Uint8Array(0))).toEqual({ status: 400, body: { error: 'empty.pdf is empty.' } });
     expect(await rowsOf(bookingId)).toEqual([]);
@@ -176,7 +170,7 @@ describe.each(dbKinds)('document uploads (%s)', (kind) => {
 
   it('answers 413 for 10 MB + 1 byte (declared, or streamed chunked) and stores nothing', async () => {
     const bookingId = await draft();
-    expect(await trpcError(target(bookingId, 'huge.pdf', maxFileBytes + 1))).toMatchObject({
+    expect(await rejectionOf(target(bookingId, 'huge.pdf', maxFileBytes + 1))).toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
       message: fileTooLargeMessage('huge.pdf'),
     });
@@ -249,14 +243,14 @@ describe.each(dbKinds)('document uploads (%s)', (kind) => {
     expect(view.documents.map((d) => d.name)).toEqual(['two.png']);
     expect(view.priceCents).toBe(2500);
     expect(existsSync(path.join(app.dataDir, 'documents', row!.storageKey))).toBe(false);
-    expect(await trpcError(api.documents.remove.mutate({ bookingId, documentId: one.body.document!.id }))).toMatchObject({
+    expect(await rejectionOf(api.documents.remove.mutate({ bookingId, documentId: one.body.document!.id }))).toMatchObject({
       code: 'NOT_FOUND',
       message: documentNotFoundMessage,
     });
     // Another booking's document is not this booking's to remove.
     const other = await draft();
     const theirs = await upload(other, 'theirs.pdf', fixture('sample.pdf'));
-    expect((await trpcError(api.documents.remove.mutate({ bookingId, documentId: theirs.body.document!.id }))).code).toBe('NOT_FOUND');
+    expect((await rejectionOf(api.documents.remove.mutate({ bookingId, documentId: theirs.body.document!.id }))).code).toBe('NOT_FOUND');
   });
 
   it('refuses a second upload once the booking is paid (409), even with a link issued before', async () => {
@@ -266,11 +260,11 @@ describe.each(dbKinds)('document uploads (%s)', (kind) => {
     await api.booking.hold.mutate({ bookingId, startsAt: chicago('2027-03-12', '10:00'), timeZone: 'America/Chicago' });
     await app.deps.db.transaction((tx) => confirmBooking(tx, app.deps, { bookingId }));
 
-    expect(await trpcError(target(bookingId, 'second.pdf'))).toEqual({ code: 'CONFLICT', message: bookingLockedMessage, httpStatus: 409 });
+    expect(await rejectionOf(target(bookingId, 'second.pdf'))).toEqual({ code: 'CONFLICT', message: bookingLockedMessage, httpStatus: 409 });
     expect(await putBytes(app.url, early.uploadUrl, fixture('sample.pdf'))).toEqual({ status: 409, body: { error: bookingLockedMessage } });
     const view = await api.booking.get.query({ bookingId });
     expect(view.documents.map((d) => d.name)).toEqual(['first.pdf']);
-    expect((await trpcError(api.documents.remove.mutate({ bookingId, documentId: view.documents[0]!.id }))).code).toBe('CONFLICT');
+    expect((await rejectionOf(api.documents.remove.mutate({ bookingId, documentId: view.documents[0]!.id }))).code).toBe('CONFLICT');
   });
 
   it('marks a document found infected later, drops its bytes and keeps it listed (it blocks payment)', async () => {

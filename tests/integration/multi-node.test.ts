@@ -17,7 +17,8 @@ import { closeSockets, connected, connectStaff, connectVisitor, nextEvent, newVi
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { createStaffUser } from '../helpers/staff.ts';
-import { bookingClient, putBytes, trpcError } from './booking-helpers.ts';
+import { bookingClient, putBytes } from './booking-helpers.ts';
+import { rejectionOf } from '../helpers/async.ts';
 
 /**
  * Two real server processes (the built production server, `npm run build`
@@ -125,7 +126,7 @@ describe.skipIf(!adminUrl)('two nodes on one PostgreSQL database', () => {
     const second = await b.booking.start.mutate({ timeZone: 'America/Chicago' });
     const startsAt = slot(2, 9 * 60);
     await a.booking.hold.mutate({ bookingId: first.bookingId, startsAt, timeZone: 'America/Chicago' });
-    expect(await trpcError(b.booking.hold.mutate({ bookingId: second.bookingId, startsAt, timeZone: 'America/Chicago' }))).toMatchObject({
+    expect(await rejectionOf(b.booking.hold.mutate({ bookingId: second.bookingId, startsAt, timeZone: 'America/Chicago' }))).toMatchObject({
       code: 'CONFLICT',
       message: slotTakenMessage,
     });

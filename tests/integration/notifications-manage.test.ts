@@ -1,30 +1,20 @@
-import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, outbox, payments } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { cancelByCustomer, getManageView, rescheduleByCustomer } from '../../src/server/features/manage-booking/service.ts';
-import { confirmTestCard } from '../../src/server/features/payments/service.ts';
 import { manageMessages } from '../../src/shared/manage-booking.ts';
 import { site } from '../../src/shared/site.ts';
-import { addDays, localDateOf, parseIsoDate, zonedInstant } from '../../src/shared/time.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
-import { bookableSlot, bookingAwaitingPayment, paymentClock } from '../helpers/payments.ts';
+import { paymentClock } from '../helpers/payments.ts';
+import { bookableSlot, bookingIn, slotAfter } from '../helpers/bookings.ts';
 
-const chicagoSlot = (now: Date, days: number, hour: number) =>
-  zonedInstant(addDays(parseIsoDate(localDateOf(now, 'America/Chicago')), days), hour * 60, 'America/Chicago');
-
-/** A paid, confirmed booking made through the booking and payment services; returns the manage token from its email. */
+/** A paid, confirmed booking (bytes stored for downloads) and the manage token from its email. */
 async function confirmedBooking(deps: Deps, startsAt: Date) {
-  const { bookingId, reference } = await bookingAwaitingPayment(deps, { startsAt });
-  await deps.storage.put(`${bookingId}/affidavit.pdf`, Readable.from(Buffer.from('%PDF-1.4 test document')), { contentType: 'application/pdf' });
-  await confirmTestCard(deps, { bookingId, number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Grace Hopper', email: 'grace@example.com' });
-  const rows = await deps.db.select().from(outbox).where(eq(outbox.dedupeKey, `booking-confirmed:${bookingId}`));
-  const text = (rows[0]!.payload as { message: { text: string } }).message.text;
-  const token = /\/booking\/([A-Za-z0-9_-]+)/.exec(text)![1]!;
-  return { bookingId, reference, token };
+  const booking = await bookingIn(deps, 'confirmed', { startsAt, storeBytes: true });
+  return { ...booking, token: booking.manageToken! };
 }
 
 describe.each(dbKinds)('booking page and calendar on %s', (kind) => {
@@ -58,14 +48,14 @@ describe.each(dbKinds)('booking page and calendar on %s', (kind) => {
     expect(await withToken.text()).toContain(`https://notary.test/booking/${token}`);
     expect((await fetch(`${app.url}/api/bookings/${bookingId}/calendar.ics?token=wrong-token-wrong-token`)).status).toBe(404);
 
-    const draft = await bookingAwaitingPayment(deps, { startsAt: chicagoSlot(clock, 4, 9) });
+    const draft = await bookingIn(deps, 'awaiting_payment', { startsAt: slotAfter(clock, 4, 9) });
     expect((await fetch(`${app.url}/api/bookings/${draft.bookingId}/calendar.ics`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/bookings/not-a-uuid/calendar.ics`)).status).toBe(404);
   });
 
   it('shows the booking and streams its documents only to the manage link', async () => {
     const mine = await confirmedBooking(deps, bookableSlot(clock));
-    const other = await confirmedBooking(deps, chicagoSlot(clock, 2, 11));
+    const other = await confirmedBooking(deps, slotAfter(clock, 2, 11));
     const view = await getManageView(deps, deps.db, mine.token);
     expect(view).toMatchObject({ reference: mine.reference, status: 'confirmed', timeZone: 'America/New_York', beforeCutoff: true, canReschedule: true, canCancel: true, refundOnCancelCents: 2500 });
     expect(view.payment).toMatchObject({ amountCents: 2500, refundedCents: 0, status: 'succeeded' });
@@ -82,8 +72,8 @@ describe.each(dbKinds)('booking page and calendar on %s', (kind) => {
 
   it('reschedules to a free slot more than 24 hours ahead, without a new payment, and emails the new time', async () => {
     const { bookingId, token } = await confirmedBooking(deps, bookableSlot(clock));
-    await expect(rescheduleByCustomer(deps, { token, startsAt: chicagoSlot(clock, 1, 9) })).rejects.toThrow(manageMessages.newTimeTooSoon);
-    const target = chicagoSlot(clock, 3, 15);
+    await expect(rescheduleByCustomer(deps, { token, startsAt: slotAfter(clock, 1, 9) })).rejects.toThrow(manageMessages.newTimeTooSoon);
+    const target = slotAfter(clock, 3, 15);
     const view = await rescheduleByCustomer(deps, { token, startsAt: target });
     expect(view.startsAt).toEqual(target);
     expect(view.status).toBe('confirmed');
@@ -108,12 +98,12 @@ describe.each(dbKinds)('booking page and calendar on %s', (kind) => {
   });
 
   it('cancels within 24 hours without a refund, and no longer moves the appointment', async () => {
-    const soon = chicagoSlot(clock, 1, 10);
+    const soon = slotAfter(clock, 1, 10);
     expect(soon.getTime() - clock.getTime()).toBeLessThan(24 * 3600_000);
     const { bookingId, token } = await confirmedBooking(deps, soon);
     const before = await getManageView(deps, deps.db, token);
     expect(before).toMatchObject({ beforeCutoff: false, canReschedule: false, canCancel: true, refundOnCancelCents: 0 });
-    await expect(rescheduleByCustomer(deps, { token, startsAt: chicagoSlot(clock, 5, 10) })).rejects.toThrow(manageMessages.tooLateToMove);
+    await expect(rescheduleByCustomer(deps, { token, startsAt: slotAfter(clock, 5, 10) })).rejects.toThrow(manageMessages.tooLateToMove);
     const view = await cancelByCustomer(deps, { token });
     expect(view.status).toBe('cancelled');
     const [payment] = await deps.db.select().from(payments).where(eq(payments.bookingId, bookingId));

@@ -21,6 +21,17 @@ describe.each(dbKinds)('security headers (%s)', (kind) => {
   });
   afterAll(() => app.close());
 
+  it('allows camera and microphone only on the session room pages', async () => {
+    for (const path of ['/booking/some-token/session', '/admin/appointments/6f1d2c3e-0000-4000-8000-000000000000/session', '/BOOKING/x/session/']) {
+      const res = await fetch(`${app.url}${path}`, { redirect: 'manual' });
+      expect(res.headers.get('permissions-policy'), path).toContain('camera=(self), microphone=(self)');
+    }
+    for (const path of ['/booking/some-token', '/admin/appointments/x', '/booking/x/session/extra', '/session']) {
+      const res = await fetch(`${app.url}${path}`, { redirect: 'manual' });
+      expect(res.headers.get('permissions-policy'), path).toContain('camera=(), microphone=()');
+    }
+  });
+
   it('sends the hardening headers on every response, errors included', async () => {
     for (const path of ['/healthz', '/trpc/health', '/no-such-endpoint']) {
       const res = await fetch(`${app.url}${path}`);

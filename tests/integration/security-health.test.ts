@@ -1,8 +1,9 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/server/app.ts';
+import { stuckAfterMs } from '../../src/server/http/health.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { createTestDeps, type TestContext } from '../helpers/app.ts';
@@ -16,6 +17,9 @@ describe.each(dbKinds)('health checks (%s)', (kind) => {
     context = await createTestDeps(kind);
     app = await createApp(context.deps, { pages: false });
     const server = createServer(app.app);
+    // fetch keeps connections for ~4 s; a server closing idle ones at 5 s races it on a loaded
+    // machine (ECONNRESET on reuse). The client, not the server, should close them here.
+    server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     close = async () => {
@@ -30,7 +34,7 @@ describe.each(dbKinds)('health checks (%s)', (kind) => {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
     const res = await fetch(`${url}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', draining: false, checks: { database: 'ok', storage: 'ok' } });
+    expect(await res.json()).toEqual({ status: 'ok', draining: false, checks: { database: 'ok', storage: 'ok', mail: 'ok' } });
   });
 
   it('is not ready while draining for shutdown, yet still alive', async () => {
@@ -45,6 +49,28 @@ describe.each(dbKinds)('health checks (%s)', (kind) => {
     }
   });
 
+  it('fails liveness only when a self-repairing part stays down while the database answers', async () => {
+    let downForMs = 0;
+    app.readiness.watchdogs.push({ name: 'chat between nodes', downForMs: () => downForMs });
+    const db = context.deps.db;
+    try {
+      downForMs = 10_000; // reconnecting: still alive
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      downForMs = stuckAfterMs + 1;
+      const res = await fetch(`${url}/healthz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'stuck', stuck: ['chat between nodes'] });
+      // The database itself is down: a restart would not help, so liveness holds.
+      const gone = await openPglite(null);
+      await gone.close();
+      context.deps.db = gone.db;
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    } finally {
+      context.deps.db = db;
+      app.readiness.watchdogs.pop();
+    }
+  });
+
   it('is not ready when the database does not answer', async () => {
     const gone = await openPglite(null);
     await gone.close();
@@ -53,16 +79,36 @@ describe.each(dbKinds)('health checks (%s)', (kind) => {
     try {
       const res = await fetch(`${url}/readyz`);
       expect(res.status).toBe(503);
-      expect((await res.json()).checks).toEqual({ database: 'error', storage: 'ok' });
+      expect((await res.json()).checks).toEqual({ database: 'error', storage: 'ok', mail: 'ok' });
     } finally {
       context.deps.db = db;
     }
+  });
+
+  it('is not ready when the document store or the mailbox cannot be written, and says which', async () => {
+    // Root ignores permissions: a file where the folder should be is unwritable for anyone.
+    const incoming = path.join(context.dataDir, 'documents', '.incoming');
+    const mail = path.join(context.dataDir, 'mail');
+    rmSync(incoming, { recursive: true, force: true });
+    rmSync(mail, { recursive: true, force: true });
+    writeFileSync(incoming, '');
+    writeFileSync(mail, '');
+    try {
+      const res = await fetch(`${url}/readyz`);
+      expect(res.status).toBe(503);
+      expect((await res.json()).checks).toEqual({ database: 'ok', storage: 'error', mail: 'error' });
+    } finally {
+      rmSync(incoming);
+      rmSync(mail);
+      mkdirSync(incoming);
+    }
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
   });
 
   it('is not ready when the document store is unreachable', async () => {
     rmSync(path.join(context.dataDir, 'documents'), { recursive: true, force: true });
     const res = await fetch(`${url}/readyz`);
     expect(res.status).toBe(503);
-    expect((await res.json()).checks).toEqual({ database: 'ok', storage: 'error' });
+    expect((await res.json()).checks).toEqual({ database: 'ok', storage: 'error', mail: 'ok' });
   });
 });

@@ -4,11 +4,10 @@ import { Writable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { outbox } from '../../src/server/db/schema.ts';
+import { openManageToken } from '../../src/server/features/booking/service.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { deliverDue } from '../../src/server/features/notifications/worker.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -78,9 +77,8 @@ describe.each(dbKinds)('no secrets in logs (%s)', (kind) => {
     await client.payments.confirmTestCard.mutate({ bookingId, number: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '987', name: 'Ada Lovelace', email: 'ada@example.com' });
     expect((await client.booking.get.query({ bookingId })).status).toBe('confirmed');
 
-    // The manage link exists only in the confirmation email's outbox row.
-    const [row] = await deps.db.select().from(outbox).where(eq(outbox.kind, 'booking_confirmation'));
-    secrets.manageToken = /\/booking\/([A-Za-z0-9_-]+)/.exec(JSON.stringify(row!.payload))![1]!;
+    // The manage link exists only in the confirmation email (sealed until it is sent).
+    secrets.manageToken = (await openManageToken(deps.db, deps, bookingId))!;
     expect(secrets.manageToken.length).toBeGreaterThan(20);
     await deliverDue(deps);
     await fetch(`${url}/booking/${secrets.manageToken}`);

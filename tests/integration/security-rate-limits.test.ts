@@ -5,12 +5,12 @@ import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingRates } from '../../src/server/features/booking/router.ts';
 import { chatRateRules } from '../../src/server/features/chat/service.ts';
-import { contactRate } from '../../src/server/features/contact/router.ts';
+import { contactRate } from '../../src/server/features/contact/service.ts';
 import { uploadRate } from '../../src/server/features/documents/router.ts';
 import { manageRate } from '../../src/server/features/manage-booking/router.ts';
 import { attemptRule, syncRule } from '../../src/server/features/payments/router.ts';
 import { ipFailures } from '../../src/server/features/staff/login-throttle.ts';
-import { tooManyRequestsMessage, type RateRule } from '../../src/server/http/rate-limit.ts';
+import { tooManyRequestsMessage, type RateRule } from '../../src/server/rate-limit.ts';
 import { startChatApp, newVisitorCookie, type ChatTestApp } from '../helpers/chat.ts';
 import { dbKinds } from '../helpers/db.ts';
 

@@ -33,11 +33,18 @@ describe('graceful shutdown', () => {
         setTimeout(() => {
           server.process.kill('SIGTERM');
           setTimeout(() => {
-            // Draining: a new connection is refused while the upload is still open.
-            fetch(`${server.url}/healthz`).then(
-              () => (refusedWhileDraining = false),
-              () => (refusedWhileDraining = true),
-            ).finally(() => req.end(pdf.subarray(pdf.length >> 1)));
+            // Draining: a new connection is refused while the upload is still open
+            // (agent: false — fetch would reuse an open keep-alive connection, which is still served).
+            new Promise<boolean>((resolve) => {
+              const probe = request(`${server.url}/healthz`, { agent: false }, (res) => {
+                res.resume();
+                resolve(false);
+              });
+              probe.on('error', () => resolve(true));
+              probe.end();
+            })
+              .then((refused) => (refusedWhileDraining = refused))
+              .finally(() => req.end(pdf.subarray(pdf.length >> 1)));
           }, 300);
         }, 200);
       });

@@ -9,7 +9,8 @@ import { addDays, localDateOf, parseIsoDate, zonedInstant } from '../../src/shar
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { eicarBytes, startFakeClamd, type FakeClamd } from '../helpers/fake-clamd.ts';
-import { bookingClient, putBytes, trpcError, type BookingClient } from './booking-helpers.ts';
+import { bookingClient, putBytes, type BookingClient } from './booking-helpers.ts';
+import { rejectionOf } from '../helpers/async.ts';
 
 const samplePdf = readFileSync('tests/fixtures/sample.pdf');
 /** A well-formed PDF that carries the EICAR test string: the type check passes, the scan must not. */
@@ -64,7 +65,7 @@ describe.each(dbKinds)('virus scan of uploads (%s)', (kind) => {
 
     // A later verdict (a signature update, a rescan) flags one stored document.
     await recordScanResult(deps, second.body.document!.id, 'infected');
-    const refused = await trpcError(client.payments.createIntent.mutate({ bookingId }));
+    const refused = await rejectionOf(client.payments.createIntent.mutate({ bookingId }));
     expect(refused).toMatchObject({ code: 'PRECONDITION_FAILED', message: infectedDocumentsMessage });
 
     await client.documents.remove.mutate({ bookingId, documentId: second.body.document!.id });

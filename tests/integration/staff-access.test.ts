@@ -20,10 +20,11 @@ const publicProcedures = ['staff.me', 'staff.login', 'staff.invitation', 'staff.
 const sessionOnly = ['staff.logout', 'staff.totp.verify', 'staff.totp.begin', 'staff.totp.confirm'];
 const everyRole = [...sessionOnly, 'staff.totp.disable', 'staff.account.updateProfile', 'staff.account.changePassword', 'console.bookings.get', 'console.bookings.markOutcome'];
 /** What each role may call; anything else must answer FORBIDDEN. */
+const notaryOnly = ['console.appointments', 'console.newAppointments'];
 const allowedFor = {
-  admin: (path: string) => path !== 'console.appointments',
-  staff: (path: string) => !path.startsWith('staff.users.') && path !== 'console.appointments',
-  notary: (path: string) => everyRole.includes(path) || path === 'console.appointments',
+  admin: (path: string) => !notaryOnly.includes(path),
+  staff: (path: string) => !path.startsWith('staff.users.') && !notaryOnly.includes(path),
+  notary: (path: string) => everyRole.includes(path) || notaryOnly.includes(path),
 };
 
 async function insertBooking(deps: Deps, values: { startsAt: Date; status?: 'confirmed' | 'cancelled' | 'completed'; notaryId?: string | null; name?: string; email?: string }) {
@@ -158,15 +159,18 @@ describe.each(dbKinds)('staff access control (%s)', (kind) => {
     expect((await fetch(`${app.url}/api/staff/documents/${randomUUID()}`, { headers: { cookie: cookies.admin } })).status).toBe(404);
   });
 
-  it('shows a notary only their own appointments, today and upcoming', async () => {
+  it('shows a notary only their own appointments, today and upcoming, and earlier ones still awaiting an outcome', async () => {
     const mine = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 2 * 3600_000), notaryId: users.notary.id, name: 'Mine' });
-    const past = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 3 * 86400_000), notaryId: users.notary.id, name: 'Past' });
+    const awaiting = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 3 * 86400_000), notaryId: users.notary.id, name: 'Awaiting' });
+    const past = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 3 * 86400_000), notaryId: users.notary.id, name: 'Past', status: 'completed' });
     const theirs = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 3600_000), notaryId: users.otherNotary.id, name: 'Theirs' });
     const res = await trpcHttp(app.url, 'console.appointments', { type: 'query', cookie: cookies.notary });
-    const { appointments, timeZone } = res.body.result!.data.json as { appointments: { id: string; customer: { phone: string } }[]; timeZone: string };
+    const { appointments, timeZone } = res.body.result!.data.json as { appointments: { id: string; customer: { phone: string }; awaitingOutcome: boolean; sessionState: string }[]; timeZone: string };
     const ids = appointments.map((a) => a.id);
     expect(timeZone).toBe('America/Los_Angeles');
     expect(ids).toContain(mine.id);
+    expect(appointments.find((a) => a.id === awaiting.id)).toMatchObject({ awaitingOutcome: true, sessionState: 'waiting' });
+    expect(appointments.find((a) => a.id === mine.id)).toMatchObject({ awaitingOutcome: false });
     expect(ids).not.toContain(past.id);
     expect(ids).not.toContain(theirs.id);
     expect(appointments.find((a) => a.id === mine.id)!.customer.phone).toBe('(515) 555-0100');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, bookings, payments, processedEvents } from '../../src/server/db/schema.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
-import { bookingAwaitingPayment } from '../helpers/payments.ts';
+import { bookingIn } from '../helpers/bookings.ts';
 
 /**
  * The webhook as Stripe calls it: real HTTP, bodies signed with Stripe's own
@@ -69,7 +69,7 @@ describe.each(dbKinds)('POST /api/stripe/webhook on %s', (kind) => {
   }
 
   async function newPaidIntent() {
-    const { bookingId } = await bookingAwaitingPayment(app.deps);
+    const { bookingId } = await bookingIn(app.deps, 'awaiting_payment');
     const providerPaymentId = `pi_test_${bookingId.slice(0, 8)}`;
     await app.deps.db.insert(payments).values({ bookingId, provider: 'stripe', providerPaymentId, amountCents: 2500, status: 'requires_payment_method' });
     return { bookingId, providerPaymentId };
@@ -157,7 +157,7 @@ describe.each(dbKinds)('POST /api/stripe/webhook on %s', (kind) => {
   });
 
   it('places an intent it never recorded from its metadata', async () => {
-    const { bookingId } = await bookingAwaitingPayment(app.deps);
+    const { bookingId } = await bookingIn(app.deps, 'awaiting_payment');
     const providerPaymentId = `pi_unrecorded_${bookingId.slice(0, 8)}`;
     await send(intentEvent('payment_intent.succeeded', { id: providerPaymentId, bookingId, status: 'succeeded', method: 'card' }));
     expect(await payment(providerPaymentId)).toMatchObject({ bookingId, provider: 'stripe', status: 'succeeded', amountCents: 2500 });

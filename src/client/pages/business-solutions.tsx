@@ -1,6 +1,6 @@
 import { Building2, Briefcase, Car, Clock, GraduationCap, HeartPulse, Landmark, Mail, Phone, Scale, Users, Workflow, FileStack, Home } from 'lucide-react';
 import { site } from '../../shared/site.ts';
-import { CtaBand, FeatureGrid, PageHero, Section, SectionHeading } from '../components/marketing/sections.tsx';
+import { CtaBand, FeatureGrid, HeroIllustration, PageHero, Section, SectionHeading } from '../components/marketing/sections.tsx';
 import { deferUntilVisible } from '../components/marketing/defer-until-visible.tsx';
 import { Reveal } from '../components/marketing/reveal.tsx';
 import type { RouteHandle } from '../lib/meta.ts';
@@ -79,6 +79,7 @@ export function Component() {
   return (
     <main id="main">
       <PageHero
+        aside={<HeroIllustration name="business-solutions" alt="An office building beside a stack of sealed documents and a rising chart" />}
         eyebrow="Business solutions"
         title="Notarization That Scales With Your Business"
         lead="From a handful of affidavits a month to thousands of closing documents, we give your team and your clients fast, compliant remote notarization."

@@ -1,7 +1,7 @@
 import { Check, FolderLock, History, Search, Share2, ShieldCheck, UploadCloud } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { site } from '../../shared/site.ts';
-import { CtaBand, Faq, FeatureGrid, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
+import { CtaBand, Faq, FeatureGrid, HeroIllustration, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
 import { buttonVariants } from '../components/ui/button-variants.ts';
 import { cx } from '../lib/cx.ts';
 import type { RouteHandle } from '../lib/meta.ts';
@@ -81,6 +81,7 @@ export function Component() {
   return (
     <main id="main">
       <PageHero
+        aside={<HeroIllustration name="document-management" alt="Colour-coded folders and notarized documents secured with a padlock" />}
         eyebrow="Document management"
         title="Keep Every Signed and Notarized Document Safe and Easy to Find"
         lead="Secure, searchable storage for your most important documents, with sharing that stays under your control."

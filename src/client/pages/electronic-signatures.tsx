@@ -1,5 +1,5 @@
 import { FileCheck2, History, Mail, PenLine, Scale, Smartphone } from 'lucide-react';
-import { CtaBand, Faq, FeatureGrid, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
+import { CtaBand, Faq, FeatureGrid, HeroIllustration, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
 import type { RouteHandle } from '../lib/meta.ts';
 
 export const handle: RouteHandle = {
@@ -47,6 +47,7 @@ export function Component() {
   return (
     <main id="main">
       <PageHero
+        aside={<HeroIllustration name="electronic-signatures" alt="A document being signed electronically with a pen, and a confirmation check" />}
         eyebrow="Electronic signatures"
         title="Sign Documents Electronically, Legally and Securely"
         lead="Collect legally binding signatures in minutes instead of days, with a full audit trail and compliance with the ESIGN Act and UETA."

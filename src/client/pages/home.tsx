@@ -1,4 +1,4 @@
-import { Award, BadgeCheck, Clock, FileStack, Files, Fingerprint, Lock, Mail, MapPin, PenLine, Phone, ShieldCheck, Video, Zap } from 'lucide-react';
+import { Award, BadgeCheck, Clock, FileStack, Files, Fingerprint, Lock, Mail, MapPin, PenLine, Phone, ShieldCheck, Star, Video, Zap } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { centsToDecimal, formatUsd } from '../../shared/money.ts';
@@ -14,7 +14,7 @@ import { usePublicConfig } from '../lib/public-config.tsx';
 const description =
   'Get documents notarized online 24/7 by a certified notary over secure video. $25 per session, legally binding in all 50 states, delivered to you electronically.';
 
-/** Search-engine facts of spec section 1, from the site configuration. */
+/** Search-engine facts of docs/product.md §3.3, from the site configuration. */
 const legalServiceJsonLd = {
   '@context': 'https://schema.org',
   '@type': 'LegalService',
@@ -127,6 +127,8 @@ const figures = [
   { icon: BadgeCheck, value: 'Certified', label: 'Notaries with background checks' },
   { icon: Clock, value: '24/7', label: 'Availability, every day of the year' },
   { icon: Lock, value: 'Bank-level', label: 'Security for every document' },
+  // Six figures fill the grid evenly in two and in three columns (five left an empty cell).
+  { icon: Star, value: `${site.rating.value} / 5`, label: `Average rating from ${site.rating.count} reviews` },
 ];
 
 export function Component() {

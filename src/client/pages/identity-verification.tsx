@@ -1,6 +1,6 @@
 import { ArrowRight, Camera, IdCard, ListChecks, Lock, ScanFace, Timer } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { CtaBand, FeatureGrid, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
+import { CtaBand, FeatureGrid, HeroIllustration, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
 import { Reveal } from '../components/marketing/reveal.tsx';
 import type { RouteHandle } from '../lib/meta.ts';
 
@@ -40,6 +40,7 @@ export function Component() {
   return (
     <main id="main">
       <PageHero
+        aside={<HeroIllustration name="identity-verification" alt="A photo ID card next to a phone taking a matching live selfie, verified" />}
         eyebrow="Identity verification"
         title="Know Who Is Signing, Without Meeting in Person"
         lead="Multi-factor identity verification combines ID checks, a selfie match and knowledge-based questions, so every remote signature is backed by a verified person."

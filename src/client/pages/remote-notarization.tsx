@@ -1,6 +1,6 @@
 import { CalendarClock, Clock, FileStack, Globe2, ShieldCheck, Video } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { CtaBand, Faq, FeatureGrid, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
+import { CtaBand, Faq, FeatureGrid, HeroIllustration, PageHero, Section, SectionHeading, StepList } from '../components/marketing/sections.tsx';
 import { buttonVariants } from '../components/ui/button-variants.ts';
 import type { RouteHandle } from '../lib/meta.ts';
 import { usePublicConfig } from '../lib/public-config.tsx';
@@ -27,8 +27,8 @@ const features = [
 const steps = [
   { title: 'Upload documents', text: 'Add your PDF, JPEG or PNG files, up to 10 MB each. Leave every signature line blank.' },
   { title: 'Schedule a time', text: 'Pick a 30-minute slot and pay the flat session fee online.' },
-  { title: 'Verify your identity', text: 'Show your photo ID to the camera and answer a few knowledge-based questions.' },
-  { title: 'Sign and notarize by video', text: 'Sign electronically while the notary watches; the notary seals the document and it is ready to download.' },
+  { title: 'Verify your identity', text: 'Before your session, choose Verify your identity on your booking page: a photo of your ID and a matching selfie.' },
+  { title: 'Sign and notarize by video', text: 'Join the secure video session from your booking page and sign while the notary watches; the notary seals the document and you download it from the same page.' },
 ];
 
 const faq = [
@@ -47,6 +47,11 @@ const faq = [
       'A current government-issued photo ID, a device with a camera and microphone, and an internet connection of at least 1 Mbps. Uploading your documents 24 hours ahead gives the notary time to prepare.',
   },
   {
+    question: 'How does the session happen?',
+    answer:
+      'After booking you verify your identity online from your booking page (the link is in your confirmation email). From 10 minutes before your start time, choose Join video session on the same page to meet your notary by secure video. You sign while the notary watches, the notary adds their electronic seal, and your notarized PDF is ready under Download notarized document, with a secure link emailed to you.',
+  },
+  {
     question: 'Will the receiving party accept an electronically notarized document?',
     answer:
       'Remote online notarizations are recognized throughout the United States, and most banks, courts, agencies and companies accept them. Some county recorders and foreign authorities have extra requirements, so ask the recipient if you are unsure.',
@@ -58,6 +63,7 @@ export function Component() {
   return (
     <main id="main">
       <PageHero
+        aside={<HeroIllustration name="remote-notarization" alt="A signer and a notary on a video session, next to a document with a notary seal" />}
         eyebrow="Remote online notarization"
         title="Notarize Documents Online, Any Time, Day or Night"
         lead={`A commissioned notary meets you by secure video, 24/7. Upload as many documents as you need: they are all covered by one ${formatUsd(baseFeeCents)} session at no extra cost.`}

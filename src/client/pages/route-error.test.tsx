@@ -3,7 +3,7 @@ import { createStaticHandler, createStaticRouter, data, StaticRouterProvider } f
 import { describe, expect, it } from 'vitest';
 import { RouteError } from './route-error.tsx';
 
-/** Spec section 2: the router's fallback screen, rendered as the server renders pages. */
+/** docs/product.md §3.7: the router's fallback screen, rendered as the server renders pages. */
 async function renderWithLoader(loader: () => unknown): Promise<string> {
   const routes = [{ path: '/', loader, element: <p>never shown</p>, errorElement: <RouteError /> }];
   const handler = createStaticHandler(routes);

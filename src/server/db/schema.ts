@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { site } from '../../shared/site.ts';
 import {
   bigint,
   boolean,
@@ -12,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { bookingStatuses, type BookingStatus } from '../../shared/booking.ts';
+import { sessionOutcomes } from '../../shared/session.ts';
 
 /**
  * The whole data model. Every instant is `timestamptz` (UTC inside, shown in a
@@ -53,7 +55,7 @@ export const staffUsers = pgTable(
     /** The last TOTP time step accepted (unix seconds / 30): a code is good once, never replayed. */
     totpLastStep: integer('totp_last_step'),
     active: boolean('active').notNull().default(true),
-    timeZone: text('time_zone').notNull().default('America/Chicago'),
+    timeZone: text('time_zone').notNull().default(site.businessTimeZone),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -98,7 +100,7 @@ export const bookings = pgTable(
     status: text('status', { enum: bookingStatuses }).notNull().default('draft'),
     startsAt: timestamp('starts_at', { withTimezone: true }),
     /** IANA zone the customer chose to see times in. */
-    timeZone: text('time_zone').notNull().default('America/Chicago'),
+    timeZone: text('time_zone').notNull().default(site.businessTimeZone),
     priceCents: integer('price_cents').notNull(),
     currency: text('currency').notNull().default('usd'),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
@@ -106,10 +108,21 @@ export const bookings = pgTable(
     notaryId: uuid('notary_id').references(() => staffUsers.id, { onDelete: 'set null' }),
     /** SHA-256 of the private manage-link token. */
     manageTokenHash: text('manage_token_hash').unique(),
+    /**
+     * The manage-link token sealed with the data-encryption key (secret-box), so
+     * an email can carry the link at send time while a database dump alone holds
+     * no usable token (docs/decisions/023-secrets-at-rest.md).
+     */
+    manageTokenSealed: text('manage_token_sealed'),
+    /** iCalendar SEQUENCE of the booking's entry: raised by every change a calendar must pick up (time, cancellation). */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     cancellationReason: text('cancellation_reason'),
     reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
+    /** When the current notary was assigned, and when they first opened it: the console's "new" badge. */
+    notaryAssignedAt: timestamp('notary_assigned_at', { withTimezone: true }),
+    notarySeenAt: timestamp('notary_seen_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -275,9 +288,223 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId)],
 );
 
-/** Fixed-window counters shared by every node (see `http/rate-limit.ts`). */
+/** Fixed-window counters shared by every node (see `rate-limit.ts`). */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   points: integer('points').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+// ---- The notarial act: identity, signing and sealing, the journal ------------
+
+export const identityStatuses = ['pending', 'processing', 'verified', 'failed', 'canceled'] as const;
+export type IdentityStatus = (typeof identityStatuses)[number];
+
+/**
+ * One identity-verification attempt per row (up to 3 per booking). Personal
+ * data: the ID and selfie images live in private storage (test provider) or at
+ * Stripe; the details here are shown only to the booking's notary and admins.
+ */
+export const identityVerifications = pgTable(
+  'identity_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['stripe', 'test'] }).notNull(),
+    providerSessionId: text('provider_session_id').notNull().unique(),
+    attempt: integer('attempt').notNull(),
+    status: text('status', { enum: identityStatuses }).notNull().default('pending'),
+    failureMessage: text('failure_message'),
+    nameOnId: text('name_on_id'),
+    documentType: text('document_type'),
+    issuingState: text('issuing_state'),
+    /** ISO date (YYYY-MM-DD) the ID expires. */
+    expiresOn: text('expires_on'),
+    selfieMatch: boolean('selfie_match'),
+    /** Test provider only: private storage keys of the ID front, back and selfie. */
+    imageKeys: jsonb('image_keys').$type<string[]>(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    confirmedBy: uuid('confirmed_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    /** Set by retention when the images and details are erased. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('identity_verifications_attempt_idx').on(t.bookingId, t.attempt)],
+);
+
+/** A notary's commission (shown in the seal) and signing certificate (PKCS#12, encrypted). */
+export const notaryProfiles = pgTable('notary_profiles', {
+  staffUserId: uuid('staff_user_id')
+    .primaryKey()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  commissionNumber: text('commission_number'),
+  /** ISO date (YYYY-MM-DD). */
+  commissionExpiresOn: text('commission_expires_on'),
+  commissionState: text('commission_state').notNull().default('Iowa'),
+  /** The venue printed on certificates: the county the notary performs from. */
+  commissionCounty: text('commission_county'),
+  /** The PKCS#12 bundle and its password, each sealed with the secret box (DATA_ENCRYPTION_KEY). */
+  certificateP12: text('certificate_p12'),
+  certificatePassword: text('certificate_password'),
+  certificateKind: text('certificate_kind', { enum: ['uploaded', 'test'] }),
+  certificateSubject: text('certificate_subject'),
+  certificateExpiresAt: timestamp('certificate_expires_at', { withTimezone: true }),
+  updatedAt: updatedAt(),
+});
+
+export const notarialActTypes = ['acknowledgment', 'jurat', 'signature_witnessing', 'copy_certification'] as const;
+export type NotarialActType = (typeof notarialActTypes)[number];
+
+/**
+ * One customer document through the act: where the signature goes, the
+ * signature adopted, the certificate, and the sealed copy beside the original.
+ */
+export const notarialDocuments = pgTable(
+  'notarial_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    documentId: uuid('document_id')
+      .notNull()
+      .unique()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    /** Where the notary asked for the signature: 1-based page, position in % of the page. */
+    placement: jsonb('placement').$type<{ page: number; xPercent: number; yPercent: number }>(),
+    signatureKind: text('signature_kind', { enum: ['typed', 'drawn'] }),
+    signatureText: text('signature_text'),
+    /** PNG bytes, base64 (bounded), typed signatures rendered in the script font too. */
+    signaturePng: text('signature_png'),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    actType: text('act_type', { enum: notarialActTypes }),
+    sealedKey: text('sealed_key'),
+    sealedSha256: text('sealed_sha256'),
+    pageCount: integer('page_count'),
+    sealedAt: timestamp('sealed_at', { withTimezone: true }),
+    sealedBy: uuid('sealed_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notarial_documents_booking_idx').on(t.bookingId)],
+);
+
+/**
+ * The notary journal. Append-only (a database trigger refuses UPDATE and
+ * DELETE; see docs/decisions/036-journal-tamper-evidence.md), and each entry
+ * carries the SHA-256 of the previous one, so a changed or removed row breaks
+ * the chain that `npm run journal:verify` checks.
+ */
+export const journalEntries = pgTable(
+  'journal_entries',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    notaryId: uuid('notary_id').notNull(),
+    bookingId: uuid('booking_id'),
+    kind: text('kind', { enum: ['act', 'correction'] }).notNull(),
+    /** A correction names the entry it corrects. */
+    correctsSeq: bigint('corrects_seq', { mode: 'number' }),
+    performedAt: timestamp('performed_at', { withTimezone: true }).notNull(),
+    data: jsonb('data').notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('journal_entries_notary_idx').on(t.notaryId, t.performedAt)],
+);
+
+/**
+ * Manage-link tokens issued after the confirmation (the reminder's and the
+ * no-show email's links): SHA-256 only, like `bookings.manage_token_hash`.
+ */
+export const bookingManageTokens = pgTable(
+  'booking_manage_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('booking_manage_tokens_booking_idx').on(t.bookingId)],
+);
+
+
+/** The video session of a confirmed booking (docs/decisions/030-session-room.md). One per booking. */
+export const notarySessions = pgTable('notary_sessions', {
+  bookingId: uuid('booking_id')
+    .primaryKey()
+    .references(() => bookings.id, { onDelete: 'cascade' }),
+  /** The notary pressed Start (joined the room). */
+  startedAt: timestamp('started_at', { withTimezone: true }),
+  customerJoinedAt: timestamp('customer_joined_at', { withTimezone: true }),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  outcome: text('outcome', { enum: sessionOutcomes }),
+  outcomeReason: text('outcome_reason'),
+  finishedBy: uuid('finished_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Recordings of a session (docs/decisions/031-session-recording.md). The bytes
+ * live in object storage under `recordings/`, never in the database.
+ */
+export const sessionRecordings = pgTable(
+  'session_recordings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    /** recording: chunks arriving; assembling: being joined; stored: in `storage_key`; deleted: removed by retention. */
+    status: text('status', { enum: ['recording', 'assembling', 'stored', 'failed', 'deleted'] })
+      .notNull()
+      .default('recording'),
+    mimeType: text('mime_type').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    chunkCount: integer('chunk_count').notNull().default(0),
+    startedBy: uuid('started_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    storedAt: timestamp('stored_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('session_recordings_booking_idx').on(t.bookingId)],
+);
+
+/** Chunks received but not yet assembled: one row per sequence number (a re-send is recognised). */
+export const sessionRecordingChunks = pgTable(
+  'session_recording_chunks',
+  {
+    recordingId: uuid('recording_id')
+      .notNull()
+      .references(() => sessionRecordings.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('session_recording_chunks_seq_idx').on(t.recordingId, t.seq)],
+);
+
+/** The room's typed chat (kept with the booking: part of what happened in the session). */
+export const sessionMessages = pgTable(
+  'session_messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    sender: text('sender', { enum: ['customer', 'notary'] }).notNull(),
+    /** Chosen by the sender; a resend after a reconnect is recognised, not duplicated. */
+    clientId: text('client_id').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('session_messages_client_idx').on(t.bookingId, t.clientId)],
+);

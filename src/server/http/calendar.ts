@@ -1,10 +1,8 @@
 import { Router } from 'express';
 import type { Deps } from '../deps.ts';
-import { findBookingIdByManageToken } from '../features/booking/service.ts';
-import { bookingCalendar } from '../features/notifications/calendar.ts';
-import { findBooking } from '../features/booking/repository.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { findBooking, findBookingIdByManageToken } from '../features/booking/service.ts';
+import { bookingCalendar } from '../features/notifications/events.ts';
+import { isUuid } from '../../shared/ids.ts';
 
 /**
  * GET /api/bookings/:id/calendar.ics[?token=<manage token>] — 'Add to
@@ -18,7 +16,7 @@ export function calendarRoutes(deps: Deps): Router {
     try {
       const id = req.params.id;
       const token = typeof req.query.token === 'string' ? req.query.token : undefined;
-      const booking = uuidPattern.test(id) ? await findBooking(deps.db, id) : null;
+      const booking = isUuid(id) ? await findBooking(deps.db, id) : null;
       const tokenMatches = token ? (await findBookingIdByManageToken(deps.db, token)) === id : false;
       const allowed = booking?.startsAt && booking.status === 'confirmed' && (token === undefined || tokenMatches);
       if (!booking?.startsAt || !allowed) {
@@ -26,7 +24,7 @@ export function calendarRoutes(deps: Deps): Router {
         return;
       }
       const manageUrl = tokenMatches ? `${deps.config.publicUrl}/booking/${token}` : undefined;
-      const { ics, filename } = bookingCalendar(deps, { id: booking.id, reference: booking.reference, startsAt: booking.startsAt }, { manageUrl });
+      const { ics, filename } = bookingCalendar(deps, { id: booking.id, reference: booking.reference, startsAt: booking.startsAt, calendarSequence: booking.calendarSequence }, { manageUrl });
       res.setHeader('Content-Type', 'text/calendar; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
       res.setHeader('Cache-Control', 'no-store');

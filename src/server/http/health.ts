@@ -5,7 +5,16 @@ import type { Deps } from '../deps.ts';
 /** Shared with `main.ts`: set while the process drains, so the load balancer stops sending work. */
 export interface Readiness {
   draining: boolean;
+  /**
+   * Parts that repair themselves (reconnect with backoff) and say how long they
+   * have been down. /healthz fails only when one stays down although the
+   * database answers: then the fault is inside this process and a restart helps.
+   */
+  watchdogs: { name: string; downForMs(): number }[];
 }
+
+/** A self-repairing part down this long, with the database up, is stuck (docs/deploy.md, "Health checks"). */
+export const stuckAfterMs = 60_000;
 
 type CheckResult = 'ok' | 'error' | 'timeout';
 
@@ -27,26 +36,38 @@ async function check(run: () => Promise<unknown>): Promise<CheckResult> {
 
 /**
  * `/healthz`: the process answers (liveness; restart it when this fails).
- * `/readyz`: it can do its work — the database answers `select 1` and the
- * document store answers a ping — and it is not shutting down (readiness;
+ * `/readyz`: it can do its work — the database answers `select 1`, the
+ * document store (and the local mailbox) can be written — and it is not shutting down (readiness;
  * take it out of the load balancer when this fails).
  */
 export function healthRoutes(deps: Deps, readiness: Readiness): Router {
   const routes = Router();
-  routes.get('/healthz', (_req, res) => {
+  routes.get('/healthz', async (req, res) => {
+    const stuck = readiness.watchdogs.filter((w) => w.downForMs() > stuckAfterMs).map((w) => w.name);
+    // A database outage is not ours to fix: restarting every node would only
+    // drop their chats. Only when the database answers is a stuck part our fault.
+    if (stuck.length > 0 && (await check(() => deps.db.execute(sql`select 1`))) === 'ok') {
+      req.log?.error({ stuck }, 'liveness: stuck although the database answers; restart this process');
+      res.status(503).json({ status: 'stuck', stuck });
+      return;
+    }
     res.json({ status: 'ok' });
   });
   routes.get('/readyz', async (req, res) => {
-    const [database, storage] = await Promise.all([
+    const ping = deps.mail.ping?.bind(deps.mail);
+    const [database, storage, mail] = await Promise.all([
       check(() => deps.db.execute(sql`select 1`)),
+      // Local folder: a probe file is written and removed, so a full or read-only disk shows here.
       check(() => deps.storage.ping()),
+      ping ? check(ping) : Promise.resolve(null),
     ]);
-    const ready = !readiness.draining && database === 'ok' && storage === 'ok';
-    if (!ready) req.log?.warn({ database, storage, draining: readiness.draining }, 'not ready');
+    const checks = { database, storage, ...(mail ? { mail } : {}) };
+    const ready = !readiness.draining && Object.values(checks).every((result) => result === 'ok');
+    if (!ready) req.log?.warn({ checks, draining: readiness.draining }, 'not ready');
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ok' : 'unavailable',
       draining: readiness.draining,
-      checks: { database, storage },
+      checks,
     });
   });
   return routes;

@@ -1,47 +1,79 @@
+import { createHash } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createPageCache, isCacheablePage, pageWithNonce } from './page-cache.ts';
+import { chooseEncoding, createPageCache, etagFor, inlineScripts, isCacheablePage, notModified } from './page-cache.ts';
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 describe('page cache', () => {
-  it('stores a page once and gives each response its own nonce', () => {
-    const cache = createPageCache({ maxEntries: 10, maxBytes: 10_000 });
-    const p = cache.placeholder;
-    cache.set('/', 200, `<script nonce="${p}">a</script><script nonce="${p}" type="module">b</script>`);
+  it('stores a page once: the same bytes, brotli and gzip of them, the hashes of its inline scripts', async () => {
+    const cache = createPageCache({ maxEntries: 10, maxBytes: 100_000 });
+    const html = `<script>window.a=1</script><script type="module" src="/assets/x.js"></script><script type="application/ld+json">{"@type":"Thing"}</script><script type="module">import "/b.js"</script>`;
+    await cache.set('/', 200, html);
     const page = cache.get('/')!;
-    expect(pageWithNonce(page, 'n1').toString()).toBe('<script nonce="n1">a</script><script nonce="n1" type="module">b</script>');
-    expect(pageWithNonce(page, 'n2').toString()).toBe('<script nonce="n2">a</script><script nonce="n2" type="module">b</script>');
+    expect(page.identity.toString()).toBe(html);
+    expect(brotliDecompressSync(page.br).toString()).toBe(html);
+    expect(gunzipSync(page.gzip).toString()).toBe(html);
+    // JSON-LD is data, never executed: CSP does not govern it. External scripts are 'self'.
+    expect(page.scriptHashes).toEqual([sha256('window.a=1'), sha256('import "/b.js"')]);
+    expect(cache.get('/')).toBe(page);
   });
 
-  it('uses a placeholder no page text can know in advance', () => {
-    expect(createPageCache({ maxEntries: 1, maxBytes: 1 }).placeholder).not.toBe(createPageCache({ maxEntries: 1, maxBytes: 1 }).placeholder);
+  it('names each encoding with its own strong ETag and answers If-None-Match', async () => {
+    const cache = createPageCache({ maxEntries: 10, maxBytes: 100_000 });
+    const page = await cache.set('/', 200, '<p>hello</p>');
+    const tags = (['br', 'gzip', 'identity'] as const).map((e) => etagFor(page, e));
+    expect(new Set(tags).size).toBe(3);
+    for (const tag of tags) expect(tag).toMatch(/^"[A-Za-z0-9_-]+(-br|-gz)?"$/);
+    expect(notModified(tags[0], tags[0]!)).toBe(true);
+    expect(notModified(`"other", W/${tags[0]}`, tags[0]!)).toBe(true);
+    expect(notModified(tags[1], tags[0]!)).toBe(false);
+    expect(notModified(undefined, tags[0]!)).toBe(false);
+    // Another page, another validator.
+    expect(etagFor(await cache.set('/b', 200, '<p>other</p>'), 'br')).not.toBe(tags[0]);
   });
 
-  it('evicts the least recently used page beyond the entry bound', () => {
+  it('chooses brotli, then gzip, honouring q=0', () => {
+    expect(chooseEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(chooseEncoding('gzip, deflate')).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(chooseEncoding('*')).toBe('br');
+    expect(chooseEncoding(undefined)).toBe('identity');
+    expect(chooseEncoding('deflate')).toBe('identity');
+  });
+
+  it('finds the inline scripts a browser would execute', () => {
+    expect(inlineScripts('<script nonce="x">a()</script><SCRIPT type="text/javascript">b()</SCRIPT><script src=/c.js></script><script type="application/json">{}</script>')).toEqual(['a()', 'b()']);
+  });
+
+  it('evicts the least recently used page beyond the entry bound', async () => {
     const cache = createPageCache({ maxEntries: 2, maxBytes: 10_000 });
-    cache.set('/a', 200, 'a');
-    cache.set('/b', 200, 'b');
+    await cache.set('/a', 200, 'a');
+    await cache.set('/b', 200, 'b');
     cache.get('/a');
-    cache.set('/c', 200, 'c');
+    await cache.set('/c', 200, 'c');
     expect(cache.size).toBe(2);
     expect(cache.get('/b')).toBeUndefined();
     expect(cache.get('/a')).toBeDefined();
     expect(cache.get('/c')).toBeDefined();
   });
 
-  it('stays under its byte bound however many URLs are asked for', () => {
-    const cache = createPageCache({ maxEntries: 1_000, maxBytes: 1_000 });
-    for (let i = 0; i < 500; i++) cache.set(`/?utm=${i}`, 200, 'x'.repeat(90));
-    expect(cache.bytes).toBeLessThanOrEqual(1_000);
-    expect(cache.size).toBeLessThanOrEqual(10);
-    cache.set('/huge', 200, 'x'.repeat(2_000));
+  it('stays under its byte bound however many URLs are asked for', async () => {
+    const cache = createPageCache({ maxEntries: 1_000, maxBytes: 3_000 });
+    for (let i = 0; i < 200; i++) await cache.set(`/?utm=${i}`, 200, 'x'.repeat(90));
+    expect(cache.bytes).toBeLessThanOrEqual(3_000);
+    expect(cache.size).toBeLessThan(200);
+    await cache.set('/huge', 200, 'x'.repeat(5_000));
     expect(cache.get('/huge')).toBeUndefined();
   });
 
-  it('replaces an entry without counting it twice', () => {
+  it('replaces an entry without counting it twice', async () => {
     const cache = createPageCache({ maxEntries: 10, maxBytes: 10_000 });
-    cache.set('/a', 200, 'aaaa');
-    cache.set('/a', 200, 'aaaa');
+    await cache.set('/a', 200, 'aaaa');
+    const once = cache.bytes;
+    await cache.set('/a', 200, 'aaaa');
     expect(cache.size).toBe(1);
-    expect(cache.bytes).toBe(6);
+    expect(cache.bytes).toBe(once);
   });
 });
 

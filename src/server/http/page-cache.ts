@@ -1,26 +1,37 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { isUnder, routerPath } from './router-path.ts';
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
 /**
- * Rendered public pages, kept so the server renders each URL once.
+ * Rendered public pages, kept so the server renders and compresses each URL once.
  *
- * A public page's HTML depends only on its URL and the build — except the
- * per-response CSP nonce. The page is rendered once with a placeholder nonce
- * (random per process, so no page text can forge it) and stored split on that
- * placeholder; each response joins the parts with its own nonce.
+ * A public page's HTML depends only on its URL and the build, so every response
+ * sends the same bytes: its inline scripts carry no nonce — the page's
+ * Content-Security-Policy allows them by their SHA-256 hashes instead, computed
+ * here — and the brotli and gzip bodies are made once, off the main thread, when
+ * the page enters the cache. See docs/decisions/019-rendered-page-cache.md.
  */
 export interface CachedPage {
   status: number;
-  /** The page's HTML split on the nonce placeholder, encoded once (a response copies bytes, it never re-encodes). */
-  parts: Buffer[];
+  /** The same page three ways; a response copies one of them, it never re-encodes. */
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+  /** Strong validator of the page (the encodings append -br / -gz). */
+  etag: string;
+  /** CSP source expressions allowing exactly the page's inline scripts: `'sha256-…'`. */
+  scriptHashes: string[];
   bytes: number;
 }
 
 export interface PageCache {
-  readonly placeholder: string;
   get(key: string): CachedPage | undefined;
-  /** Stores `html` (rendered with `placeholder` as its nonce). */
-  set(key: string, status: number, html: string): void;
+  /** Hashes, compresses (asynchronously) and stores `html`; resolves the stored page. */
+  set(key: string, status: number, html: string): Promise<CachedPage>;
   readonly size: number;
   readonly bytes: number;
 }
@@ -30,9 +41,41 @@ export interface PageCacheOptions {
   maxBytes: number;
 }
 
+/**
+ * Inline scripts that a browser executes: `<script>` without `src`, of no type
+ * or a JavaScript type (data blocks such as JSON-LD are never executed, so CSP
+ * does not apply to them). Returns each one's text as the browser hashes it.
+ */
+export function inlineScripts(html: string): string[] {
+  const scripts: string[] = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const attributes = match[1]!;
+    if (/\ssrc\s*=/i.test(attributes)) continue;
+    const type = /\stype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
+    if (type && type !== 'module' && type !== 'text/javascript' && type !== 'application/javascript') continue;
+    scripts.push(match[2]!);
+  }
+  return scripts;
+}
+
+export function scriptHash(script: string): string {
+  return `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+}
+
+/** Brotli at its highest quality: done once per page, so the smallest transfer wins. */
+export async function compressPage(html: string, status: number): Promise<CachedPage> {
+  const identity = Buffer.from(html, 'utf8');
+  const [br, gz] = await Promise.all([
+    brotli(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    gzipAsync(identity, { level: 9 }),
+  ]);
+  const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
+  const scriptHashes = [...new Set(inlineScripts(html).map(scriptHash))];
+  return { status, identity, br, gzip: gz, etag, scriptHashes, bytes: identity.length + br.length + gz.length };
+}
+
 /** Bounded LRU (a Map keeps insertion order: re-inserting on a hit makes it the newest). */
 export function createPageCache(options: PageCacheOptions): PageCache {
-  const placeholder = `csp-nonce-${randomBytes(16).toString('hex')}`;
   const entries = new Map<string, CachedPage>();
   let bytes = 0;
 
@@ -44,7 +87,6 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   };
 
   return {
-    placeholder,
     get(key) {
       const page = entries.get(key);
       if (!page) return undefined;
@@ -52,18 +94,19 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       entries.set(key, page);
       return page;
     },
-    set(key, status, html) {
-      const parts = html.split(placeholder).map((part) => Buffer.from(part, 'utf8'));
-      const size = parts.reduce((sum, part) => sum + part.length, key.length);
-      if (size > options.maxBytes) return;
+    async set(key, status, html) {
+      const page = await compressPage(html, status);
+      const size = page.bytes + key.length;
+      if (size > options.maxBytes) return page;
       const previous = entries.get(key);
       if (previous) {
         bytes -= previous.bytes;
         entries.delete(key);
       }
-      entries.set(key, { status, parts, bytes: size });
+      entries.set(key, { ...page, bytes: size });
       bytes += size;
       while (entries.size > options.maxEntries || bytes > options.maxBytes) evictOldest();
+      return page;
     },
     get size() {
       return entries.size;
@@ -74,14 +117,33 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   };
 }
 
-export function pageWithNonce(page: CachedPage, nonce: string): Buffer {
-  const nonceBytes = Buffer.from(nonce, 'utf8');
-  const chunks: Buffer[] = [];
-  page.parts.forEach((part, i) => {
-    if (i > 0) chunks.push(nonceBytes);
-    chunks.push(part);
-  });
-  return Buffer.concat(chunks);
+export type PageEncoding = 'br' | 'gzip' | 'identity';
+
+/** The best encoding the client accepts (brotli, then gzip), from its Accept-Encoding header. */
+export function chooseEncoding(acceptEncoding: string | undefined): PageEncoding {
+  const q = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(name, qParam ? Number(qParam.slice(2)) || 0 : 1);
+  }
+  const accepted = (name: string) => (q.get(name) ?? q.get('*') ?? 0) > 0;
+  if (accepted('br')) return 'br';
+  if (accepted('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** The representation's strong ETag: one per encoding (RFC 9110 §8.8.3.3). */
+export function etagFor(page: CachedPage, encoding: PageEncoding): string {
+  return encoding === 'identity' ? page.etag : `${page.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
+}
+
+/** If-None-Match (weak comparison, as RFC 9110 §13.1.2 asks for GET): does the client hold this representation? */
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /**

@@ -1,26 +1,95 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { brotliCompressSync } from 'node:zlib';
 import path from 'node:path';
-import type { Express, NextFunction, Request as ExpressRequest, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { Express, NextFunction, Request as ExpressRequest, RequestHandler, Response } from 'express';
 import express from 'express';
+import sirv from 'sirv';
 import type { ViteDevServer } from 'vite';
 import type { PublicConfig } from '../../shared/public-config.ts';
+import type { ErrorPageRenderer } from './errors.ts';
+import { businessTimeZone } from '../../shared/time.ts';
 import type { Deps } from '../deps.ts';
-import { createPageCache, isCacheablePage, pageWithNonce, type PageCache } from './page-cache.ts';
+import {
+  chooseEncoding,
+  createPageCache,
+  etagFor,
+  inlineScripts,
+  isCacheablePage,
+  notModified,
+  scriptHash,
+  type CachedPage,
+  type PageCache,
+} from './page-cache.ts';
 import { redactPath } from './security.ts';
 
 type RenderFn = (typeof import('../../client/entry-server.tsx'))['render'];
+
+/**
+ * The built client's files: hashed assets (cached for a year) and public files
+ * (favicon, images; every one has an extension, so page paths skip the
+ * file-system lookup, and the raw template is never served as a file).
+ *
+ * Mounted before the request log and the security headers: a script, style
+ * sheet, font or image is never a document, so the document policies (CSP,
+ * Permissions-Policy, frame options, referrer policy, HSTS, cross-origin
+ * opener policy, request id) do not apply to it — about 1.4 KB per asset.
+ * What does apply: nosniff (a script or style must be served as one) and
+ * Cross-Origin-Resource-Policy (other sites may not embed our files). An SVG
+ * opened directly is a document: it gets a policy with no scripts at all.
+ */
+export function builtFiles(root = process.cwd()): RequestHandler {
+  const clientDir = path.join(root, 'dist/client');
+  const setHeaders = (res: ServerResponse, filePath: string) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    if (filePath.endsWith('.svg')) res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  };
+  // Hashed names: a year, immutable. Brotli/gzip bodies were made at build time
+  // (src/build/precompress-plugin.ts); sirv picks the one the browser accepts.
+  const assets = sirv(path.join(clientDir, 'assets'), {
+    brotli: true,
+    gzip: true,
+    etag: false,
+    setHeaders: (res, pathname) => {
+      setHeaders(res, pathname);
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    },
+  });
+  const publicFiles = express.static(clientDir, { index: false, maxAge: '1h', setHeaders });
+  return (req, res, next) => {
+    if (req.path.startsWith('/assets/')) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+      const url = req.url;
+      req.url = url.slice('/assets'.length);
+      return assets(req, res, () => {
+        req.url = url;
+        res.status(404).type('text/plain').send('Not found');
+      });
+    }
+    if (!/\.[a-z0-9]+$/i.test(req.path) || req.path === '/index.html') return next();
+    publicFiles(req, res, next);
+  };
+}
 
 /**
  * Server rendering of every page. Development: Vite's middleware and
  * on-the-fly SSR modules. Production: the built client (hashed assets cached
  * for a year) and the built server bundle.
  */
-export async function mountPages(app: Express, deps: Deps, mode: 'development' | 'production'): Promise<() => Promise<void>> {
+export async function mountPages(
+  app: Express,
+  deps: Deps,
+  mode: 'development' | 'production',
+): Promise<{ close: () => Promise<void>; renderErrorPage: ErrorPageRenderer }> {
   const root = process.cwd();
   let vite: ViteDevServer | undefined;
   let loadRender: () => Promise<RenderFn>;
   let loadTemplate: (url: string) => Promise<string>;
+  /** Public pages' template: the same, with the style sheet inline (see below). */
+  let loadPublicTemplate: (url: string) => Promise<string>;
 
   if (mode === 'development') {
     const { createServer } = await import('vite');
@@ -28,24 +97,17 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
     app.use(vite.middlewares);
     const devServer = vite;
     loadTemplate = async (url) => devServer.transformIndexHtml(url, await readFile(path.join(root, 'index.html'), 'utf8'));
+    loadPublicTemplate = loadTemplate;
     loadRender = async () => ((await devServer.ssrLoadModule('/src/client/entry-server.tsx')) as { render: RenderFn }).render;
   } else {
     const clientDir = path.join(root, 'dist/client');
-    app.use(
-      '/assets',
-      express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false, fallthrough: false }),
-    );
-    // Public files (favicon, images) all have an extension: page paths skip the
-    // file-system lookup, and the raw template is never served as a file.
-    const publicFiles = express.static(clientDir, { index: false, maxAge: '1h' });
-    app.use((req, res, next) => {
-      if (!/\.[a-z0-9]+$/i.test(req.path) || req.path === '/index.html') return next();
-      publicFiles(req, res, next);
-    });
+    // Hashed assets and public files: served by builtFiles(), mounted first in app.ts.
     const template = await readFile(path.join(clientDir, 'index.html'), 'utf8');
     const entry = path.join(root, 'dist/server/entry-server.js');
     const { render } = (await import(entry)) as { render: RenderFn };
+    const publicTemplate = withInlineStyles(template, clientDir);
     loadTemplate = async () => template;
+    loadPublicTemplate = async () => publicTemplate;
     loadRender = async () => render;
   }
 
@@ -54,7 +116,7 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
     extraDocumentFeeCents: deps.config.BOOKING_EXTRA_DOCUMENT_FEE_CENTS,
     paymentsMode: deps.config.paymentsMode,
     stripePublishableKey: deps.config.STRIPE_PUBLISHABLE_KEY ?? null,
-    businessTimeZone: 'America/Chicago',
+    businessTimeZone,
     holdMinutes: deps.config.BOOKING_HOLD_MINUTES,
     bookingWindowDays: deps.config.BOOKING_WINDOW_DAYS,
   };
@@ -64,48 +126,133 @@ export async function mountPages(app: Express, deps: Deps, mode: 'development' |
   // Only 200s are kept, so unknown URLs (404s) never take a place; see decision 019.
   const cache: PageCache | undefined = mode === 'production' ? createPageCache({ maxEntries: 500, maxBytes: 32 * 1024 * 1024 }) : undefined;
 
+  // Two requests for a page not yet cached render it once.
+  const pending = new Map<string, Promise<CachedPage>>();
+
   app.get('/{*path}', async (req: ExpressRequest, res: Response, next: NextFunction) => {
     try {
-      const nonce = (res.locals.cspNonce as string | undefined) ?? randomBytes(16).toString('base64');
-      const cacheable = cache !== undefined && isCacheablePage(req.method, req.path, req.originalUrl);
+      // Public pages (cacheable or not: a 404 at a public path too) are the same for
+      // every visitor, so their inline scripts are allowed by hash, not by nonce.
+      const hashed = isCacheablePage(req.method, req.path, req.originalUrl);
+      const cacheable = cache !== undefined && hashed;
       if (cacheable) {
-        const hit = cache.get(req.originalUrl);
+        const hit = cache.get(req.originalUrl) ?? (await pending.get(req.originalUrl));
         res.setHeader('X-Page-Cache', hit ? 'hit' : 'miss');
-        if (hit) return sendHtml(res, hit.status, pageWithNonce(hit, nonce));
+        if (hit) return sendCachedPage(req, res, hit);
       }
-      const renderNonce = cacheable ? cache.placeholder : nonce;
-      const [template, render] = await Promise.all([loadTemplate(req.originalUrl), loadRender()]);
+      const nonce = hashed ? undefined : ((res.locals.cspNonce as string | undefined) ?? randomBytes(16).toString('base64'));
+      const [template, render] = await Promise.all([(hashed ? loadPublicTemplate : loadTemplate)(req.originalUrl), loadRender()]);
       const result = await render(toFetchRequest(req, deps.config.publicUrl), {
         origin: deps.config.publicUrl,
-        nonce: renderNonce,
+        nonce,
         publicConfig,
       });
       if (result.redirect) return res.redirect(result.status, result.redirect);
       if (result.status === 404) deps.log.warn({ path: redactPath(req.path) }, 'page not found');
+      const nonceAttribute = nonce ? ` nonce="${nonce}"` : '';
       const rendered = template
         // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
         .replace('<!--app-head-->', () => result.head)
         .replace('<!--app-html-->', () => result.html)
-        .replace('<!--app-config-->', () => `<script nonce="${renderNonce}">window.__PUBLIC_CONFIG__=${configJson}</script>`)
-        .replaceAll('<script type="module"', `<script nonce="${renderNonce}" type="module"`);
-      if (!cacheable) return sendHtml(res, result.status, rendered);
-      if (result.status === 200) cache.set(req.originalUrl, result.status, rendered);
-      sendHtml(res, result.status, rendered.replaceAll(cache.placeholder, nonce));
+        .replace('<!--app-config-->', () => `<script${nonceAttribute}>window.__PUBLIC_CONFIG__=${configJson}</script>`)
+        .replaceAll('<script type="module"', `<script${nonceAttribute} type="module"`);
+      if (cacheable && result.status === 200) {
+        const stored = cache.set(req.originalUrl, result.status, rendered);
+        pending.set(req.originalUrl, stored);
+        try {
+          return sendCachedPage(req, res, await stored);
+        } finally {
+          pending.delete(req.originalUrl);
+        }
+      }
+      if (hashed) allowScripts(res, inlineScripts(rendered).map(scriptHash));
+      // A route may know better than the page (an unknown manage token: the friendly page, with 404).
+      sendHtml(res, (res.locals.pageStatus as number | undefined) ?? result.status, rendered);
     } catch (error) {
       vite?.ssrFixStacktrace(error as Error);
       next(error);
     }
   });
 
-  return async () => {
-    await vite?.close();
+  function fillTemplate(template: string, result: { head: string; html: string }, renderNonce: string): string {
+    return (
+      template
+        // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
+        .replace('<!--app-head-->', () => result.head)
+        .replace('<!--app-html-->', () => result.html)
+        .replace('<!--app-config-->', () => `<script nonce="${renderNonce}">window.__PUBLIC_CONFIG__=${configJson}</script>`)
+        .replaceAll('<script type="module"', `<script nonce="${renderNonce}" type="module"`)
+    );
+  }
+
+  /** The Not Found page under another status (a URL that cannot be decoded is a 400), never cached. */
+  const renderErrorPage: ErrorPageRenderer = async (_req, res, status) => {
+    const nonce = (res.locals.cspNonce as string | undefined) ?? randomBytes(16).toString('base64');
+    const [template, render] = await Promise.all([loadTemplate('/'), loadRender()]);
+    const result = await render(new Request(new URL('/not-found', deps.config.publicUrl)), { origin: deps.config.publicUrl, nonce, publicConfig });
+    res.setHeader('Cache-Control', 'no-store');
+    sendHtml(res, status, fillTemplate(template, result, nonce));
+  };
+
+  return {
+    close: async () => {
+      await vite?.close();
+    },
+    renderErrorPage,
   };
 }
 
 /**
- * Every page response differs by its nonce, so an ETag (a hash of the whole
- * page, per response) could never match: send without one.
+ * First paint of a public page without waiting for a style sheet: the whole
+ * sheet goes inline when it is small enough that page and styles still fit the
+ * first ~14 KB a server may send before the browser acknowledges (TCP's initial
+ * window; the sheet is ~7.5 KB brotli, the home page ~6 KB). Nothing is left to
+ * defer then. Public pages only: they are compressed once and cached (decision
+ * 019); the booking wizard and the console keep the linked, browser-cached sheet.
+ * A sheet that outgrows the budget stays linked (and render-blocking) rather
+ * than push the page's own bytes past the first window.
  */
+const inlineStyleBudgetBytes = 9 * 1024;
+
+function withInlineStyles(template: string, clientDir: string): string {
+  const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
+  if (!link) return template;
+  const css = readFileSync(path.join(clientDir, link[1]!), 'utf8');
+  if (css.includes('</style') || brotliCompressSync(css).length > inlineStyleBudgetBytes) return template;
+  return template.replace(link[0], () => `<style>${css}</style>`);
+}
+
+/** Replaces the per-request nonce in the policy with the page's script hashes (same policy otherwise). */
+function allowScripts(res: Response, hashes: string[]): void {
+  const policy = res.getHeader('Content-Security-Policy');
+  if (typeof policy !== 'string') return;
+  res.setHeader('Content-Security-Policy', policy.replace(/\s*'nonce-[^']*'/, hashes.length > 0 ? ` ${hashes.join(' ')}` : ''));
+}
+
+/**
+ * A cached page: the same bytes for every visitor, in the encoding the browser
+ * prefers (made when the page was cached), with a strong ETag per encoding and
+ * 304 when the browser already holds it. Browsers revalidate on every visit
+ * (no-cache), so a deploy shows at once.
+ */
+function sendCachedPage(req: ExpressRequest, res: Response, page: CachedPage): void {
+  const encoding = chooseEncoding(req.headers['accept-encoding']);
+  const etag = etagFor(page, encoding);
+  allowScripts(res, page.scriptHashes);
+  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('ETag', etag);
+  // no-transform: a deflate-only client gets the identity bytes its ETag names, not a re-encoding.
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  if (notModified(req.headers['if-none-match'], etag)) {
+    res.status(304).end();
+    return;
+  }
+  const body = encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.identity;
+  // Set before the compression middleware looks: it leaves an encoded body alone.
+  if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+  sendHtml(res, page.status, body);
+}
+
 function sendHtml(res: Response, status: number, html: string | Buffer): void {
   res.status(status).type('html');
   res.setHeader('Content-Length', Buffer.byteLength(html));

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config.ts';
@@ -54,14 +55,22 @@ export function securityHeaders(config: Config, options: { development?: boolean
       crossOriginEmbedderPolicy: false,
       xFrameOptions: { action: 'deny' },
     }),
-    (_req, res, next) => {
+    (req, res, next) => {
+      // Camera and microphone only on the session room's pages (a full page load: links into the room reload the document).
+      const media = isSessionRoomPath(req.path) ? 'self' : '';
       res.setHeader(
         'Permissions-Policy',
-        'camera=(), microphone=(), geolocation=(), usb=(), browsing-topics=(), payment=(self "https://js.stripe.com")',
+        `camera=(${media}), microphone=(${media}), geolocation=(), usb=(), browsing-topics=(), payment=(self "https://js.stripe.com")`,
       );
       next();
     },
   ];
+}
+
+/** /booking/:token/session (customer) and /admin/appointments/:id/session (notary). */
+export function isSessionRoomPath(path: string): boolean {
+  const normal = routerPath(path);
+  return normal !== null && /^\/(booking\/[^/]+|admin\/appointments\/[^/]+)\/session\/?$/.test(normal);
 }
 
 /**
@@ -87,7 +96,9 @@ export const noStoreForPrivatePaths: RequestHandler = (req, res, next) => {
 /**
  * Paths whose last segment is a bearer secret (the private manage link, the
  * one-time upload URL, staff invites and password resets). Logs keep the shape
- * of the path and lose the secret.
+ * of the path and lose the secret. Matched on the router's form of the path
+ * (decoded, case-folded, single slashes), because that is what the router
+ * serves: `/BOOKING/<token>` and `/%62ooking/<token>` open the same page.
  */
 const secretPathPatterns: RegExp[] = [
   /^(\/booking\/)[^/]+/,
@@ -97,5 +108,45 @@ const secretPathPatterns: RegExp[] = [
 
 export function redactPath(url: string): string {
   const path = url.split('?')[0] ?? '';
-  return secretPathPatterns.reduce((current, pattern) => current.replace(pattern, '$1[redacted]'), path);
+  const normal = routerPath(path);
+  // Undecodable: the router serves nothing for it, but it may still hold a secret.
+  if (normal === null) return '[undecodable path]';
+  // A secret path is logged in its router form, secret masked; any other path as it came.
+  return secretPathPatterns.some((pattern) => pattern.test(normal))
+    ? secretPathPatterns.reduce((current, pattern) => current.replace(pattern, '$1[redacted]'), normal)
+    : path;
+}
+
+/**
+ * The headers `securityHeaders` sets, as a plain list, for responses that do
+ * not pass through Express: Socket.IO's engine answers polling and upgrade
+ * requests itself. Computed by running the same middleware against a stand-in
+ * response, so the two can never drift apart.
+ */
+export function securityHeaderList(config: Config): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    locals: { cspNonce: randomBytes(16).toString('base64') },
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+    getHeader: (name: string) => headers[name.toLowerCase()],
+  };
+  for (const handler of securityHeaders(config)) {
+    (handler as unknown as (req: unknown, res: unknown, next: () => void) => void)({ headers: {} }, res, () => {});
+  }
+  // Socket.IO answers are private (visitor ids, chat messages).
+  headers['cache-control'] = 'no-store';
+  return headers;
+}
+
+/**
+ * Every Socket.IO response — handshake, polling, WebSocket upgrade, on any
+ * namespace (chat today, others tomorrow) — carries the same security headers
+ * as every other response. Set on the engine, below the namespaces.
+ */
+export function applySecurityHeadersToEngine(engine: { on(event: 'headers', listener: (headers: Record<string, string | string[]>) => void): unknown }, config: Config): void {
+  const list = securityHeaderList(config);
+  engine.on('headers', (headers) => {
+    for (const [name, value] of Object.entries(list)) headers[name] = value;
+  });
 }

@@ -1,7 +1,8 @@
 import express, { type Express } from 'express';
-import type { StripePaymentProvider } from '../adapters/payments/stripe.ts';
+import { bodyLimit, bodyLimits } from './body-limit.ts';
 import type { Deps } from '../deps.ts';
-import { handleStripeEvent } from '../features/payments/service.ts';
+import { handleProviderEvent } from '../features/payments/service.ts';
+import { handleIdentityEvent } from '../features/identity/service.ts';
 
 /**
  * `POST /api/stripe/webhook`. Stripe signs the exact bytes it sends, so this
@@ -10,22 +11,22 @@ import { handleStripeEvent } from '../features/payments/service.ts';
  * 400; a failure while recording is a 500, so Stripe retries later.
  */
 export function mountStripeWebhook(app: Express, deps: Deps): void {
-  app.post('/api/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res, next) => {
+  app.post('/api/stripe/webhook', bodyLimit(bodyLimits.stripeWebhook), express.raw({ type: '*/*', limit: bodyLimits.stripeWebhook }), async (req, res, next) => {
     if (deps.payments.mode !== 'stripe') {
       res.status(404).json({ error: 'Stripe is not configured' });
       return;
     }
-    const provider = deps.payments as StripePaymentProvider;
     let event;
     try {
-      event = provider.constructEvent(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.headers['stripe-signature']);
+      event = deps.payments.parseWebhook(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.headers['stripe-signature']);
     } catch (error) {
       req.log?.warn({ err: error }, 'stripe webhook rejected');
       res.status(400).json({ error: 'Invalid signature' });
       return;
     }
     try {
-      const outcome = await handleStripeEvent(deps, event);
+      // Identity events are read back from Stripe's API before anything is recorded.
+      const outcome = event.kind === 'identity' ? await handleIdentityEvent(deps, event) : await handleProviderEvent(deps, event);
       res.json({ received: true, outcome });
     } catch (error) {
       next(error);

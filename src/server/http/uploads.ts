@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Deps } from '../deps.ts';
-import { receiveUpload, UploadError } from '../features/documents/service.ts';
+import { DomainError, httpStatusOf } from '../errors.ts';
+import { receiveUpload } from '../features/documents/service.ts';
 
 /** How long, and how much more, we read (and discard) of a refused body so the client can read our answer. */
 const lingerMs = 5_000;
@@ -43,8 +44,10 @@ export function uploadRoutes(deps: Deps): Router {
     } catch (error) {
       if (req.socket.destroyed) return; // the client went away; nothing to answer
       lingerAndClose(req, res);
-      if (error instanceof UploadError) {
-        res.status(error.status).json({ error: error.message });
+      if (error instanceof DomainError) {
+        // The store's own failure is logged for the operator; the visitor gets the words.
+        if (httpStatusOf(error) >= 500) req.log?.error({ err: error.cause ?? error }, 'upload could not be stored');
+        res.status(httpStatusOf(error)).json({ error: error.message });
       } else {
         req.log?.error({ err: error }, 'upload failed');
         res.status(500).json({ error: 'An unexpected error occurred' });

@@ -12,7 +12,7 @@ const serviceLinks = [
   { to: '/schedule', label: 'Schedule a Notary' },
 ];
 
-/** Spec section 2's footer links, plus the ESIGN consent every booking refers to. */
+/** The footer links of docs/product.md §3.2, plus the ESIGN consent every booking refers to. */
 const legalLinks = [
   { to: '/terms-of-service', label: 'Terms of Service' },
   { to: '/privacy-policy', label: 'Privacy Policy' },

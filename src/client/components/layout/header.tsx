@@ -1,5 +1,6 @@
 import { Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useLocation } from 'react-router-dom';
 import { site } from '../../../shared/site.ts';
 import { cx } from '../../lib/cx.ts';
@@ -7,7 +8,7 @@ import { scrollToSection, scrollToTop } from '../marketing/motion.ts';
 import { buttonVariants } from '../ui/button-variants.ts';
 import { BrandMark } from './brand-mark.tsx';
 
-/** Spec section 2, in this order. `section` links are anchors on the home page. */
+/** docs/product.md §3.1, in this order. `section` links are anchors on the home page. */
 const navItems: { label: string; to: string; section?: string }[] = [
   { label: 'Home', to: '/' },
   { label: 'Services', to: '/#services', section: 'services' },
@@ -17,7 +18,7 @@ const navItems: { label: string; to: string; section?: string }[] = [
   { label: 'Contact', to: '/#contact', section: 'contact' },
 ];
 
-/** Pixels of scroll after which the header turns translucent (spec section 9). */
+/** Pixels of scroll after which the header turns translucent (docs/product.md §3.1). */
 const scrollThreshold = 20;
 const menuId = 'mobile-menu';
 
@@ -51,9 +52,12 @@ export function Header() {
   // On the home page, Home and the section links scroll in place; elsewhere
   // they navigate to "/#section" and the home page scrolls on arrival.
   const onNavClick = (event: MouseEvent<HTMLAnchorElement>, section: string | undefined) => {
-    if (pathname !== '/' || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    // Close the phone menu before anything scrolls: the sticky header holds it, so
+    // a scroll measured while it is open lands one menu-height too far down.
+    flushSync(() => setMenuOpen(false));
+    if (pathname !== '/') return;
     event.preventDefault();
-    setMenuOpen(false);
     if (section) scrollToSection(section);
     else scrollToTop();
   };

@@ -23,6 +23,8 @@ export function RootLayout() {
         <Outlet />
       </div>
       <Footer />
+      {/* Room below the footer for the corner chat button (md and up), so the last line can scroll clear of it. */}
+      <div aria-hidden="true" className="hidden h-16 bg-slate-900 md:block 2xl:h-20" />
       <Toaster />
       <ChatLauncher />
     </div>

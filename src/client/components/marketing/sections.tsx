@@ -54,6 +54,20 @@ export function PageHero({
   );
 }
 
+/** The page's hero picture (drawn by scripts/build-images.ts), sized like the home page's: 560×440, 2× for sharp screens. */
+export function HeroIllustration({ name, alt }: { name: string; alt: string }) {
+  const srcSet = (type: 'avif' | 'webp') => `/images/heroes/${name}-560.${type} 560w, /images/heroes/${name}.${type} 1120w`;
+  const sizes = '(min-width: 1280px) 560px, 45vw';
+  return (
+    <picture>
+      <source type="image/avif" srcSet={srcSet('avif')} sizes={sizes} />
+      <source type="image/webp" srcSet={srcSet('webp')} sizes={sizes} />
+      {/* Lazy: the hero column is hidden below 1024 px, so phones never download it. */}
+      <img src={`/images/heroes/${name}-560.webp`} alt={alt} width={560} height={440} loading="lazy" decoding="async" className="h-auto w-full" />
+    </picture>
+  );
+}
+
 export interface Feature {
   icon: LucideIcon;
   title: string;

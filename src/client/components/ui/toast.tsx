@@ -21,9 +21,12 @@ let nextId = 1;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 
-export function toast(input: ToastInput): void {
-  items = [...items.slice(-2), { ...input, id: nextId++, open: true }];
+/** Shows a toast; the id lets the caller dismiss it once it no longer holds (a failure retried with success). */
+export function toast(input: ToastInput): number {
+  const id = nextId++;
+  items = [...items.slice(-2), { ...input, id, open: true }];
   emit();
+  return id;
 }
 
 export function dismissToast(id: number): void {

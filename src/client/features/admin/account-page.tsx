@@ -1,11 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
+import type { ZodType } from 'zod';
+import { changePasswordInput, totpCodeInput, updateProfileInput } from '../../../shared/staff.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { TotpEnrolment } from './auth-pages.tsx';
-import { errorMessage } from './format.ts';
+import { TotpEnrolment } from './totp-enrolment.tsx';
+import { FormMessage } from './form-message.tsx';
+import { useFieldErrors, type FieldErrors } from './use-field-errors.tsx';
 import { PageHeading } from './page-heading.tsx';
 import { useStaff } from './use-staff.tsx';
 
@@ -19,22 +22,30 @@ export function AccountPage() {
   const begin = trpc.staff.totp.begin.useMutation();
   const confirm = trpc.staff.totp.confirm.useMutation();
   const disable = trpc.staff.totp.disable.useMutation();
-  const [totpError, setTotpError] = useState<string | null>(null);
+  const profileErrors = useFieldErrors<'name' | 'timeZone'>();
+  const passwordErrors = useFieldErrors<'currentPassword' | 'newPassword'>();
+  const offErrors = useFieldErrors<'code'>();
+  const onErrors = useFieldErrors<'code'>();
   const ids = { name: useId(), zone: useId(), current: useId(), next: useId(), code: useId(), offCode: useId() };
   if (!staff) return null;
 
-  const submit = (action: (form: FormData) => Promise<unknown>, success: string) => async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    try {
-      await action(new FormData(form));
-      toast({ title: success, variant: 'success' });
-      await refresh();
-      if (form.dataset.reset) form.reset();
-    } catch (e) {
-      toast({ title: 'Could not save', description: errorMessage(e), variant: 'destructive' });
-    }
-  };
+  /** Checks the form against the server's own schema, sends it, and puts any refusal on its field. */
+  const submit =
+    <T,>(errors: FieldErrors, schema: ZodType<T>, read: (form: FormData) => T, action: (input: T) => Promise<unknown>, success: string) =>
+    async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const form = event.currentTarget;
+      const input = read(new FormData(form));
+      if (!errors.check(schema, input)) return;
+      try {
+        await action(input);
+        toast({ title: success, variant: 'success' });
+        await refresh();
+        if (form.dataset.reset) form.reset();
+      } catch (e) {
+        errors.fail(e);
+      }
+    };
 
   const zoneOptions = zones.includes(staff.user.timeZone) ? zones : [staff.user.timeZone, ...zones];
 
@@ -49,11 +60,20 @@ export function AccountPage() {
           <p className="mt-1 text-sm text-slate-700">{staff.user.email}</p>
           <form
             className="mt-4 grid gap-4"
-            onSubmit={submit((f) => profile.mutateAsync({ name: String(f.get('name')), timeZone: String(f.get('timeZone')) }), 'Profile saved')}
+            noValidate
+            onSubmit={submit(
+              profileErrors,
+              updateProfileInput,
+              (f) => ({ name: String(f.get('name')), timeZone: String(f.get('timeZone')) }),
+              (input) => profile.mutateAsync(input),
+              'Profile saved',
+            )}
           >
+            <FormMessage message={profileErrors.formError} />
             <div className="grid gap-1.5">
               <Label htmlFor={ids.name}>Name</Label>
-              <Input id={ids.name} name="name" defaultValue={staff.user.name} required autoComplete="name" />
+              <Input id={ids.name} name="name" defaultValue={staff.user.name} required autoComplete="name" {...profileErrors.inputProps('name')} />
+              {profileErrors.message('name')}
             </div>
             <div className="grid gap-1.5">
               <Label htmlFor={ids.zone}>Show times in</Label>
@@ -83,15 +103,25 @@ export function AccountPage() {
           <form
             data-reset="true"
             className="mt-4 grid gap-4"
-            onSubmit={submit((f) => password.mutateAsync({ currentPassword: String(f.get('current')), newPassword: String(f.get('next')) }), 'Password changed; other sessions signed out')}
+            noValidate
+            onSubmit={submit(
+              passwordErrors,
+              changePasswordInput,
+              (f) => ({ currentPassword: String(f.get('current')), newPassword: String(f.get('next')) }),
+              (input) => password.mutateAsync(input),
+              'Password changed; other sessions signed out',
+            )}
           >
+            <FormMessage message={passwordErrors.formError} />
             <div className="grid gap-1.5">
               <Label htmlFor={ids.current}>Current password</Label>
-              <Input id={ids.current} name="current" type="password" autoComplete="current-password" required />
+              <Input id={ids.current} name="current" type="password" autoComplete="current-password" required {...passwordErrors.inputProps('currentPassword')} />
+              {passwordErrors.message('currentPassword')}
             </div>
             <div className="grid gap-1.5">
               <Label htmlFor={ids.next}>New password (at least 12 characters)</Label>
-              <Input id={ids.next} name="next" type="password" autoComplete="new-password" minLength={12} required />
+              <Input id={ids.next} name="next" type="password" autoComplete="new-password" minLength={12} required {...passwordErrors.inputProps('newPassword')} />
+              {passwordErrors.message('newPassword')}
             </div>
             <Button type="submit" disabled={password.isPending}>
               Change password
@@ -110,11 +140,20 @@ export function AccountPage() {
                 <form
                   data-reset="true"
                   className="mt-4 flex flex-wrap items-end gap-3"
-                  onSubmit={submit((f) => disable.mutateAsync({ code: String(f.get('code')) }), 'Two-factor authentication turned off')}
+                  noValidate
+                  onSubmit={submit(
+                    offErrors,
+                    totpCodeInput,
+                    (f) => ({ code: String(f.get('code')) }),
+                    (input) => disable.mutateAsync(input),
+                    'Two-factor authentication turned off',
+                  )}
                 >
+                  <FormMessage message={offErrors.formError} />
                   <div className="grid gap-1.5">
                     <Label htmlFor={ids.offCode}>Current code</Label>
-                    <Input id={ids.offCode} name="code" inputMode="numeric" autoComplete="one-time-code" required className="w-40" />
+                    <Input id={ids.offCode} name="code" inputMode="numeric" autoComplete="one-time-code" required className="w-40" {...offErrors.inputProps('code')} />
+                    {offErrors.message('code')}
                   </div>
                   <Button type="submit" variant="outline" disabled={disable.isPending}>
                     Turn off
@@ -125,34 +164,28 @@ export function AccountPage() {
           ) : begin.data ? (
             <>
               <p className="mt-2 text-slate-700">Add this key to your authenticator app, then enter the code it shows.</p>
-              <TotpEnrolment secret={begin.data.secret} uri={begin.data.uri} />
+              <TotpEnrolment secret={begin.data.secret} uri={begin.data.uri} qrSvg={begin.data.qrSvg} />
               <form
                 className="mt-4 flex flex-wrap items-end gap-3"
-                onSubmit={async (event) => {
-                  event.preventDefault();
-                  setTotpError(null);
-                  try {
-                    await confirm.mutateAsync({ code: String(new FormData(event.currentTarget).get('code')) });
-                    toast({ title: 'Two-factor authentication is on', variant: 'success' });
-                    await refresh();
-                  } catch (e) {
-                    setTotpError(errorMessage(e));
-                  }
-                }}
+                noValidate
+                onSubmit={submit(
+                  onErrors,
+                  totpCodeInput,
+                  (f) => ({ code: String(f.get('code')).replace(/\s+/g, '') }),
+                  (input) => confirm.mutateAsync(input),
+                  'Two-factor authentication is on',
+                )}
               >
                 <div className="grid gap-1.5">
                   <Label htmlFor={ids.code}>6-digit code</Label>
-                  <Input id={ids.code} name="code" inputMode="numeric" autoComplete="one-time-code" required className="w-40" />
+                  <Input id={ids.code} name="code" inputMode="numeric" autoComplete="one-time-code" required className="w-40" {...onErrors.inputProps('code')} />
+                  {onErrors.message('code')}
                 </div>
                 <Button type="submit" disabled={confirm.isPending}>
                   Turn on
                 </Button>
               </form>
-              {totpError && (
-                <p role="alert" className="mt-2 text-sm text-red-700">
-                  {totpError}
-                </p>
-              )}
+              <FormMessage message={onErrors.formError} />
             </>
           ) : (
             <>

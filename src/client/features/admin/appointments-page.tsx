@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc.ts';
 import { localDateOf } from '../../../shared/time.ts';
+import { sessionStateLabels } from '../../../shared/session.ts';
 import { timeIn } from './format.ts';
 import { PageHeading } from './page-heading.tsx';
 import { StatusBadge } from './status-badge.tsx';
@@ -18,6 +19,7 @@ export function AppointmentsPage() {
   }
   const { appointments, timeZone, today, tomorrow } = list.data;
   const groups = [
+    { title: 'Awaiting an outcome', items: appointments.filter((a) => a.awaitingOutcome && a.startsAt && localDateOf(a.startsAt, timeZone) < today) },
     { title: 'Today', items: appointments.filter((a) => a.startsAt && localDateOf(a.startsAt, timeZone) === today) },
     { title: 'Tomorrow', items: appointments.filter((a) => a.startsAt && localDateOf(a.startsAt, timeZone) === tomorrow) },
     { title: 'Later', items: appointments.filter((a) => a.startsAt && localDateOf(a.startsAt, timeZone) > tomorrow) },
@@ -41,7 +43,11 @@ export function AppointmentsPage() {
                     <Link to={`/admin/appointments/${a.id}`} className="font-semibold text-blue-700 underline-offset-2 hover:underline">
                       {timeIn(a.startsAt, timeZone)}
                     </Link>
-                    <StatusBadge status={a.status} />
+                    <span className="flex flex-wrap items-center gap-2">
+                      {a.isNew && <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-semibold text-white">New</span>}
+                      <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-900">{sessionStateLabels[a.sessionState]}</span>
+                      <StatusBadge status={a.status} />
+                    </span>
                   </div>
                   <p className="mt-1 text-sm text-slate-800">
                     {a.customer?.name ?? 'Customer'} · {a.customer?.phone ? <a href={`tel:${a.customer.phone}`} className="text-blue-700 underline">{a.customer.phone}</a> : 'No phone'}

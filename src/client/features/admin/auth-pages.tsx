@@ -1,12 +1,66 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { Button } from '../../components/ui/button.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
-import { trpc } from '../../lib/trpc.ts';
-import { homePathFor, staffRoleLabels } from '../../../shared/staff.ts';
-import { errorMessage } from './format.ts';
-import { useStaff } from './use-staff.tsx';
+import { buttonVariants } from '../../components/ui/button-variants.ts';
+import { fieldClass } from '../../components/ui/field-class.ts';
+import { rpc, RpcError, type Outputs } from '../../lib/rpc.ts';
+import { homePathFor, staffRoleLabels } from '../../../shared/staff-roles.ts';
+import type { StaffSession } from './use-staff.tsx';
+// Only the two-factor set-up needs it: kept out of the sign-in page's first load (decision 040).
+const TotpEnrolment = lazy(() => import('./totp-enrolment.tsx').then((module) => ({ default: module.TotpEnrolment })));
+
+/*
+ * Signing in, the second factor and accepting an invitation: the console's
+ * open pages. They load before anyone has signed in, so they stay light —
+ * plain fetch calls (lib/rpc.ts), plain inputs and labels — and the console
+ * itself (tRPC client, React Query, Zod) loads after sign-in. See
+ * docs/decisions/040-first-load-budgets.md.
+ */
+
+const inputClass = `${fieldClass} h-11`;
+const labelClass = 'text-sm font-medium text-slate-800';
+const submitClass = buttonVariants();
+const linkButtonClass = `${buttonVariants({ variant: 'link', size: 'inline' })} mt-4`;
+
+/** The server's message for a refusal it explained (as lib/errors.ts does for the full client); otherwise the generic one. */
+function errorMessage(error: unknown): string {
+  if (!(error instanceof RpcError)) return 'An unexpected error occurred';
+  // Refused input is explained per field; the raw message would be a serialized issue list.
+  const firstFieldMessage = Object.values(error.fieldErrors).find((messages) => messages?.length)?.[0];
+  if (firstFieldMessage) return firstFieldMessage;
+  return error.code === 'BAD_REQUEST' ? 'Please check the form and try again.' : error.message || 'An unexpected error occurred';
+}
+
+/** Minimum length of a staff password: the server's rule (shared/staff.ts), repeated here to keep Zod off this light page. */
+const minPasswordLength = 12;
+const shortPasswordMessage = 'Use at least 12 characters for the password.';
+
+/** Who is signed in (`staff.me`), read once the page is in the browser. */
+function useStaffSession() {
+  const [state, setState] = useState<{ staff: StaffSession | null; loading: boolean }>({ staff: null, loading: true });
+  const refresh = useCallback(async () => {
+    const staff = (await rpc.query<Outputs['staff']['me']>('staff.me')) as StaffSession | null;
+    setState({ staff, loading: false });
+    return staff;
+  }, []);
+  useEffect(() => {
+    refresh().catch(() => setState({ staff: null, loading: false }));
+  }, [refresh]);
+  return { ...state, refresh };
+}
+
+/** A mutation's pending flag around an async call. */
+function usePending(): [boolean, <T>(run: () => Promise<T>) => Promise<T>] {
+  const [pending, setPending] = useState(false);
+  const track = useCallback(async <T,>(run: () => Promise<T>) => {
+    setPending(true);
+    try {
+      return await run();
+    } finally {
+      setPending(false);
+    }
+  }, []);
+  return [pending, track];
+}
 
 function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -35,22 +89,25 @@ function safeNext(next: string | null): string | null {
 }
 
 export function LoginPage() {
-  const { staff, refresh } = useStaff();
+  const { staff, refresh } = useStaffSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [error, setError] = useState<string | null>(null);
-  const login = trpc.staff.login.useMutation();
+  const [pending, track] = usePending();
   const ids = { email: useId(), password: useId() };
 
-  if (staff?.twoFactor === 'ok' && !login.isPending) return <Navigate to={safeNext(params.get('next')) ?? homePathFor(staff.user.role)} replace />;
+  if (staff?.twoFactor === 'ok' && !pending) return <Navigate to={safeNext(params.get('next')) ?? homePathFor(staff.user.role)} replace />;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
     const form = new FormData(event.currentTarget);
     try {
-      const result = await login.mutateAsync({ email: String(form.get('email')), password: String(form.get('password')) });
-      await refresh();
+      const result = await track(async () => {
+        const signedIn = await rpc.mutation<Outputs['staff']['login']>('staff.login', { email: String(form.get('email')), password: String(form.get('password')) });
+        await refresh();
+        return signedIn;
+      });
       if (result.twoFactor !== 'ok') navigate(`/admin/two-factor${params.get('next') ? `?next=${encodeURIComponent(params.get('next')!)}` : ''}`);
       else navigate(safeNext(params.get('next')) ?? homePathFor(result.role));
     } catch (e) {
@@ -63,16 +120,20 @@ export function LoginPage() {
       <form onSubmit={onSubmit} className="grid gap-4" noValidate>
         <FormError message={error} />
         <div className="grid gap-1.5">
-          <Label htmlFor={ids.email}>Email</Label>
-          <Input id={ids.email} name="email" type="email" autoComplete="username" required />
+          <label htmlFor={ids.email} className={labelClass}>
+            Email
+          </label>
+          <input id={ids.email} name="email" type="email" autoComplete="username" required className={inputClass} />
         </div>
         <div className="grid gap-1.5">
-          <Label htmlFor={ids.password}>Password</Label>
-          <Input id={ids.password} name="password" type="password" autoComplete="current-password" required />
+          <label htmlFor={ids.password} className={labelClass}>
+            Password
+          </label>
+          <input id={ids.password} name="password" type="password" autoComplete="current-password" required className={inputClass} />
         </div>
-        <Button type="submit" disabled={login.isPending}>
-          {login.isPending ? 'Signing in…' : 'Sign in'}
-        </Button>
+        <button type="submit" disabled={pending} className={submitClass}>
+          {pending ? 'Signing in…' : 'Sign in'}
+        </button>
       </form>
     </AuthCard>
   );
@@ -95,31 +156,33 @@ function CodeForm({ onCode, pending, label }: { onCode: (code: string) => Promis
     <form onSubmit={onSubmit} className="grid gap-4" noValidate>
       <FormError message={error} />
       <div className="grid gap-1.5">
-        <Label htmlFor={id}>6-digit code</Label>
-        <Input id={id} name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={7} required />
+        <label htmlFor={id} className={labelClass}>
+          6-digit code
+        </label>
+        <input id={id} name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={7} required className={inputClass} />
       </div>
-      <Button type="submit" disabled={pending}>
+      <button type="submit" disabled={pending} className={submitClass}>
         {pending ? 'Checking…' : label}
-      </Button>
+      </button>
     </form>
   );
 }
 
 /** Second step of signing in: a code, or (admins without TOTP) enrolment first. */
 export function TwoFactorPage() {
-  const { staff, loading, refresh } = useStaff();
+  const { staff, loading, refresh } = useStaffSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const verify = trpc.staff.totp.verify.useMutation();
-  const begin = trpc.staff.totp.begin.useMutation();
-  const confirm = trpc.staff.totp.confirm.useMutation();
-  const logout = trpc.staff.logout.useMutation();
+  const [verifying, trackVerify] = usePending();
+  const [confirming, trackConfirm] = usePending();
+  const [enrolment, setEnrolment] = useState<Outputs['staff']['totp']['begin'] | null>(null);
+  const [enrolError, setEnrolError] = useState<unknown>(null);
   const needsEnrolment = staff?.twoFactor === 'enrol';
-  const { mutate: startEnrolment, data: enrolment, error: enrolError } = begin;
 
   useEffect(() => {
-    if (needsEnrolment) startEnrolment();
-  }, [needsEnrolment, startEnrolment]);
+    if (!needsEnrolment) return;
+    rpc.mutation<Outputs['staff']['totp']['begin']>('staff.totp.begin').then(setEnrolment, setEnrolError);
+  }, [needsEnrolment]);
 
   if (loading) return <AuthCard title="Two-factor authentication"><p>Loading…</p></AuthCard>;
   if (!staff) return <Navigate to="/admin/login" replace />;
@@ -130,7 +193,7 @@ export function TwoFactorPage() {
     navigate(safeNext(params.get('next')) ?? homePathFor(staff.user.role));
   };
   const signOut = async () => {
-    await logout.mutateAsync();
+    await rpc.mutation('staff.logout');
     await refresh();
     navigate('/admin/login');
   };
@@ -141,15 +204,15 @@ export function TwoFactorPage() {
         <p className="mb-4 text-slate-700">Enter the code from your authenticator app.</p>
         <CodeForm
           label="Verify"
-          pending={verify.isPending}
+          pending={verifying}
           onCode={async (code) => {
-            await verify.mutateAsync({ code });
+            await trackVerify(() => rpc.mutation('staff.totp.verify', { code }));
             await done();
           }}
         />
-        <Button variant="link" size="inline" className="mt-4" onClick={signOut}>
+        <button type="button" className={linkButtonClass} onClick={signOut}>
           Sign out
-        </Button>
+        </button>
       </AuthCard>
     );
   }
@@ -157,52 +220,48 @@ export function TwoFactorPage() {
   return (
     <AuthCard title="Set up two-factor authentication">
       <p className="text-slate-700">Admins must use two-factor authentication. Add this account to an authenticator app, then enter the code it shows.</p>
-      {enrolError && <FormError message={errorMessage(enrolError)} />}
-      {enrolment ? <TotpEnrolment secret={enrolment.secret} uri={enrolment.uri} /> : <p className="mt-4">Preparing your key…</p>}
+      {enrolError !== null && <FormError message={errorMessage(enrolError)} />}
+      {enrolment ? (
+        <Suspense fallback={<p className="mt-4">Preparing your key…</p>}>
+          <TotpEnrolment secret={enrolment.secret} uri={enrolment.uri} qrSvg={enrolment.qrSvg} />
+        </Suspense>
+      ) : (
+        <p className="mt-4">Preparing your key…</p>
+      )}
       <div className="mt-6">
         <CodeForm
           label="Turn on two-factor authentication"
-          pending={confirm.isPending}
+          pending={confirming}
           onCode={async (code) => {
-            await confirm.mutateAsync({ code });
+            await trackConfirm(() => rpc.mutation('staff.totp.confirm', { code }));
             await done();
           }}
         />
       </div>
-      <Button variant="link" size="inline" className="mt-4" onClick={signOut}>
+      <button type="button" className={linkButtonClass} onClick={signOut}>
         Sign out
-      </Button>
+      </button>
     </AuthCard>
-  );
-}
-
-/** The key as text (typed into the app) and as the otpauth link (opened on the same device). */
-export function TotpEnrolment({ secret, uri }: { secret: string; uri: string }) {
-  const grouped = secret.match(/.{1,4}/g)?.join(' ') ?? secret;
-  return (
-    <div className="mt-4 grid gap-3">
-      <div>
-        <p className="text-sm font-medium text-slate-800">Or enter this key</p>
-        <p className="mt-1 break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-900">{grouped}</p>
-      </div>
-      <details className="text-sm text-slate-700">
-        <summary className="cursor-pointer">Show the otpauth link</summary>
-        <p className="mt-1 break-all font-mono text-xs">{uri}</p>
-      </details>
-    </div>
   );
 }
 
 export function InvitePage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
-  const { refresh } = useStaff();
-  const invitation = trpc.staff.invitation.useQuery({ token }, { retry: false });
-  const accept = trpc.staff.acceptInvite.useMutation();
+  const [invitation, setInvitation] = useState<{ loading: boolean; data?: Outputs['staff']['invitation']; error?: unknown }>({ loading: true });
+  const [accepting, track] = usePending();
   const [error, setError] = useState<string | null>(null);
-  const ids = { name: useId(), password: useId(), hint: useId() };
+  const [fieldErrors, setFieldErrors] = useState<{ name?: string; password?: string }>({});
+  const ids = { name: useId(), password: useId(), hint: useId(), nameError: useId(), passwordError: useId() };
 
-  if (invitation.isLoading) return <AuthCard title="Accept your invitation"><p>Loading…</p></AuthCard>;
+  useEffect(() => {
+    rpc.query<Outputs['staff']['invitation']>('staff.invitation', { token }).then(
+      (data) => setInvitation({ loading: false, data }),
+      (e: unknown) => setInvitation({ loading: false, error: e }),
+    );
+  }, [token]);
+
+  if (invitation.loading) return <AuthCard title="Accept your invitation"><p>Loading…</p></AuthCard>;
   if (invitation.error || !invitation.data) {
     return (
       <AuthCard title="Accept your invitation">
@@ -210,41 +269,83 @@ export function InvitePage() {
       </AuthCard>
     );
   }
+  const invited = invitation.data;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
     const form = new FormData(event.currentTarget);
+    const name = String(form.get('name') ?? '').trim();
+    const password = String(form.get('password') ?? '');
+    const invalid = {
+      name: name ? undefined : 'Please enter your name.',
+      password: password.length >= minPasswordLength ? undefined : shortPasswordMessage,
+    };
+    setFieldErrors(invalid);
+    if (invalid.name || invalid.password) return;
     try {
-      const result = await accept.mutateAsync({ token, name: String(form.get('name')), password: String(form.get('password')) });
-      await refresh();
+      const result = await track(() => rpc.mutation<Outputs['staff']['acceptInvite']>('staff.acceptInvite', { token, name, password }));
       navigate(result.twoFactor === 'ok' ? homePathFor(result.role) : '/admin/two-factor');
     } catch (e) {
-      setError(errorMessage(e));
+      const byField = e instanceof RpcError ? e.fieldErrors : {};
+      if (byField.name?.[0] || byField.password?.[0]) setFieldErrors({ name: byField.name?.[0], password: byField.password?.[0] });
+      else setError(errorMessage(e));
     }
   }
 
   return (
     <AuthCard title="Accept your invitation">
       <p className="mb-4 text-slate-700">
-        Create the {staffRoleLabels[invitation.data.role]} account for <strong>{invitation.data.email}</strong>.
+        Create the {staffRoleLabels[invited.role]} account for <strong>{invited.email}</strong>.
       </p>
       <form onSubmit={onSubmit} className="grid gap-4" noValidate>
         <FormError message={error} />
         <div className="grid gap-1.5">
-          <Label htmlFor={ids.name}>Your name</Label>
-          <Input id={ids.name} name="name" autoComplete="name" required />
+          <label htmlFor={ids.name} className={labelClass}>
+            Your name
+          </label>
+          <input
+            id={ids.name}
+            name="name"
+            autoComplete="name"
+            required
+            aria-invalid={fieldErrors.name ? true : undefined}
+            aria-describedby={fieldErrors.name ? ids.nameError : undefined}
+            className={inputClass}
+          />
+          {fieldErrors.name && (
+            <p id={ids.nameError} className="text-sm text-red-700">
+              {fieldErrors.name}
+            </p>
+          )}
         </div>
         <div className="grid gap-1.5">
-          <Label htmlFor={ids.password}>Password</Label>
-          <Input id={ids.password} name="password" type="password" autoComplete="new-password" minLength={12} required aria-describedby={ids.hint} />
+          <label htmlFor={ids.password} className={labelClass}>
+            Password
+          </label>
+          <input
+            id={ids.password}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={minPasswordLength}
+            required
+            aria-invalid={fieldErrors.password ? true : undefined}
+            aria-describedby={fieldErrors.password ? `${ids.hint} ${ids.passwordError}` : ids.hint}
+            className={inputClass}
+          />
           <p id={ids.hint} className="text-sm text-slate-600">
             At least 12 characters.
           </p>
+          {fieldErrors.password && (
+            <p id={ids.passwordError} className="text-sm text-red-700">
+              {fieldErrors.password}
+            </p>
+          )}
         </div>
-        <Button type="submit" disabled={accept.isPending}>
+        <button type="submit" disabled={accepting} className={submitClass}>
           Create account
-        </Button>
+        </button>
       </form>
     </AuthCard>
   );

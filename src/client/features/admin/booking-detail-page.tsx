@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
@@ -7,25 +7,19 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { formatUsd } from '../../../shared/money.ts';
-import { errorMessage, timeIn } from './format.ts';
+import { auditActionLabel, bookingStatusLabel, paymentMethodLabel, paymentStatusLabel } from '../../../shared/labels.ts';
+import { timeIn } from './format.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { PageHeading } from './page-heading.tsx';
 import { StatusBadge } from './status-badge.tsx';
 import { useStaff } from './use-staff.tsx';
+import { FormMessage } from './form-message.tsx';
+import { useFieldErrors } from './use-field-errors.tsx';
+import { staffCancelInput } from '../../../shared/console.ts';
 import { Facts } from '../../components/ui/facts.tsx';
-
-function formatBytes(bytes: number | null): string {
-  if (bytes === null) return '';
-  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-const actionLabels: Record<string, string> = {
-  'booking.status_changed': 'Status changed',
-  'booking.notary_assigned': 'Notary assigned',
-  'booking.notary_unassigned': 'Notary unassigned',
-  'booking.rescheduled': 'Rescheduled',
-  'document.downloaded': 'Document downloaded',
-  'document.uploaded': 'Document uploaded',
-};
+import { formatFileSize } from '../../lib/file-size.ts';
+import { StaffReschedule } from './staff-reschedule.tsx';
+import { sessionOutcomeLabels, sessionOutcomes, sessionStateLabels, type SessionOutcome } from '../../../shared/session.ts';
 
 /** One booking for staff (or for its assigned notary: no history, no office actions). */
 export function BookingDetailPage() {
@@ -40,8 +34,14 @@ export function BookingDetailPage() {
   const cancel = trpc.console.bookings.cancel.useMutation();
   const [cancelling, setCancelling] = useState(false);
   const [notaryChoice, setNotaryChoice] = useState<string | null>(null);
-  const ids = { notary: useId(), reason: useId() };
+  const cancelErrors = useFieldErrors<'reason'>();
+  const ids = { notary: useId(), reason: useId(), outcome: useId(), outcomeReason: useId() };
   const back = staff?.user.role === 'notary' ? '/admin/appointments' : '/admin/bookings';
+  const opened = detail.data?.id;
+  // Opening a newly assigned appointment clears it from the navigation's "new" count.
+  useEffect(() => {
+    if (opened && staff?.user.role === 'notary') void utils.console.newAppointments.invalidate();
+  }, [opened, staff?.user.role, utils]);
 
   if (detail.isLoading) return <p>Loading booking…</p>;
   if (detail.error || !detail.data) {
@@ -49,7 +49,7 @@ export function BookingDetailPage() {
       <>
         <PageHeading title="Booking" />
         <p role="alert" className="text-red-700">
-          {detail.error ? detail.error.message : 'Booking not found'}
+          {detail.error ? errorMessage(detail.error) : 'Booking not found'}
         </p>
         <Link to={back} className="mt-4 inline-block text-blue-700 underline">
           Back
@@ -72,10 +72,14 @@ export function BookingDetailPage() {
       toast({ title: 'Could not assign', description: errorMessage(e), variant: 'destructive' });
     }
   };
-  const onOutcome = async (outcome: 'completed' | 'no_show') => {
+  const onOutcome = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const outcome = String(form.get('outcome')) as SessionOutcome;
+    const reason = String(form.get('reason') ?? '').trim();
     try {
-      await markOutcome.mutateAsync({ bookingId, outcome });
-      toast({ title: outcome === 'completed' ? 'Marked completed' : 'Marked no-show', variant: 'success' });
+      await markOutcome.mutateAsync({ bookingId, outcome, reason: reason || undefined });
+      toast({ title: `Marked: ${sessionOutcomeLabels[outcome]}`, variant: 'success' });
       await refresh();
     } catch (e) {
       toast({ title: 'Could not update', description: errorMessage(e), variant: 'destructive' });
@@ -83,14 +87,15 @@ export function BookingDetailPage() {
   };
   const onCancel = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const reason = String(new FormData(event.currentTarget).get('reason') ?? '');
+    const input = { bookingId, reason: String(new FormData(event.currentTarget).get('reason') ?? '') };
+    if (!cancelErrors.check(staffCancelInput, input)) return;
     try {
-      const result = await cancel.mutateAsync({ bookingId, reason });
+      const result = await cancel.mutateAsync(input);
       toast({ title: 'Booking cancelled', description: result.refundedCents > 0 ? `${formatUsd(result.refundedCents)} refunded.` : 'Nothing to refund.', variant: 'success' });
       setCancelling(false);
       await refresh();
     } catch (e) {
-      toast({ title: 'Could not cancel', description: errorMessage(e), variant: 'destructive' });
+      cancelErrors.fail(e);
     }
   };
 
@@ -120,14 +125,25 @@ export function BookingDetailPage() {
               ]}
             />
             {b.canMarkOutcome && (
-              <div className="mt-4 flex flex-wrap gap-2">
-                <Button size="sm" onClick={() => onOutcome('completed')} disabled={markOutcome.isPending}>
-                  Mark completed
+              <form onSubmit={onOutcome} className="mt-4 grid gap-2">
+                <div className="grid gap-1.5">
+                  <Label htmlFor={ids.outcome}>Outcome</Label>
+                  <Select id={ids.outcome} name="outcome" defaultValue="no_show">
+                    {sessionOutcomes.map((value) => (
+                      <option key={value} value={value}>
+                        {sessionOutcomeLabels[value]}
+                      </option>
+                    ))}
+                  </Select>
+                </div>
+                <div className="grid gap-1.5">
+                  <Label htmlFor={ids.outcomeReason}>Reason (emailed to the customer; not needed for Completed)</Label>
+                  <Textarea id={ids.outcomeReason} name="reason" maxLength={1000} className="min-h-16" />
+                </div>
+                <Button size="sm" type="submit" disabled={markOutcome.isPending} className="justify-self-start">
+                  Record outcome
                 </Button>
-                <Button size="sm" variant="outline" onClick={() => onOutcome('no_show')} disabled={markOutcome.isPending}>
-                  Mark no-show
-                </Button>
-              </div>
+              </form>
             )}
           </CardContent>
         </Card>
@@ -171,7 +187,7 @@ export function BookingDetailPage() {
                         {d.name} <span className="text-slate-600">({d.status === 'deleted' ? 'deleted after retention' : 'unavailable'})</span>
                       </span>
                     )}
-                    <span className="text-slate-600">{formatBytes(d.sizeBytes)}</span>
+                    <span className="text-slate-600">{d.sizeBytes === null ? '' : formatFileSize(d.sizeBytes)}</span>
                   </li>
                 ))}
               </ul>
@@ -188,8 +204,8 @@ export function BookingDetailPage() {
               <Facts
                 rows={[
                   ['Amount', formatUsd(b.payment.amountCents)],
-                  ['Status', b.payment.status],
-                  ['Method', b.payment.method === 'cashapp' ? 'Cash App Pay' : b.payment.method === 'card' ? 'Card' : '—'],
+                  ['Status', paymentStatusLabel(b.payment.status)],
+                  ['Method', paymentMethodLabel(b.payment.method)],
                   ['Refunded', formatUsd(b.payment.refundedCents)],
                   ['Payment id', <span className="font-mono">{b.payment.providerPaymentId}</span>],
                   ['Provider', b.payment.provider === 'test' ? 'Test mode' : 'Stripe'],
@@ -201,6 +217,35 @@ export function BookingDetailPage() {
           </CardContent>
         </Card>
       </div>
+
+      <section aria-labelledby="session-heading" className="mt-6 rounded-xl border border-slate-200 bg-white p-6">
+        <h2 id="session-heading" className="text-lg font-semibold text-slate-900">
+          Video session
+        </h2>
+        <p className="mt-1 text-sm text-slate-800" data-testid="session-state">
+          {sessionStateLabels[b.session.state]}
+          {b.session.outcome ? ` · ${sessionOutcomeLabels[b.session.outcome]}` : ''}
+          {b.session.outcomeReason ? ` · ${b.session.outcomeReason}` : ''}
+        </p>
+        {b.session.canStart && (
+          <Button asChild className="mt-3">
+            {/* A full page load: the room's own Permissions-Policy allows the camera. */}
+            <a href={`/admin/appointments/${b.id}/session`}>Start session</a>
+          </Button>
+        )}
+        {b.session.recordings.length > 0 && (
+          <ul className="mt-4 grid gap-4">
+            {b.session.recordings.map((r, index) => (
+              <li key={r.id} className="grid gap-1">
+                <p className="text-sm font-medium text-slate-900">
+                  Recording {index + 1} · {timeIn(r.startedAt, b.staffTimeZone)} · {formatFileSize(r.sizeBytes ?? 0)}
+                </p>
+                <video controls preload="none" src={`/api/session/recordings/${r.id}`} aria-label={`Recording ${index + 1} of the session`} className="w-full max-w-2xl rounded-md bg-slate-900" />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
 
       {office && (
         <div className="mt-6 grid gap-6 lg:grid-cols-2">
@@ -228,6 +273,17 @@ export function BookingDetailPage() {
             </CardContent>
           </Card>
 
+          {b.status === 'confirmed' && (
+            <Card>
+              <CardHeader>
+                <h2 className="text-lg font-semibold text-slate-900">Reschedule for the customer</h2>
+              </CardHeader>
+              <CardContent>
+                <StaffReschedule bookingId={b.id} customerTimeZone={b.customerTimeZone} startsAt={b.startsAt} onMoved={refresh} />
+              </CardContent>
+            </Card>
+          )}
+
           {b.canCancel && (
             <Card>
               <CardHeader>
@@ -235,10 +291,12 @@ export function BookingDetailPage() {
               </CardHeader>
               <CardContent>
                 {cancelling ? (
-                  <form onSubmit={onCancel} className="grid gap-3">
+                  <form onSubmit={onCancel} className="grid gap-3" noValidate>
+                    <FormMessage message={cancelErrors.formError} />
                     <div className="grid gap-1.5">
                       <Label htmlFor={ids.reason}>Reason (shown in the history)</Label>
-                      <Textarea id={ids.reason} name="reason" required maxLength={500} />
+                      <Textarea id={ids.reason} name="reason" required maxLength={500} {...cancelErrors.inputProps('reason')} />
+                      {cancelErrors.message('reason')}
                     </div>
                     <p className="text-sm text-slate-700">Any payment is refunded in full and the customer is emailed.</p>
                     <div className="flex gap-2">
@@ -273,8 +331,8 @@ export function BookingDetailPage() {
               {b.history.map((h) => (
                 <li key={h.id} className="flex flex-wrap gap-x-3">
                   <span className="text-slate-600">{timeIn(h.createdAt, b.staffTimeZone)}</span>
-                  <span className="font-medium">{actionLabels[h.action] ?? h.action}</span>
-                  {h.data && 'to' in h.data && h.action === 'booking.status_changed' && <span>→ {String(h.data.to).replace('_', ' ')}</span>}
+                  <span className="font-medium">{auditActionLabel(h.action)}</span>
+                  {h.data && 'to' in h.data && h.action === 'booking.status_changed' && <span>→ {bookingStatusLabel(String(h.data.to))}</span>}
                   <span className="text-slate-600">by {h.actor}</span>
                 </li>
               ))}

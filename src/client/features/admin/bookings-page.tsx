@@ -6,9 +6,10 @@ import { Label } from '../../components/ui/label.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { bookingStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import { statusLabels, timeIn } from './format.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { PageHeading } from './page-heading.tsx';
 import { StatusBadge } from './status-badge.tsx';
-import { useStaff } from './use-staff.tsx';
+import { staffZone, useStaff } from './use-staff.tsx';
 
 type StatusFilter = BookingStatus | 'active' | 'all';
 
@@ -22,7 +23,7 @@ export function BookingsPage() {
   const [draft, setDraft] = useState(q);
   const ids = { day: useId(), status: useId(), q: useId() };
   const list = trpc.console.bookings.list.useQuery({ day: day || undefined, status, q: q || undefined });
-  const zone = staff?.user.timeZone ?? 'America/Chicago';
+  const zone = staffZone(staff);
   const now = Date.now();
 
   const update = (changes: Record<string, string>) => {
@@ -60,7 +61,7 @@ export function BookingsPage() {
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={ids.q}>Reference, name or email</Label>
-          <Input id={ids.q} type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <Input id={ids.q} type="search" maxLength={100} value={draft} onChange={(e) => setDraft(e.target.value)} />
         </div>
         <div className="flex gap-2">
           <Button type="submit">Search</Button>
@@ -83,12 +84,12 @@ export function BookingsPage() {
         <p>Loading bookings…</p>
       ) : list.error ? (
         <p role="alert" className="text-red-700">
-          Could not load bookings: {list.error.message}
+          Could not load bookings: {errorMessage(list.error)}
         </p>
       ) : list.data && list.data.length === 0 ? (
         <p className="text-slate-700">No bookings match these filters.</p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Bookings, upcoming first, times in {zone}</caption>
             <thead className="bg-slate-50 text-slate-700">

@@ -1,5 +1,6 @@
 import { formatDateTimeInZone, zoneAbbreviation } from '../../../shared/time.ts';
 import type { BookingStatus } from '../../../shared/booking.ts';
+import { bookingStatusLabels } from '../../../shared/labels.ts';
 
 /** 'March 14, 2027 at 8:30 AM CDT (America/Chicago)': the zone always named. */
 export function timeIn(instant: Date | null, zone: string): string {
@@ -7,16 +8,8 @@ export function timeIn(instant: Date | null, zone: string): string {
   return `${formatDateTimeInZone(instant, zone)} ${zoneAbbreviation(instant, zone)} (${zone.replaceAll('_', ' ')})`;
 }
 
-export const statusLabels: Record<BookingStatus, string> = {
-  draft: 'Draft',
-  held: 'Held',
-  awaiting_payment: 'Awaiting payment',
-  payment_processing: 'Payment processing',
-  confirmed: 'Confirmed',
-  completed: 'Completed',
-  no_show: 'No-show',
-  cancelled: 'Cancelled',
-};
+/** One label map for every reader (src/shared/labels.ts). */
+export const statusLabels = bookingStatusLabels;
 
 export const statusStyles: Record<BookingStatus, string> = {
   draft: 'bg-slate-100 text-slate-800',
@@ -26,9 +19,6 @@ export const statusStyles: Record<BookingStatus, string> = {
   confirmed: 'bg-blue-100 text-blue-900',
   completed: 'bg-green-100 text-green-900',
   no_show: 'bg-red-100 text-red-900',
+  not_completed: 'bg-orange-100 text-orange-900',
   cancelled: 'bg-slate-200 text-slate-800',
 };
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : 'An unexpected error occurred';
-}

@@ -8,9 +8,10 @@ import { toast } from '../../components/ui/toast.tsx';
 import { cn } from '../../lib/cn.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { mailKindLabels, mailStatusLabels, mailStatuses, type MailStatus } from '../../../shared/console.ts';
-import { errorMessage, timeIn } from './format.ts';
+import { timeIn } from './format.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { PageHeading } from './page-heading.tsx';
-import { useStaff } from './use-staff.tsx';
+import { staffZone, useStaff } from './use-staff.tsx';
 import { Facts } from '../../components/ui/facts.tsx';
 
 const statusStyles: Record<MailStatus, string> = {
@@ -33,7 +34,7 @@ export function MailPage() {
   const status = (mailStatuses as readonly string[]).includes(raw ?? '') ? (raw as MailStatus) : 'all';
   const list = trpc.console.mail.list.useQuery({ status }, { refetchInterval: 15_000 });
   const id = useId();
-  const zone = staff?.user.timeZone ?? 'America/Chicago';
+  const zone = staffZone(staff);
 
   return (
     <>
@@ -59,7 +60,7 @@ export function MailPage() {
       ) : list.data?.length === 0 ? (
         <p className="text-slate-700">No messages.</p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Outgoing email, newest first, times in {zone}</caption>
             <thead className="bg-slate-50 text-slate-700">
@@ -114,7 +115,7 @@ export function MailDetailPage() {
   // A pending message is about to change (the worker polls every few seconds): follow it.
   const detail = trpc.console.mail.get.useQuery({ messageId }, { retry: false, refetchInterval: (q) => (q.state.data?.status === 'pending' ? 2_000 : false) });
   const retry = trpc.console.mail.retry.useMutation();
-  const zone = staff?.user.timeZone ?? 'America/Chicago';
+  const zone = staffZone(staff);
   const back = (
     <p className="mb-2">
       <Link to="/admin/mail" className="text-sm text-blue-700 underline-offset-2 hover:underline">
@@ -130,7 +131,7 @@ export function MailDetailPage() {
         {back}
         <PageHeading title="Message" />
         <p role="alert" className="text-red-700">
-          {detail.error ? detail.error.message : 'Message not found'}
+          {detail.error ? errorMessage(detail.error) : 'Message not found'}
         </p>
       </>
     );

@@ -6,9 +6,10 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { messageKindLabels } from '../../../shared/console.ts';
-import { errorMessage, timeIn } from './format.ts';
+import { timeIn } from './format.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { PageHeading } from './page-heading.tsx';
-import { useStaff } from './use-staff.tsx';
+import { staffZone, useStaff } from './use-staff.tsx';
 
 /** Contact, business and offline-chat messages; each is marked handled once answered. */
 export function MessagesPage() {
@@ -19,7 +20,7 @@ export function MessagesPage() {
   const list = trpc.console.messages.list.useQuery({ show });
   const handled = trpc.console.messages.markHandled.useMutation();
   const id = useId();
-  const zone = staff?.user.timeZone ?? 'America/Chicago';
+  const zone = staffZone(staff);
 
   const onHandled = async (messageId: string) => {
     try {

@@ -4,10 +4,14 @@ import { Input, Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { staffRoleLabels, staffRoles, type StaffRole } from '../../../shared/staff.ts';
-import { errorMessage, timeIn } from './format.ts';
+import { inviteInput, staffRoleLabels, staffRoles, type StaffRole } from '../../../shared/staff.ts';
+import { timeIn } from './format.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { PageHeading } from './page-heading.tsx';
-import { useStaff } from './use-staff.tsx';
+import { staffZone, useStaff } from './use-staff.tsx';
+import { FormMessage } from './form-message.tsx';
+import { useFieldErrors } from './use-field-errors.tsx';
+import { CertificateUpload } from './certificate-upload.tsx';
 
 /** Admins: invite, change roles, deactivate (which signs the person out everywhere). */
 export function StaffPage() {
@@ -20,9 +24,9 @@ export function StaffPage() {
   const deactivate = trpc.staff.users.deactivate.useMutation();
   const reactivate = trpc.staff.users.reactivate.useMutation();
   const [link, setLink] = useState<{ url: string; emailed: boolean; email: string } | null>(null);
-  const [inviteError, setInviteError] = useState<string | null>(null);
+  const inviteErrors = useFieldErrors<'email' | 'role'>();
   const ids = { email: useId(), role: useId() };
-  const zone = staff?.user.timeZone ?? 'America/Chicago';
+  const zone = staffZone(staff);
 
   const run = async (action: () => Promise<unknown>, success: string) => {
     try {
@@ -36,17 +40,18 @@ export function StaffPage() {
 
   const onInvite = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setInviteError(null);
     const form = event.currentTarget;
     const data = new FormData(form);
     const email = String(data.get('email'));
+    const input = { email, role: String(data.get('role')) as StaffRole };
+    if (!inviteErrors.check(inviteInput, input)) return;
     try {
-      const result = await invite.mutateAsync({ email, role: String(data.get('role')) as StaffRole });
+      const result = await invite.mutateAsync(input);
       setLink({ url: result.url, emailed: result.emailed, email });
       form.reset();
       await utils.staff.users.list.invalidate();
     } catch (e) {
-      setInviteError(errorMessage(e));
+      inviteErrors.fail(e);
     }
   };
 
@@ -60,7 +65,8 @@ export function StaffPage() {
         <form onSubmit={onInvite} className="mt-4 flex flex-wrap items-end gap-3" noValidate>
           <div className="grid min-w-64 flex-1 gap-1.5">
             <Label htmlFor={ids.email}>Email</Label>
-            <Input id={ids.email} name="email" type="email" required />
+            <Input id={ids.email} name="email" type="email" required {...inviteErrors.inputProps('email')} />
+            {inviteErrors.message('email')}
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor={ids.role}>Role</Label>
@@ -76,11 +82,7 @@ export function StaffPage() {
             Create invitation
           </Button>
         </form>
-        {inviteError && (
-          <p role="alert" className="mt-3 text-sm text-red-700">
-            {inviteError}
-          </p>
-        )}
+        <FormMessage message={inviteErrors.formError} className="mt-3" />
         {link && (
           <div role="status" className="mt-4 rounded-md border border-green-300 bg-green-50 p-4 text-sm text-green-950">
             <p>
@@ -99,7 +101,8 @@ export function StaffPage() {
         </p>
       ) : (
         <>
-          <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+          {/* relative: screen-reader-only text in the rows is positioned; it must scroll with the table, not widen the page. */}
+          <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
             <table className="w-full text-left text-sm">
               <caption className="px-4 pt-4 text-left text-lg font-semibold text-slate-900">Accounts</caption>
               <thead className="text-slate-700">
@@ -176,6 +179,7 @@ export function StaffPage() {
               </ul>
             )}
           </section>
+          <CertificateUpload notaries={list.data.users.filter((u) => u.role === 'notary' && u.active)} />
         </>
       )}
     </>

@@ -2,13 +2,13 @@ import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc.ts';
 import { timeIn } from './format.ts';
 import { StatusBadge } from './status-badge.tsx';
-import { useStaff } from './use-staff.tsx';
+import { staffZone, useStaff } from './use-staff.tsx';
 
 /** The next confirmed bookings, in the staff member's zone (beside the chat). */
 export function UpcomingBookings({ limit = 8 }: { limit?: number }) {
   const { staff } = useStaff();
   const list = trpc.console.bookings.list.useQuery({ status: 'confirmed' }, { refetchInterval: 60_000 });
-  const zone = staff?.user.timeZone ?? 'America/Chicago';
+  const zone = staffZone(staff);
   const now = Date.now();
   const upcoming = (list.data ?? []).filter((b) => b.startsAt && b.startsAt.getTime() >= now).slice(0, limit);
   return (

@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { trpc } from '../../lib/trpc.ts';
 import type { StaffRole } from '../../../shared/staff.ts';
+import { businessTimeZone } from '../../../shared/time.ts';
 
 export interface StaffSession {
   user: { id: string; email: string; name: string; role: StaffRole; timeZone: string };
@@ -25,6 +26,11 @@ export function StaffProvider({ children }: { children: ReactNode }) {
       {children}
     </StaffContext.Provider>
   );
+}
+
+/** The zone the console shows times in: the member's own, or the business zone before it loads. */
+export function staffZone(staff: StaffSession | null): string {
+  return staff?.user.timeZone ?? businessTimeZone;
 }
 
 export function useStaff(): StaffContextValue {

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { DayPicker } from 'react-day-picker';
 import { selectTimeFirstMessage, type BookingView } from '../../../shared/booking.ts';
-import { formatInZone } from '../../../shared/calendar.ts';
+import { formatInZone } from '../../../shared/time.ts';
 import { addDays, localDateOf, parseIsoDate, toIsoDate, zoneAbbreviation } from '../../../shared/time.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Label } from '../../components/ui/label.tsx';
@@ -10,7 +10,7 @@ import { toast } from '../../components/ui/toast.tsx';
 import { cn } from '../../lib/cn.ts';
 import { usePublicConfig } from '../../lib/public-config.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { errorCode, errorMessage } from './errors.ts';
+import { errorCode, errorMessage } from '../../lib/errors.ts';
 import { timeZoneOptions } from './time-zones.ts';
 
 export interface BookingStepProps {
@@ -52,7 +52,7 @@ export function BookingStep({ booking, timeZone, detectedTimeZone, onTimeZoneCha
   const zoneLabel = useMemo(() => formatInZone(new Date(), timeZone).zone, [timeZone]);
 
   function chooseDate(next: Date | undefined) {
-    // No time stays selected after the date changes (spec section 4).
+    // No time stays selected after the date changes (docs/product.md §4.3).
     setStartsAt(null);
     setDate(next ? fromPickerDate(next) : null);
   }

@@ -9,9 +9,9 @@ import { toast } from '../../components/ui/toast.tsx';
 import { cn } from '../../lib/cn.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DocumentsStep } from './documents-step.tsx';
-import { errorCode } from './errors.ts';
+import { errorCode } from '../../lib/errors.ts';
 import { BookingStep, ConfirmStep, ContactStep, PaymentStep, preloadStep, StepLoading } from './lazy-steps.tsx';
-import { isPaid, resumeStep, steps, tabEnabled, type StepId } from './steps.ts';
+import { isPaid, parseStep, reachableByHistory, resumeStep, steps, tabEnabled, type StepId } from './steps.ts';
 import { useBookingId } from './use-booking-id.ts';
 
 export const bookingCancelledMessage = 'This booking was cancelled. You can schedule a new appointment below.';
@@ -28,7 +28,7 @@ function browserTimeZone(): string {
 }
 
 /**
- * The five-step booking wizard (spec section 2, reading B). The booking
+ * The five-step booking wizard (docs/product.md §4.1). The booking
  * record on the server is the source of truth: every step writes to it, and a
  * visitor who reloads or comes back from Stripe resumes where it says.
  */
@@ -40,6 +40,11 @@ export function BookingWizard() {
   const [timeZone, setTimeZone] = useState<string | null>(null);
   const resolvedFor = useRef<string | null>(null);
   const focusNext = useRef(false);
+  // Each step is a history entry (?step=…): Back, Forward and reload work as in any site.
+  const urlStep = parseStep(searchParams.get('step'));
+  const seenUrlStep = useRef(urlStep);
+  /** How the next step change is written to the URL: a new entry, or (when the wizard decides where to start) in place. */
+  const historyMode = useRef<'push' | 'replace'>('replace');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const utils = trpc.useUtils();
   const start = trpc.booking.start.useMutation();
@@ -61,8 +66,52 @@ export function BookingWizard() {
 
   const goTo = useCallback((next: StepId) => {
     focusNext.current = true;
+    historyMode.current = 'push';
     setStep(next);
   }, []);
+
+  // The step → the URL, only when the step changes (setSearchParams changes with every address).
+  // Read from the address bar itself: the booking id may have just been written there.
+  const setSearchParamsRef = useRef(setSearchParams);
+  setSearchParamsRef.current = setSearchParams;
+  const bookingIdRef = useRef(bookingId);
+  bookingIdRef.current = bookingId;
+  useEffect(() => {
+    if (step === null) return;
+    const mode = historyMode.current;
+    historyMode.current = 'push';
+    const current = new URLSearchParams(window.location.search);
+    // No step in the address means the first one.
+    if ((parseStep(current.get('step')) ?? 'documents') === step) return;
+    current.set('step', step);
+    // The booking id may still be on its way into the address (a navigation not yet finished): keep it.
+    if (bookingIdRef.current && !current.has('booking')) current.set('booking', bookingIdRef.current);
+    seenUrlStep.current = step;
+    setSearchParamsRef.current(current, { replace: mode === 'replace', preventScrollReset: true });
+  }, [step]);
+
+  // The URL → the step: Back or Forward moved to another step's entry.
+  useEffect(() => {
+    if (seenUrlStep.current === urlStep) return;
+    seenUrlStep.current = urlStep;
+    if (step === null) return;
+    const target = urlStep ?? 'documents';
+    if (target === step) return;
+    if (reachableByHistory(target, booking)) {
+      void preloadStep(target).then(() => {
+        focusNext.current = true;
+        historyMode.current = 'replace';
+        setStep(target);
+      });
+    } else {
+      // Not open any more (paid, or its groundwork is gone): the address shows the current step again.
+      const current = new URLSearchParams(window.location.search);
+      current.set('step', step);
+      seenUrlStep.current = step;
+      setSearchParams(current, { replace: true, preventScrollReset: true });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reacts to the address changing, not to the step
+  }, [urlStep]);
 
   // Decide where to start, once per booking.
   useEffect(() => {
@@ -75,6 +124,7 @@ export function BookingWizard() {
       resolvedFor.current = bookingId;
       if (errorCode(query.error) === 'NOT_FOUND' || errorCode(query.error) === 'BAD_REQUEST') {
         forget();
+        historyMode.current = 'replace';
         setStep('documents');
       }
       return;
@@ -86,15 +136,21 @@ export function BookingWizard() {
       // A finished or cancelled booking remembered by this browser: start a new one.
       if (booking.status === 'cancelled') toast({ title: bookingCancelledMessage });
       forget();
+      historyMode.current = 'replace';
       setStep('documents');
       return;
     }
     if (fromStorageOnly) remember(booking.id);
     const resume = resumeStep(booking, new Date());
+    // A reload keeps the step in the address when it is still open; otherwise where the booking says.
+    const start = !fromStorageOnly && urlStep && !resume.holdLost && reachableByHistory(urlStep, booking) ? urlStep : resume.step;
     setTimeZone(booking.startsAt ? booking.timeZone : null);
     if (resume.holdLost) toast({ title: holdExpiredMessage, variant: 'destructive' });
     // Keep "Loading your booking..." until the step's code is here too: heading and step appear together.
-    void preloadStep(resume.step).then(() => setStep(resume.step));
+    void preloadStep(start).then(() => {
+      historyMode.current = 'replace';
+      setStep(start);
+    });
   }, [ready, bookingId, booking, query.isError, query.error, fromUrl, forget, remember, step]);
 
   useEffect(() => {
@@ -171,7 +227,10 @@ export function BookingWizard() {
     <Tabs.Root
       value={current}
       onValueChange={(value) => {
-        if (tabEnabled(value as StepId, current, booking)) setStep(value as StepId);
+        if (tabEnabled(value as StepId, current, booking)) {
+          historyMode.current = 'push';
+          setStep(value as StepId);
+        }
       }}
       activationMode="manual"
     >

@@ -1,8 +1,10 @@
 import { CalendarPlus, CheckCircle2, FileText, Phone } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import type { BookingView } from '../../../shared/booking.ts';
-import { appointmentEvent, calendarDownloadPath, formatInZone, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
+import { appointmentEvent, calendarDownloadPath, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
+import { formatInZone } from '../../../shared/time.ts';
 import { formatUsd } from '../../../shared/money.ts';
+import { sessionSteps } from '../../../shared/session-copy.ts';
 import { site } from '../../../shared/site.ts';
 import { Button } from '../../components/ui/button.tsx';
 
@@ -15,7 +17,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   );
 }
 
-/** Spec section 2's confirmation screen, filled from the booking record on the server. */
+/** The confirmation screen of docs/product.md §4.8, filled from the booking record on the server. */
 export function ConfirmStep({ booking }: { booking: BookingView }) {
   const when = booking.startsAt ? formatInZone(booking.startsAt, booking.timeZone) : null;
   const paidOn = booking.payment ? formatInZone(booking.payment.createdAt, booking.timeZone) : null;
@@ -63,19 +65,25 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
         </dl>
       </Section>
 
-      <div className="rounded-xl border border-blue-200 bg-blue-50 p-5 text-blue-950">
+      <div className="rounded-xl border border-blue-200 bg-blue-50 p-5 text-blue-950" data-testid="session-notice">
         <p>
-          A certified notary will call you at <strong>{contact?.phone ?? 'the phone number you provided'}</strong>
+          Your secure video session with a certified notary is booked
           {when ? (
             <>
               {' '}
-              on <strong>{when.date}</strong> at <strong>{when.time}</strong> ({when.zone})
+              for <strong>{when.date}</strong> at <strong>{when.time}</strong> ({when.zone})
             </>
           ) : (
-            ' at your scheduled time'
+            ' for your scheduled time'
           )}
           . Please have your documents and a valid government-issued photo ID ready.
         </p>
+        <ol className="mt-3 list-decimal space-y-1 pl-5">
+          {sessionSteps.map((text) => (
+            <li key={text}>{text}</li>
+          ))}
+        </ol>
+        {contact?.phone && <p className="mt-3 text-sm">If we need to reach you about your appointment, we'll use {contact.phone}.</p>}
       </div>
 
       <div className="flex gap-3 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950">

@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { contactSchema, type BookingView, type ContactInput } from '../../../shared/booking.ts';
+import { phoneHint } from '../../../shared/session-copy.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { FieldError, Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { fieldErrorsOf, unexpectedErrorMessage } from './errors.ts';
+import { fieldErrorsOf, unexpectedErrorMessage } from '../../lib/errors.ts';
 
 type Field = keyof ContactInput;
 type Errors = Partial<Record<Field, string>>;
@@ -17,7 +18,7 @@ const fields: { name: Field; label: string; type: string; autoComplete: string }
   { name: 'phone', label: 'Phone number', type: 'tel', autoComplete: 'tel' },
 ];
 
-/** The first message per field, in the spec's words (the same schema the server applies). */
+/** The first message per field, in the words of docs/product.md §4.5 (the same schema the server applies). */
 function validate(values: ContactInput): Errors {
   const result = contactSchema.safeParse(values);
   if (result.success) return {};
@@ -82,13 +83,13 @@ export function ContactStep({ booking, onSaved }: { booking: BookingView; onSave
                 onChange={(event) => {
                   const value = event.target.value;
                   setValues((current) => ({ ...current, [field.name]: value }));
-                  // An error clears as soon as its field is edited (spec section 5).
+                  // An error clears as soon as its field is edited (docs/product.md §4.5).
                   if (errors[field.name]) setErrors((current) => ({ ...current, [field.name]: undefined }));
                 }}
               />
               {field.name === 'phone' && (
                 <p id={hintId} className="text-sm text-slate-600">
-                  A notary will call you at this number during your appointment.
+                  {phoneHint}
                 </p>
               )}
               <FieldError id={errorId}>{errors[field.name]}</FieldError>

@@ -6,7 +6,8 @@ import { toast } from '../../components/ui/toast.tsx';
 import { cn } from '../../lib/cn.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { putFile, precheckFile, uploadFailedMessage, UploadError, uploadWithRetry } from './upload.ts';
-import { errorMessage, isClientError } from './errors.ts';
+import { errorMessage, isClientError } from '../../lib/errors.ts';
+import { formatFileSize } from '../../lib/file-size.ts';
 
 interface QueuedFile {
   key: string;
@@ -23,10 +24,6 @@ export interface DocumentsStepProps {
 }
 
 let nextKey = 1;
-
-function formatSize(bytes: number): string {
-  return bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
 
 export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepProps) {
   const inputId = useId();
@@ -219,7 +216,7 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
               <li key={doc.id} className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white p-3">
                 <FileText className="h-5 w-5 shrink-0 text-green-700" aria-hidden="true" />
                 <span className="flex-1 truncate">{doc.name}</span>
-                <span className="text-sm text-slate-600">{formatSize(doc.sizeBytes)}</span>
+                <span className="text-sm text-slate-600">{formatFileSize(doc.sizeBytes)}</span>
                 <Button variant="ghost" size="icon" aria-label={`Remove ${doc.name}`} disabled={busy} onClick={() => void removeUploaded(doc.id)}>
                   <Trash2 className="h-4 w-4" aria-hidden="true" />
                 </Button>
@@ -240,7 +237,7 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
                 <div className="flex items-center gap-3">
                   <FileText className="h-5 w-5 shrink-0 text-blue-700" aria-hidden="true" />
                   <span className="flex-1 truncate">{item.file.name}</span>
-                  <span className="text-sm text-slate-600">{formatSize(item.file.size)}</span>
+                  <span className="text-sm text-slate-600">{formatFileSize(item.file.size)}</span>
                   <Button
                     variant="ghost"
                     size="icon"

@@ -1,5 +1,6 @@
 import { CheckCircle2, Clock } from 'lucide-react';
-import { centsToDecimal } from '../../../shared/money.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { detectTimeZone, formatInZone } from '../../../shared/time.ts';
 import { receiptMethodLabel, receiptStatus, type PaymentReceipt as Receipt } from '../../../shared/payments.ts';
 import { cn } from '../../lib/cn.ts';
 
@@ -9,15 +10,17 @@ const toneClass = {
   failure: 'bg-red-100 text-red-800',
 } as const;
 
-/** The receipt view inside the payment step (spec sections 2–4). */
+/** The receipt view inside the payment step (docs/product.md §4.7). */
 export function PaymentReceiptView({ receipt, headingRef }: { receipt: Receipt; headingRef?: React.Ref<HTMLHeadingElement> }) {
   const status = receiptStatus(receipt);
   const pending = status.tone === 'pending';
   const rows: [string, string][] = [
     ['Payment ID', receipt.providerPaymentId],
-    ['Amount', centsToDecimal(receipt.amountCents)],
+    // The spec's fields (amount, currency, date, method), written as a person reads them.
+    ['Amount', `${formatUsd(receipt.amountCents)} ${receipt.currency.toUpperCase()}`],
     ['Currency', receipt.currency.toUpperCase()],
-    ['Date', receipt.createdAt.toISOString()],
+    // The receipt only ever renders in the browser (the payment step is not server-rendered): the visitor's zone, named.
+    ['Date', formatInZone(receipt.createdAt, detectTimeZone()).full],
     ['Payment Method', receiptMethodLabel(receipt.method)],
   ];
   return (

@@ -2,21 +2,21 @@ import type { Stripe } from '@stripe/stripe-js';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { holdExpiredMessage, type BookingView } from '../../../shared/booking.ts';
-import { formatInZone } from '../../../shared/calendar.ts';
+import { formatInZone } from '../../../shared/time.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import type { PaymentReceipt, PaymentSetup } from '../../../shared/payments.ts';
 import { Button } from '../../components/ui/button.tsx';
-import { toast } from '../../components/ui/toast.tsx';
+import { dismissToast, toast } from '../../components/ui/toast.tsx';
 import { usePublicConfig } from '../../lib/public-config.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { errorMessage } from './errors.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { PaymentReceiptView } from './payment-receipt.tsx';
 import { TestCardForm } from './test-card-form.tsx';
 
 // Stripe's React bindings and Stripe.js load only in Stripe mode, only on this step.
 const StripePaymentForm = lazy(() => import('./stripe-payment-form.tsx').then((m) => ({ default: m.StripePaymentForm })));
 
-/** Spec section 4: the completion callback fires 2 seconds after the receipt shows. */
+/** docs/product.md §4.7: the completion callback fires 2 seconds after the receipt shows. */
 export const completionDelayMs = 2000;
 const pendingPollMs = 4000;
 
@@ -45,6 +45,7 @@ export function PaymentStep({ booking, returnedFromProvider, onPaid, onHoldLost 
   const sync = trpc.payments.sync.useMutation().mutateAsync;
   const started = useRef(false);
   const receiptHeading = useRef<HTMLHeadingElement>(null);
+  const failureToasts = useRef<number[]>([]);
   const contact = booking.contact;
 
   useEffect(() => {
@@ -110,11 +111,15 @@ export function PaymentStep({ booking, returnedFromProvider, onPaid, onHoldLost 
   }, [receipt, booking.id, onPaid, sync]);
 
   function onReceipt(next: PaymentReceipt) {
+    // A retry went through: an earlier "Payment failed" no longer holds and must not sit above the success.
+    if (next.status === 'succeeded' || next.status === 'processing') {
+      for (const id of failureToasts.current.splice(0)) dismissToast(id);
+    }
     setPhase({ kind: 'receipt', receipt: next });
   }
 
   function onFailure(message: string) {
-    toast({ title: 'Payment failed', description: message, variant: 'destructive' });
+    failureToasts.current.push(toast({ title: 'Payment failed', description: message, variant: 'destructive' }));
   }
 
   const when = booking.startsAt ? formatInZone(booking.startsAt, booking.timeZone) : null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BookingView } from '../../../shared/booking.ts';
-import { resumeStep, tabEnabled } from './steps.ts';
+import { parseStep, reachableByHistory, resumeStep, tabEnabled } from './steps.ts';
 
 const now = new Date('2026-03-02T18:00:00Z');
 const later = new Date('2026-03-02T18:10:00Z');
@@ -42,7 +42,7 @@ describe('resumeStep', () => {
   });
 });
 
-describe('tabEnabled (spec section 2)', () => {
+describe('tabEnabled (docs/product.md §4.1)', () => {
   it('enables Upload and Confirm only when current', () => {
     const full = booking({ status: 'awaiting_payment', documents: [doc], startsAt: later, holdExpiresAt: later, contact });
     expect(tabEnabled('documents', 'payment', full)).toBe(false);
@@ -64,5 +64,33 @@ describe('tabEnabled (spec section 2)', () => {
     expect(tabEnabled('booking', 'confirm', paid)).toBe(false);
     expect(tabEnabled('payment', 'confirm', paid)).toBe(false);
     expect(tabEnabled('confirm', 'confirm', paid)).toBe(true);
+  });
+});
+
+describe('reachableByHistory (Back / Forward / reload)', () => {
+  it('opens the steps already passed, and Documents before paying', () => {
+    const held = booking({ status: 'held', documents: [doc], startsAt: later, holdExpiresAt: later });
+    expect(reachableByHistory('documents', held)).toBe(true);
+    expect(reachableByHistory('booking', held)).toBe(true);
+    expect(reachableByHistory('contact', held)).toBe(true);
+    expect(reachableByHistory('payment', held)).toBe(false);
+    expect(reachableByHistory('confirm', held)).toBe(false);
+    expect(reachableByHistory('booking', booking())).toBe(false);
+  });
+
+  it('keeps a paid booking on its confirmation and a processing one on its payment', () => {
+    const paid = booking({ status: 'confirmed', documents: [doc], startsAt: later, contact });
+    expect(reachableByHistory('payment', paid)).toBe(false);
+    expect(reachableByHistory('documents', paid)).toBe(false);
+    expect(reachableByHistory('confirm', paid)).toBe(true);
+    const processing = booking({ status: 'payment_processing', documents: [doc], startsAt: later, contact });
+    expect(reachableByHistory('payment', processing)).toBe(true);
+    expect(reachableByHistory('contact', processing)).toBe(false);
+  });
+
+  it('reads only known step names from the address', () => {
+    expect(parseStep('contact')).toBe('contact');
+    expect(parseStep('admin')).toBeNull();
+    expect(parseStep(null)).toBeNull();
   });
 });

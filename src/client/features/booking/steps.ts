@@ -1,6 +1,6 @@
-import type { BookingView } from '../../../shared/booking.ts';
+import { isPaid as isPaidStatus, type BookingView } from '../../../shared/booking.ts';
 
-/** The wizard's five steps, in order (spec section 2, reading B). */
+/** The wizard's five steps, in order (docs/product.md §4.1). */
 export const steps = [
   { id: 'documents', label: 'Documents', title: 'Upload Documents' },
   { id: 'booking', label: 'Booking', title: 'Select Date & Time' },
@@ -10,10 +10,8 @@ export const steps = [
 ] as const;
 export type StepId = (typeof steps)[number]['id'];
 
-const paidStatuses: readonly string[] = ['confirmed', 'completed', 'no_show'];
-
 export function isPaid(booking: Pick<BookingView, 'status'> | null | undefined): boolean {
-  return !!booking && paidStatuses.includes(booking.status);
+  return !!booking && isPaidStatus(booking.status);
 }
 
 export function holdExpired(booking: Pick<BookingView, 'holdExpiresAt'>, now: Date): boolean {
@@ -36,7 +34,7 @@ export function resumeStep(booking: BookingView, now: Date): { step: StepId; hol
 }
 
 /**
- * Spec section 2's tab rules: Upload and Confirm only while current; Booking
+ * The tab rules of docs/product.md §4.1: Upload and Confirm only while current; Booking
  * once documents exist; Contact once a time was chosen; Payment once contact
  * details were saved. Once paid, only the confirmation stays open: the server
  * refuses changes to a paid booking, so offering them would only mislead.
@@ -54,4 +52,23 @@ export function tabEnabled(tab: StepId, current: StepId, booking: BookingView | 
     default:
       return false;
   }
+}
+
+export function parseStep(value: string | null): StepId | null {
+  return steps.find((s) => s.id === value)?.id ?? null;
+}
+
+/**
+ * Whether the browser's Back / Forward (or a reload) may show `step`: each
+ * step the visitor passed is a history entry. The tab rules still hold: a
+ * paid booking shows only its confirmation, one whose payment is processing
+ * only the payment, and a later step needs what it builds on. Going back to
+ * the Documents step (to add a file) is always allowed before paying.
+ */
+export function reachableByHistory(step: StepId, booking: BookingView | null | undefined): boolean {
+  if (isPaid(booking)) return step === 'confirm';
+  if (booking?.status === 'payment_processing') return step === 'payment';
+  if (step === 'documents') return true;
+  if (step === 'confirm') return false;
+  return tabEnabled(step, 'documents', booking);
 }

@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { FieldError, Label } from '../../components/ui/label.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { unexpectedErrorMessage } from './errors.ts';
+import { unexpectedErrorMessage } from '../../lib/errors.ts';
 import type { PaymentFormProps } from './test-card-form.tsx';
 
 /**
@@ -70,7 +70,7 @@ function CheckoutForm({ bookingId, defaultName, defaultEmail, onReceipt, onFailu
     setSubmitting(true);
     setFailure(null);
     try {
-      // Form validation first (spec section 4), then confirm without a forced redirect.
+      // Form validation first (docs/product.md §4.7), then confirm without a forced redirect.
       const { error: submitError } = await elements.submit();
       if (submitError) return fail(submitError.message ?? detailsErrorMessage);
       const returnUrl = new URL('/schedule', window.location.origin);

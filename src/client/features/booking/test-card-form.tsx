@@ -12,7 +12,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { FieldError, Label } from '../../components/ui/label.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { errorMessage, isClientError } from './errors.ts';
+import { errorMessage, isClientError } from '../../lib/errors.ts';
 
 export interface PaymentFormProps {
   bookingId: string;

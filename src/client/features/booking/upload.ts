@@ -9,13 +9,13 @@ import {
 /**
  * Uploading one document: ask the server for a one-time URL, then PUT the raw
  * bytes with XMLHttpRequest (fetch cannot report upload progress). Up to two
- * attempts with a 500 ms pause (spec section 7); a refusal the server gives a
+ * attempts with a 500 ms pause (docs/product.md §4.2); a refusal the server gives a
  * reason for (too large, wrong type, booking paid) is not retried.
  */
 
 export const uploadFailedMessage = 'Failed to upload documents. Please try again.';
 
-/** The spec's progress markers: 10 at start, 25 on attempt 1, 50 on attempt 2, 100 when done. */
+/** Progress markers (docs/product.md §4.2): 10 at start, 25 on attempt 1, 50 on attempt 2, 100 when done. */
 export const progressMarks = { start: 10, attempt: [25, 50] as const, done: 100 };
 export const maxAttempts = 2;
 export const retryPauseMs = 500;

@@ -1,8 +1,8 @@
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { isUuid } from '../../../shared/ids.ts';
 
 const storageKey = 'notary.bookingId';
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The booking id lives in the URL (`/schedule?booking=<id>`, which is also
@@ -29,8 +29,8 @@ export function useBookingId() {
     });
   }, []);
 
-  const urlId = fromUrl && uuidShape.test(fromUrl) ? fromUrl : null;
-  const bookingId = urlId ?? (ready && stored && uuidShape.test(stored) ? stored : null);
+  const urlId = fromUrl && isUuid(fromUrl) ? fromUrl : null;
+  const bookingId = urlId ?? (ready && stored && isUuid(stored) ? stored : null);
 
   const remember = useCallback(
     (id: string) => {

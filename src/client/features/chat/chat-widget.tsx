@@ -55,7 +55,7 @@ export default function ChatWidget({
             event.preventDefault();
             launcherRef.current?.focus();
           }}
-          className="fixed bottom-24 right-4 z-50 flex h-[min(34rem,calc(100dvh-8rem))] w-[min(24rem,calc(100vw-2rem))] flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-2xl"
+          className="fixed right-4 top-16 z-50 flex h-[min(34rem,calc(100dvh-5rem))] w-[min(24rem,calc(100vw-2rem))] md:bottom-24 md:top-auto md:h-[min(34rem,calc(100dvh-8rem))] flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-2xl"
         >
           {chat ? <ChatPanel chat={chat} onUnreadChange={onUnreadChange} /> : <Header state={null} />}
         </Dialog.Content>

@@ -14,6 +14,8 @@ export interface StaffChatState {
   activeId: string | null;
   threads: Record<string, Thread>;
   typing: Record<string, boolean>;
+  /** The console's Away switch: signed in but not answering (visitors then see "offline"). */
+  away: boolean;
 }
 
 const byRecent = (a: ChatConversationSummary, b: ChatConversationSummary) => (b.lastMessageAt ?? '').localeCompare(a.lastMessageAt ?? '');
@@ -32,6 +34,7 @@ export class StaffChat {
     activeId: null,
     threads: {},
     typing: {},
+    away: false,
   });
   private readonly socket: StaffSocket;
   private generation = 0;
@@ -39,8 +42,9 @@ export class StaffChat {
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private typingSentAt = 0;
 
-  constructor(socket: StaffSocket) {
+  constructor(socket: StaffSocket, options: { away?: boolean } = {}) {
     this.socket = socket;
+    this.store.set({ away: options.away ?? false });
     socket.on('connect', () => void this.onConnect());
     socket.on('disconnect', (reason) => {
       // The server cut us off (session ended): do not reconnect in a loop.
@@ -66,6 +70,11 @@ export class StaffChat {
     this.typingSentAt = 0;
     await this.syncActive();
     await this.markRead();
+  }
+
+  /** The Chat page closed: no conversation is being read, so new messages count as unread again. */
+  leave(): void {
+    this.store.set({ activeId: null });
   }
 
   send(body: string): void {
@@ -103,6 +112,14 @@ export class StaffChat {
     } catch {
       // Retried with the next message or reconnect.
     }
+  }
+
+  /** Available ↔ Away: told to the server now, and carried by the handshake of every reconnection. */
+  setAway(away: boolean): void {
+    if (this.store.get().away === away) return;
+    this.store.set({ away });
+    this.socket.auth = { away };
+    if (this.socket.connected) this.socket.emit('availability', { away }, () => {});
   }
 
   close(): void {

@@ -1,11 +1,12 @@
 import { CheckCircle2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { businessInterests, contactMessages, honeypotField } from '../../../shared/contact.ts';
+import { businessInquiryInput, businessInterests, contactMessages, honeypotField } from '../../../shared/contact.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select, Textarea } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
+import { FieldError, Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { api } from '../../lib/trpc.ts';
+import { fieldErrorsOf } from '../../lib/errors.ts';
 import { Honeypot, formValues } from './honeypot.tsx';
 import { PostedOutcomeNotice, useHydrated, usePostedOutcome } from './posted-outcome.tsx';
 
@@ -22,6 +23,8 @@ export function BusinessInquiryForm() {
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>(posted === 'sent' ? 'sent' : 'idle');
   const confirmation = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const emailErrorId = `${id}-email-error`;
 
   useEffect(() => {
     if (state === 'sent') confirmation.current?.focus();
@@ -29,12 +32,24 @@ export function BusinessInquiryForm() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = event.currentTarget;
+    const values = formValues(form, fields);
+    // The server's own email rule, shown on the field rather than as a failed send.
+    const email = businessInquiryInput.shape.email.safeParse(values.email);
+    if (!email.success) {
+      setEmailError(email.error.issues[0]?.message ?? contactMessages.invalidEmail);
+      form.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
+      return;
+    }
+    setEmailError(null);
     setState('sending');
     try {
-      await api.contact.sendBusiness.mutate(formValues(event.currentTarget, fields));
+      await api.contact.sendBusiness.mutate(values);
       setState('sent');
-    } catch {
+    } catch (error) {
       setState('idle');
+      const emailRefusal = fieldErrorsOf(error)?.email?.[0];
+      if (emailRefusal) return setEmailError(emailRefusal);
       toast({ title: contactMessages.failureTitle, description: contactMessages.failureDescription, variant: 'destructive' });
     }
   }
@@ -61,7 +76,8 @@ export function BusinessInquiryForm() {
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-email`}>Business email</Label>
-          <Input id={`${id}-email`} name="email" type="email" required autoComplete="email" maxLength={254} />
+          <Input id={`${id}-email`} name="email" type="email" required autoComplete="email" maxLength={254} aria-invalid={emailError ? true : undefined} aria-describedby={emailError ? emailErrorId : undefined} onInput={() => setEmailError(null)} />
+          <FieldError id={emailErrorId}>{emailError}</FieldError>
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-company`}>

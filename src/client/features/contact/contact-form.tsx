@@ -1,23 +1,26 @@
 import { TRPCClientError } from '@trpc/client';
 import { useId, useState, type FormEvent } from 'react';
-import { contactMessages, hasRequiredContactFields, honeypotField } from '../../../shared/contact.ts';
+import { contactInput, contactMessages, hasRequiredContactFields, honeypotField } from '../../../shared/contact.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Textarea } from '../../components/ui/input.tsx';
-import { Label } from '../../components/ui/label.tsx';
+import { FieldError, Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { api } from '../../lib/trpc.ts';
+import { fieldErrorsOf } from '../../lib/errors.ts';
 import { Honeypot, formValues } from './honeypot.tsx';
 import { PostedOutcomeNotice, useHydrated, usePostedOutcome } from './posted-outcome.tsx';
 
 const fields = ['name', 'email', 'phone', 'message', honeypotField] as const;
 
 /**
- * The home page's contact form (spec sections 3, 4, 5, 8): idle → sending
+ * The home page's contact form (docs/product.md §7.1): idle → sending
  * ('Sending Message...', disabled) → success (fields cleared) or failure.
  */
 export function ContactForm() {
   const id = useId();
   const [sending, setSending] = useState(false);
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const emailErrorId = `${id}-email-error`;
   const hydrated = useHydrated();
   // Set by /api/contact when the browser posted the form before this script ran.
   const posted = usePostedOutcome('contact');
@@ -30,14 +33,25 @@ export function ContactForm() {
       toast({ title: contactMessages.missingTitle, description: contactMessages.missingDescription });
       return;
     }
+    // The server's own email rule, so an address it would refuse is caught here, on its field.
+    const email = contactInput.shape.email.safeParse(values.email);
+    if (!email.success) {
+      setEmailError(email.error.issues[0]?.message ?? contactMessages.invalidEmail);
+      form.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
+      return;
+    }
+    setEmailError(null);
     setSending(true);
     try {
       await api.contact.send.mutate(values);
       form.reset();
       toast({ title: contactMessages.successTitle, description: contactMessages.successDescription, variant: 'success' });
     } catch (error) {
+      const emailRefusal = fieldErrorsOf(error)?.email?.[0];
       if (error instanceof TRPCClientError && error.message === contactMessages.missingDescription) {
         toast({ title: contactMessages.missingTitle, description: contactMessages.missingDescription });
+      } else if (emailRefusal) {
+        setEmailError(emailRefusal);
       } else {
         toast({ title: contactMessages.failureTitle, description: contactMessages.failureDescription, variant: 'destructive' });
       }
@@ -56,7 +70,18 @@ export function ContactForm() {
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-email`}>Email</Label>
-          <Input id={`${id}-email`} name="email" type="email" required autoComplete="email" maxLength={254} />
+          <Input
+            id={`${id}-email`}
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            maxLength={254}
+            aria-invalid={emailError ? true : undefined}
+            aria-describedby={emailError ? emailErrorId : undefined}
+            onInput={() => setEmailError(null)}
+          />
+          <FieldError id={emailErrorId}>{emailError}</FieldError>
         </div>
       </div>
       <div className="grid gap-1.5">

@@ -7,7 +7,7 @@ export type PostedOutcome = 'sent' | 'missing' | 'error';
 /**
  * The outcome of a form the browser posted itself, before the page's script
  * ran: the server redirects back with `?contact=` or `?inquiry=` (see
- * src/server/features/contact/form-posts.ts). Rendered on the server too.
+ * src/server/http/contact-forms.ts). Rendered on the server too.
  */
 export function usePostedOutcome(param: 'contact' | 'inquiry'): PostedOutcome | null {
   const [params] = useSearchParams();

@@ -1,6 +1,10 @@
-import { CalendarPlus, Download, FileText } from 'lucide-react';
-import { appointmentEvent, calendarDownloadPath, formatInZone, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
+import { useEffect, useState } from 'react';
+import { CalendarPlus, Download, FileText, Video } from 'lucide-react';
+import { sessionMessages } from '../../../shared/session.ts';
+import { appointmentEvent, calendarDownloadPath, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
+import { formatInZone } from '../../../shared/time.ts';
 import { manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
+import { paymentMethodLabel } from '../../../shared/labels.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { site } from '../../../shared/site.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -8,6 +12,9 @@ import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { CancelPanel } from './cancel-panel.tsx';
 import { ReschedulePanel } from './reschedule-panel.tsx';
+import { formatFileSize } from '../../lib/file-size.ts';
+import { IdentitySection } from '../notarial-act/identity-section.tsx';
+import { NotarizedDownloads } from '../notarial-act/notarized-downloads.tsx';
 
 const statusLabels: Record<ManageBookingView['status'], string> = {
   draft: 'Not booked',
@@ -17,10 +24,48 @@ const statusLabels: Record<ManageBookingView['status'], string> = {
   confirmed: 'Confirmed',
   completed: 'Completed',
   no_show: 'Missed',
+  not_completed: 'Not completed',
   cancelled: 'Cancelled',
 };
 
-const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+/**
+ * The video session's entry: live from 10 minutes before the start (the page
+ * re-checks every 15 seconds) until the session is finished. A full page load
+ * into the room, whose own Permissions-Policy allows the camera.
+ */
+function JoinSession({ token, opensAt, liveNow }: { token: string; opensAt: Date; liveNow: boolean }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
+  }, []);
+  const live = liveNow || now >= opensAt.getTime();
+  return (
+    <div className="mt-5 rounded-lg border border-blue-200 bg-blue-50 p-4">
+      <p className="text-slate-800">Your notary meets you by secure video. Have your photo ID ready.</p>
+      <div className="mt-3">
+        {live ? (
+          <Button asChild>
+            <a href={`/booking/${encodeURIComponent(token)}/session`}>
+              <Video className="h-4 w-4" aria-hidden="true" />
+              Join video session
+            </a>
+          </Button>
+        ) : (
+          <>
+            <Button type="button" disabled aria-describedby="join-later">
+              <Video className="h-4 w-4" aria-hidden="true" />
+              Join video session
+            </Button>
+            <p id="join-later" className="mt-2 text-sm text-slate-700">
+              {sessionMessages.notOpenYet}
+            </p>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
 
 /** The customer's private booking page, reached from the email's manage link. */
 export function ManageBooking({ token }: { token: string }) {
@@ -49,7 +94,8 @@ export function ManageBooking({ token }: { token: string }) {
   const refunded = booking.payment?.refundedCents ?? 0;
 
   return (
-    <div className="grid gap-6">
+    // One column that never grows past the phone's width (a long file name is cut with an ellipsis instead).
+    <div className="grid grid-cols-1 gap-6">
       <Card>
         <CardHeader>
           <h2 className="text-lg font-semibold text-slate-900">Appointment</h2>
@@ -76,11 +122,12 @@ export function ManageBooking({ token }: { token: string }) {
             </dd>
             {booking.contact && (
               <>
-                <dt className="font-medium text-slate-600">Notary will call</dt>
+                <dt className="font-medium text-slate-600">Your phone</dt>
                 <dd className="text-slate-900">{booking.contact.phone}</dd>
               </>
             )}
           </dl>
+          {booking.sessionOpensAt && <JoinSession token={token} opensAt={booking.sessionOpensAt} liveNow={booking.canJoinSession} />}
           {event && (
             <div className="mt-5 flex flex-wrap gap-3">
               <Button asChild variant="outline" size="sm">
@@ -104,6 +151,9 @@ export function ManageBooking({ token }: { token: string }) {
         </CardContent>
       </Card>
 
+      <NotarizedDownloads token={token} />
+      <IdentitySection token={token} />
+
       <Card>
         <CardHeader>
           <h2 className="text-lg font-semibold text-slate-900">Documents</h2>
@@ -112,16 +162,16 @@ export function ManageBooking({ token }: { token: string }) {
           {booking.documents.length === 0 ? (
             <p className="text-slate-700">No documents.</p>
           ) : (
-            <ul className="grid gap-2">
+            <ul className="grid grid-cols-1 gap-2">
               {booking.documents.map((doc) => (
-                <li key={doc.id} className="flex items-center justify-between gap-3 rounded-md border border-slate-200 px-3 py-2">
+                <li key={doc.id} className="flex min-w-0 items-center justify-between gap-3 rounded-md border border-slate-200 px-3 py-2">
                   <span className="flex min-w-0 items-center gap-2">
                     <FileText className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
                     <span className="truncate text-slate-900">{doc.name}</span>
-                    <span className="shrink-0 text-sm text-slate-600">{kb(doc.sizeBytes)}</span>
+                    <span className="shrink-0 text-sm text-slate-600">{formatFileSize(doc.sizeBytes)}</span>
                   </span>
                   <a
-                    className="inline-flex items-center gap-1 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline"
+                    className="inline-flex shrink-0 items-center gap-1 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline"
                     href={`/api/manage/documents/${doc.id}?token=${encodeURIComponent(token)}`}
                     download={doc.name}
                   >
@@ -147,7 +197,7 @@ export function ManageBooking({ token }: { token: string }) {
                 {formatUsd(booking.payment.amountCents)} {booking.payment.currency.toUpperCase()}
               </dd>
               <dt className="font-medium text-slate-600">Method</dt>
-              <dd className="text-slate-900">{booking.payment.method === 'cashapp' ? 'Cash App Pay' : 'Card'}</dd>
+              <dd className="text-slate-900">{paymentMethodLabel(booking.payment.method ?? 'card')}</dd>
               {refunded > 0 && (
                 <>
                   <dt className="font-medium text-slate-600">Refunded</dt>

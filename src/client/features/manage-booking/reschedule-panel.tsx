@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from 'react';
-import { formatInZone } from '../../../shared/calendar.ts';
+import { formatInZone } from '../../../shared/time.ts';
 import { isBeforeCutoff, manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
 import { localDateOf } from '../../../shared/time.ts';
 import { Button } from '../../components/ui/button.tsx';

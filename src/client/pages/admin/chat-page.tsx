@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { io } from 'socket.io-client';
-import { chatNamespaces, type ChatConversationSummary } from '../../../shared/chat.ts';
+import type { ChatConversationSummary } from '../../../shared/chat.ts';
+import { useConsoleChat } from '../../features/admin/console-chat.tsx';
 import { UpcomingBookings } from '../../features/admin/upcoming-bookings.tsx';
 import { Composer } from '../../features/chat/composer.tsx';
 import { MessageLog } from '../../features/chat/message-log.tsx';
-import { StaffChat, type StaffChatState } from '../../features/chat/staff-chat.ts';
+import type { StaffChat, StaffChatState } from '../../features/chat/staff-chat.ts';
 import { emptyThread } from '../../features/chat/thread.ts';
 import { useStore } from '../../features/chat/use-store.ts';
 import { PageHeading } from '../../features/admin/page-heading.tsx';
@@ -18,12 +18,9 @@ import { cn } from '../../lib/cn.ts';
  * session cookie on its handshake.
  */
 export function Component() {
-  const [chat, setChat] = useState<StaffChat | null>(null);
-  useEffect(() => {
-    const created = new StaffChat(io(chatNamespaces.staff));
-    setChat(created);
-    return () => created.close();
-  }, []);
+  // The console's one connection (opened by its layout), so presence and unread counts hold on every page.
+  const chat = useConsoleChat();
+  useEffect(() => () => chat?.leave(), [chat]);
 
   return (
     <>
@@ -64,8 +61,8 @@ function ChatConsole({ chat }: { chat: StaffChat }) {
   }
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[17rem_minmax(0,1fr)] xl:grid-cols-[17rem_minmax(0,1fr)_18rem]">
-      <section aria-labelledby="conversations-heading" className="rounded-xl border border-slate-200 bg-white shadow-sm">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-[17rem_minmax(0,1fr)] xl:grid-cols-[17rem_minmax(0,1fr)_18rem]">
+      <section aria-labelledby="conversations-heading" className="min-w-0 rounded-xl border border-slate-200 bg-white shadow-sm">
         <h2 id="conversations-heading" className="border-b border-slate-200 px-4 py-3 text-lg font-semibold text-slate-900">
           Conversations
         </h2>
@@ -114,13 +111,16 @@ function ChatConsole({ chat }: { chat: StaffChat }) {
         )}
       </section>
 
-      <section aria-labelledby="conversation-heading" className="flex h-[40rem] flex-col rounded-xl border border-slate-200 bg-white shadow-sm">
+      <section
+        aria-labelledby="conversation-heading"
+        className={cn('flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white shadow-sm lg:h-[40rem]', active && 'h-[75vh]')}
+      >
         <div className="border-b border-slate-200 px-4 py-3">
-          <h2 id="conversation-heading" className="text-lg font-semibold text-slate-900">
+          <h2 id="conversation-heading" className="break-words text-lg font-semibold text-slate-900">
             {active ? visitorLabel(active) : 'Select a conversation'}
           </h2>
           {active && (
-            <p className="text-sm text-slate-700">
+            <p className="break-words text-sm text-slate-700">
               {active.currentPage ? <>Visitor is on {active.currentPage}</> : 'Page unknown'}
               {active.visitorEmail && <> · left the email {active.visitorEmail}</>}
             </p>
@@ -142,11 +142,11 @@ function ChatConsole({ chat }: { chat: StaffChat }) {
             <Composer label="Reply" placeholder="Type your reply…" onSend={(body) => chat.send(body)} onTyping={(typing) => chat.setTyping(typing)} />
           </>
         ) : (
-          <p className="p-4 text-sm text-slate-700">Choose a conversation on the left to read and answer it.</p>
+          <p className="p-4 text-sm text-slate-700">Choose a conversation to read and answer it.</p>
         )}
       </section>
 
-      <div className="lg:col-span-2 xl:col-span-1">
+      <div className="min-w-0 lg:col-span-2 xl:col-span-1">
         <UpcomingBookings />
       </div>
     </div>

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { probeWritable, sweepTemporaryFiles, writeFileAtomic } from '../../fs/atomic.ts';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from '../../logger.ts';
@@ -20,9 +21,17 @@ export function createMailboxTransport(options: { dir: string; from: string; log
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
       const local = message.messageId.split('@')[0]!.replace(/[^A-Za-z0-9-]/g, '');
       const file = path.join(options.dir, `${stamp}-${local}.eml`);
-      await writeFile(file, info.message as Buffer);
+      // Whole or not at all: a full disk once left .eml files cut off mid-headers.
+      await writeFileAtomic(file, info.message as Buffer);
       options.log.info({ messageId: message.messageId, to: message.to, subject: message.subject, file }, 'mail kept in the local mailbox');
     },
     async close() {},
+    async ping() {
+      await mkdir(options.dir, { recursive: true });
+      await probeWritable(options.dir);
+    },
+    async sweep(olderThan) {
+      return sweepTemporaryFiles(options.dir, olderThan);
+    },
   };
 }

@@ -27,4 +27,8 @@ export interface MailTransport {
   /** Resolves once the message is accepted; rejects on any failure (the outbox retries). */
   send(message: MailMessage): Promise<void>;
   close(): Promise<void>;
+  /** Local mailbox only: proves its folder can be written (for /readyz). */
+  ping?(): Promise<void>;
+  /** Local mailbox only: removes temporary files a crash left mid-write before `olderThan`; returns how many. */
+  sweep?(olderThan: Date): Promise<number>;
 }

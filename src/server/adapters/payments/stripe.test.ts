@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDeps, type TestContext } from '../../../../tests/helpers/app.ts';
-import { bookingAwaitingPayment } from '../../../../tests/helpers/payments.ts';
+import { bookingIn } from '../../../../tests/helpers/bookings.ts';
 import { payments } from '../../db/schema.ts';
 import { createPaymentIntent, syncPayment } from '../../features/payments/service.ts';
 import { createStripePaymentProvider } from './stripe.ts';
@@ -164,7 +164,7 @@ describe('payments service in Stripe mode', () => {
   afterEach(() => ctx.close());
 
   it('asks Stripe for the booking’s price under one key per booking and amount, and stores the intent', async () => {
-    const { bookingId, reference } = await bookingAwaitingPayment(ctx.deps);
+    const { bookingId, reference } = await bookingIn(ctx.deps, 'awaiting_payment');
     const setup = await createPaymentIntent(ctx.deps, { bookingId });
     expect(setup).toMatchObject({ mode: 'stripe', amountCents: 2700, currency: 'usd' });
     expect(setup.clientSecret).toBe(`${setup.providerPaymentId}_secret_abc`);
@@ -178,7 +178,7 @@ describe('payments service in Stripe mode', () => {
   });
 
   it('after the Payment Element returns, trusts what Stripe says rather than the browser', async () => {
-    const { bookingId } = await bookingAwaitingPayment(ctx.deps);
+    const { bookingId } = await bookingIn(ctx.deps, 'awaiting_payment');
     await createPaymentIntent(ctx.deps, { bookingId });
     nextIntentStatus = 'succeeded';
     nextMethod = 'card';

@@ -1,6 +1,7 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentMethod } from '../../../shared/payments.ts';
-import type { CreatedIntent, CreateIntentInput, PaymentProvider, RetrievedIntent } from './types.ts';
+import type { CreatedIntent, CreateIntentInput, PaymentProvider, ProviderEvent, RetrievedIntent } from './types.ts';
+import { createStripeClient } from '../stripe-client.ts';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -9,29 +10,13 @@ export interface StripeProviderOptions {
   apiBase?: string;
 }
 
-export interface StripePaymentProvider extends PaymentProvider {
-  mode: 'stripe';
-  /** Verifies the signature on the raw body (default tolerance 300 s) and parses the event. */
-  constructEvent(rawBody: Buffer, signature: string | string[] | undefined): Stripe.Event;
-}
-
 /**
  * Stripe, through its official SDK. The PaymentIntent lists card and Cash App
  * Pay explicitly, so the Payment Element offers exactly those two whatever the
  * dashboard's automatic settings are.
  */
-export function createStripePaymentProvider(options: StripeProviderOptions): StripePaymentProvider {
-  const base = options.apiBase ? new URL(options.apiBase) : null;
-  const stripe = new Stripe(options.secretKey, {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    appInfo: { name: 'NotaryOnline' },
-    ...(base && {
-      host: base.hostname,
-      port: base.port || (base.protocol === 'https:' ? 443 : 80),
-      protocol: base.protocol === 'https:' ? 'https' : 'http',
-    }),
-  });
+export function createStripePaymentProvider(options: StripeProviderOptions): PaymentProvider {
+  const stripe = createStripeClient(options.secretKey, options.apiBase);
 
   return {
     mode: 'stripe',
@@ -60,11 +45,49 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Str
       return { refundId: refund.id, status: refund.status ?? 'pending' };
     },
 
-    constructEvent(rawBody, signature) {
+    /** Verifies the signature on the raw body (Stripe's default tolerance, 300 s), then translates. */
+    parseWebhook(raw, signature) {
       if (!signature) throw new Error('No stripe-signature header');
-      return stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+      return translateEvent(stripe.webhooks.constructEvent(raw, signature, options.webhookSecret));
     },
+
+    confirmTestCard: null,
   };
+}
+
+/** Stripe's events in our terms: intent updates and refunds; everything else is ignored. */
+export function translateEvent(event: Stripe.Event): ProviderEvent {
+  const base = { id: event.id, type: event.type };
+  switch (event.type) {
+    case 'payment_intent.succeeded':
+    case 'payment_intent.processing':
+    case 'payment_intent.payment_failed':
+    case 'payment_intent.canceled': {
+      const intent = event.data.object;
+      return { ...base, kind: 'intent', providerPaymentId: intent.id, intent: intentSummary(intent) };
+    }
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+      if (!intentId) return { ...base, kind: 'ignored' };
+      return {
+        ...base,
+        kind: 'refund',
+        providerPaymentId: intentId,
+        refundedCents: charge.amount_refunded,
+        refundId: charge.refunds?.data[0]?.id ?? null,
+        full: charge.refunded,
+      };
+    }
+    default: {
+      // One endpoint serves payments and Stripe Identity (features/identity).
+      const object = event.data.object as { id?: unknown; object?: unknown };
+      if (event.type.startsWith('identity.verification_session.') && typeof object.id === 'string') {
+        return { ...base, kind: 'identity', verificationSessionId: object.id };
+      }
+      return { ...base, kind: 'ignored' };
+    }
+  }
 }
 
 /** What we keep from a PaymentIntent, whether retrieved or carried by a webhook event. */

@@ -13,10 +13,6 @@ import type { CreatedIntent, CreateIntentInput, PaymentProvider, RetrievedIntent
  * and tests on one node. Ids derive from the idempotency key, so after a
  * restart the same booking gets the same intent id back.
  */
-export interface TestPaymentProvider extends PaymentProvider {
-  mode: 'test';
-  confirmCard(providerPaymentId: string, card: CardFields, now: Date): Promise<{ status: string; failureMessage: string | null }>;
-}
 
 interface TestIntent {
   id: string;
@@ -41,7 +37,7 @@ const declines: Record<string, string> = {
 const successes = new Set(['4242424242424242', '4000056655665556', '5555555555554444', '2223003122003222', '378282246310005', '6011111111111117']);
 const notATestCard = 'Your card was declined. Your request was in test mode, but used a non test card. Use a test card such as 4242 4242 4242 4242.';
 
-export function createTestPaymentProvider(): TestPaymentProvider {
+export function createTestPaymentProvider(): PaymentProvider {
   const intents = new Map<string, TestIntent>();
 
   function get(id: string): TestIntent {
@@ -88,7 +84,11 @@ export function createTestPaymentProvider(): TestPaymentProvider {
       return { refundId: `re_test_${randomBytes(8).toString('hex')}`, status: 'succeeded' };
     },
 
-    async confirmCard(providerPaymentId, card, now) {
+    parseWebhook() {
+      throw new Error('The test provider sends no webhooks: its card form confirms through confirmTestCard.');
+    },
+
+    async confirmTestCard(providerPaymentId: string, card: CardFields, now: Date) {
       const intent = get(providerPaymentId);
       if (intent.status === 'succeeded') return { status: intent.status, failureMessage: null };
       const formatError = Object.values(validateCard(card, now))[0];

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../../../shared/payments.ts';
+import type { CardFields, PaymentMethod } from '../../../shared/payments.ts';
 
 /**
  * The one seam to a payment processor. Chosen once at start-up (`deps.ts`):
@@ -10,7 +10,28 @@ export interface PaymentProvider {
   createIntent(input: CreateIntentInput): Promise<CreatedIntent>;
   retrieve(providerPaymentId: string): Promise<RetrievedIntent>;
   refund(input: { providerPaymentId: string; amountCents: number; idempotencyKey: string }): Promise<{ refundId: string; status: string }>;
+  /**
+   * Checks a webhook's signature over the exact bytes received and translates
+   * the event into ours; throws on a bad or stale signature, or where the
+   * provider sends no webhooks (the test provider).
+   */
+  parseWebhook(raw: Buffer, signature: string | string[] | undefined): ProviderEvent;
+  /**
+   * The test mode card form's submit: the provider judges the card and moves
+   * the intent. Null where card numbers never reach our server (Stripe: the
+   * Payment Element sends them to Stripe directly).
+   */
+  confirmTestCard: ((providerPaymentId: string, card: CardFields, now: Date) => Promise<{ status: string; failureMessage: string | null }>) | null;
 }
+
+/** A provider's webhook event in our terms; `id` makes processing it once possible. */
+export type ProviderEvent = { id: string; type: string } & (
+  | { kind: 'intent'; providerPaymentId: string; intent: RetrievedIntent }
+  | { kind: 'refund'; providerPaymentId: string; refundedCents: number; refundId: string | null; full: boolean }
+  /** Stripe Identity: which verification session changed (its outcome is read back with the API). */
+  | { kind: 'identity'; verificationSessionId: string }
+  | { kind: 'ignored' }
+);
 
 export interface CreateIntentInput {
   bookingId: string;

@@ -1,15 +1,15 @@
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { createLocalStorage } from './local.ts';
-import { createS3Storage } from './s3.ts';
 import type { ObjectStorage } from './types.ts';
 
-export type { ObjectStorage, PutOptions, StoredObject } from './types.ts';
+export type { ListedObject, ObjectStorage, PutOptions, StoredObject } from './types.ts';
 export { ObjectExistsError, ObjectNotFoundError } from './types.ts';
 
-/** The storage adapter chosen by STORAGE_DRIVER. */
-export function createStorage(config: Config): ObjectStorage {
+/** The storage adapter chosen by STORAGE_DRIVER; the AWS SDK is loaded only for S3 (start-up time). */
+export async function createStorage(config: Config): Promise<ObjectStorage> {
   if (config.STORAGE_DRIVER === 's3') {
+    const { createS3Storage } = await import('./s3.ts');
     return createS3Storage({
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,

@@ -8,12 +8,14 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { assertSafeKey, ObjectExistsError, ObjectNotFoundError, type ObjectStorage, type PutOptions } from './types.ts';
+import { assertSafeKey, type ByteRange, ObjectExistsError, ObjectNotFoundError, type ListedObject, type ObjectStorage, type PutOptions } from './types.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -74,7 +76,7 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
         try {
           await client.send(new CreateBucketCommand({ Bucket }));
         } catch (createError) {
-          // The spec's wording; start-up stops with it, so no upload is ever attempted.
+          // docs/product.md §4.2's wording; start-up stops with it, so no upload is ever attempted.
           const message = createError instanceof Error ? createError.message : String(createError);
           throw new Error(`Error creating storage bucket: ${message}`, { cause: createError });
         }
@@ -137,11 +139,13 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       return { size: total };
     },
 
-    async get(key: string) {
+    async get(key: string, range?: ByteRange) {
       assertSafeKey(key);
       try {
-        const result = await client.send(new GetObjectCommand({ Bucket, Key: key }));
-        return { body: result.Body as Readable, size: Number(result.ContentLength ?? 0) };
+        const result = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+        // A ranged answer's ContentLength is the range's; ContentRange ends with the whole size.
+        const whole = range ? Number(/\/(\d+)$/.exec(result.ContentRange ?? '')?.[1] ?? NaN) : NaN;
+        return { body: result.Body as Readable, size: Number.isFinite(whole) ? whole : Number(result.ContentLength ?? 0) };
       } catch (error) {
         if (isNotFound(error)) throw new ObjectNotFoundError(key);
         throw error;
@@ -160,6 +164,43 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
 
     async ping() {
       await client.send(new HeadBucketCommand({ Bucket }));
+    },
+
+    async *list() {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken, MaxKeys: 500 }));
+        const batch: ListedObject[] = (page.Contents ?? [])
+          .filter((object) => object.Key && object.LastModified)
+          .map((object) => ({ key: object.Key!, modifiedAt: object.LastModified! }));
+        if (batch.length > 0) yield batch;
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+
+    async removeUnfinished(olderThan: Date) {
+      // A node killed mid-upload leaves its multipart upload open: invisible, but stored and billed.
+      let removed = 0;
+      let KeyMarker: string | undefined;
+      let UploadIdMarker: string | undefined;
+      do {
+        let page;
+        try {
+          page = await client.send(new ListMultipartUploadsCommand({ Bucket, KeyMarker, UploadIdMarker }));
+        } catch (error) {
+          // Some S3-compatible stores (and test stand-ins) do not implement the listing.
+          if (error instanceof S3ServiceException && (error.name === 'NotImplemented' || error.$metadata.httpStatusCode === 501)) return removed;
+          throw error;
+        }
+        for (const upload of page.Uploads ?? []) {
+          if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= olderThan) continue;
+          await client.send(new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }));
+          removed++;
+        }
+        KeyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+        UploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+      } while (KeyMarker);
+      return removed;
     },
   };
 }

@@ -74,6 +74,14 @@ describe.each(drivers)('%s object storage', (_name, make) => {
     expect(await text(body)).toBe('%PDF-1.4 hello');
   });
 
+  it('reads a byte range (seeking in a recording) and still reports the whole size', async () => {
+    const k = key('webm');
+    await storage.put(k, Readable.from([Buffer.from('0123456789')]), { contentType: 'video/webm' });
+    const { body, size } = await storage.get(k, { start: 2, end: 5 });
+    expect(size).toBe(10);
+    expect(await text(body)).toBe('2345');
+  });
+
   it('streams an object larger than one multipart part (6 MiB) intact', async () => {
     const k = key('png');
     const bytes = Buffer.alloc(6 * 1024 * 1024 + 123);

@@ -2,15 +2,22 @@ import type { Readable } from 'node:stream';
 
 export interface PutOptions {
   contentType: string;
-  /** Seconds; the spec's `cacheControl: 3600`. Only meaningful to stores that serve HTTP. */
+  /** Seconds; `cacheControl: 3600` (docs/product.md §4.2). Only meaningful to stores that serve HTTP. */
   cacheControlSeconds?: number;
-  /** The spec's `upsert: true`: replace an object already at the key. */
+  /** `upsert: true` (docs/product.md §4.2): replace an object already at the key. */
   upsert?: boolean;
 }
 
 export interface StoredObject {
   body: Readable;
+  /** The whole object's size, also when only a range was asked for. */
   size: number;
+}
+
+/** Inclusive byte range, as in an HTTP `Range: bytes=start-end` (seeking in a recording). */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 /**
@@ -20,20 +27,33 @@ export interface StoredObject {
  */
 export interface ObjectStorage {
   readonly driver: 'local' | 's3';
-  /** The spec's "list buckets, create if missing", run once at start-up. Always private. */
+  /** "List buckets, create if missing", run once at start-up. Always private. */
   ensureBucket(): Promise<void>;
   /**
    * Streams `body` into the store. When `body` errors (too large, aborted) the
    * object is not created: a half-written file is never visible under `key`.
    */
   put(key: string, body: Readable, options: PutOptions): Promise<{ size: number }>;
-  /** Throws `ObjectNotFoundError` when absent. */
-  get(key: string): Promise<StoredObject>;
+  /** Throws `ObjectNotFoundError` when absent. With `range`, `body` holds only those bytes. */
+  get(key: string, range?: ByteRange): Promise<StoredObject>;
   exists(key: string): Promise<boolean>;
   /** Idempotent: deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Cheap reachability check for /healthz-style probes. */
+  /** Cheap check for /readyz: the local folder is written to (a probe file), S3 answers HeadBucket. */
   ping(): Promise<void>;
+  /** Every object, in batches, with when it was last written (for the orphan sweep). */
+  list(): AsyncIterable<ListedObject[]>;
+  /**
+   * Removes what interrupted writes left behind and no key points to — temporary
+   * files (local), unfinished multipart uploads (S3) — older than `olderThan`.
+   * Returns how many were removed.
+   */
+  removeUnfinished(olderThan: Date): Promise<number>;
+}
+
+export interface ListedObject {
+  key: string;
+  modifiedAt: Date;
 }
 
 export class ObjectNotFoundError extends Error {

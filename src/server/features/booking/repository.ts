@@ -1,16 +1,12 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import { holdingStatuses, slotKeepingStatuses } from '../../../shared/booking.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { bookings, customers, documents, payments } from '../../db/schema.ts';
+import { bookingManageTokens, bookings, customers, documents, payments } from '../../db/schema.ts';
+import { currentPayment } from '../../../shared/payments.ts';
 
 /** The only module of the booking feature that speaks to the ORM. */
 
 export type BookingRow = typeof bookings.$inferSelect;
-
-/** A transaction handle (one connection) rather than the pool. */
-export function isTransaction(db: DbOrTx): boolean {
-  return db instanceof PgTransaction;
-}
 
 /**
  * A booking takes a unit of its slot's capacity when it is paid or being paid,
@@ -18,8 +14,10 @@ export function isTransaction(db: DbOrTx): boolean {
  * nothing has to run to free it.
  */
 function takesCapacity(now: Date) {
-  return sql`(${bookings.status} in ('payment_processing', 'confirmed', 'completed', 'no_show')
-    or (${bookings.status} in ('held', 'awaiting_payment') and ${bookings.holdExpiresAt} > ${now.toISOString()}::timestamptz))`;
+  return or(
+    inArray(bookings.status, [...slotKeepingStatuses]),
+    and(inArray(bookings.status, [...holdingStatuses]), sql`${bookings.holdExpiresAt} > ${now.toISOString()}::timestamptz`),
+  );
 }
 
 /**
@@ -93,9 +91,21 @@ export async function updateBooking(
   return row!;
 }
 
+export async function findSealedManageToken(db: DbOrTx, bookingId: string): Promise<string | null> {
+  const [row] = await db.select({ sealed: bookings.manageTokenSealed }).from(bookings).where(eq(bookings.id, bookingId));
+  return row?.sealed ?? null;
+}
+
 export async function findBookingIdByManageTokenHash(db: DbOrTx, hash: string): Promise<string | null> {
   const [row] = await db.select({ id: bookings.id }).from(bookings).where(eq(bookings.manageTokenHash, hash));
-  return row?.id ?? null;
+  if (row) return row.id;
+  // Links in later emails (reminder, no-show) carry tokens of their own.
+  const [extra] = await db.select({ id: bookingManageTokens.bookingId }).from(bookingManageTokens).where(eq(bookingManageTokens.tokenHash, hash));
+  return extra?.id ?? null;
+}
+
+export async function insertManageToken(db: DbOrTx, entry: { bookingId: string; tokenHash: string; purpose: string }): Promise<void> {
+  await db.insert(bookingManageTokens).values(entry);
 }
 
 export async function insertCustomer(
@@ -145,20 +155,9 @@ export async function countStoredDocuments(db: DbOrTx, bookingId: string): Promi
   return Number(row?.n ?? 0);
 }
 
-/** The payment the booking view shows: one that went through if any, else the latest attempt. */
-export async function latestPayment(db: DbOrTx, bookingId: string) {
-  const rows = await db
-    .select({
-      provider: payments.provider,
-      providerPaymentId: payments.providerPaymentId,
-      amountCents: payments.amountCents,
-      currency: payments.currency,
-      status: payments.status,
-      method: payments.method,
-      createdAt: payments.createdAt,
-    })
-    .from(payments)
-    .where(eq(payments.bookingId, bookingId))
-    .orderBy(desc(payments.createdAt));
-  return rows.find((r) => ['succeeded', 'processing', 'refunded'].includes(r.status)) ?? rows[0] ?? null;
+export type PaymentRow = typeof payments.$inferSelect;
+
+/** The booking's current payment (shared/payments.ts `currentPayment`), the whole row. */
+export async function currentPaymentRow(db: DbOrTx, bookingId: string): Promise<PaymentRow | null> {
+  return currentPayment(await db.select().from(payments).where(eq(payments.bookingId, bookingId)).orderBy(desc(payments.createdAt)));
 }

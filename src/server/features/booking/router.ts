@@ -1,6 +1,6 @@
 import { bookingRefInput, holdInput, saveContactInput, slotsListInput, startBookingInput } from '../../../shared/booking.ts';
-import { enforceRate, type RateRule } from '../../http/rate-limit.ts';
-import { publicProcedure, router } from '../../trpc.ts';
+import type { RateRule } from '../../rate-limit.ts';
+import { publicProcedure, rateLimitedProcedure, router } from '../../trpc.ts';
 import { holdSlot, requireBookingView, saveContact, startBooking } from './service.ts';
 import { listSlots } from './slots.ts';
 
@@ -17,19 +17,10 @@ export const bookingRates = {
 
 /** The visitor's booking steps. A booking id (a random UUID) is the visitor's handle on their draft. */
 export const bookingRouter = router({
-  start: publicProcedure.input(startBookingInput).mutation(async ({ ctx, input }) => {
-    await enforceRate(ctx.deps.db, ctx.res, bookingRates.start, ctx.req.ip ?? 'unknown');
-    return startBooking(ctx.deps, input);
-  }),
+  start: rateLimitedProcedure(bookingRates.start).input(startBookingInput).mutation(({ ctx, input }) => startBooking(ctx.deps, input)),
   get: publicProcedure.input(bookingRefInput).query(({ ctx, input }) => requireBookingView(ctx.deps.db, input.bookingId)),
-  hold: publicProcedure.input(holdInput).mutation(async ({ ctx, input }) => {
-    await enforceRate(ctx.deps.db, ctx.res, bookingRates.hold, ctx.req.ip ?? 'unknown');
-    return holdSlot(ctx.deps, input);
-  }),
-  saveContact: publicProcedure.input(saveContactInput).mutation(async ({ ctx, input }) => {
-    await enforceRate(ctx.deps.db, ctx.res, bookingRates.contact, ctx.req.ip ?? 'unknown');
-    return saveContact(ctx.deps, input);
-  }),
+  hold: rateLimitedProcedure(bookingRates.hold).input(holdInput).mutation(({ ctx, input }) => holdSlot(ctx.deps, input)),
+  saveContact: rateLimitedProcedure(bookingRates.contact).input(saveContactInput).mutation(({ ctx, input }) => saveContact(ctx.deps, input)),
 });
 
 export const slotsRouter = router({

@@ -1,39 +1,59 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { TRPCError } from '@trpc/server';
+import { randomBytes, randomInt } from 'node:crypto';
 import {
   bookingLockedMessage,
   bookingNotFoundMessage,
-  editableStatuses,
+  isEditable,
+  isPaid,
+  standingStatuses,
   selectTimeFirstMessage,
   slotTakenMessage,
   type BookingStatus,
   type BookingView,
   type ContactInput,
   type DocumentView,
+  type PaymentView,
 } from '../../../shared/booking.ts';
 import { sessionPriceCents } from '../../../shared/pricing.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
+import { hashToken } from '../../tokens.ts';
 import { writeAudit, type ActorType } from '../audit.ts';
 import { onBookingConfirmed } from '../notifications/events.ts';
 import {
   countStoredDocuments,
   countTaken,
   findBooking,
-  isTransaction,
   findBookingIdByManageTokenHash,
+  findSealedManageToken,
+  insertManageToken,
   findCustomer,
   insertCustomer,
   insertDraft,
-  latestPayment,
+  currentPaymentRow,
   lockBookingRow,
   lockSlot,
   updateBooking,
   updateCustomer,
   visibleDocuments,
   type BookingRow,
+  type PaymentRow,
 } from './repository.ts';
 import { assertBookableSlot } from './slots.ts';
+import { isUuid } from '../../../shared/ids.ts';
+import { DomainError } from '../../errors.ts';
+
+/**
+ * The row reads and locks other features need when they take part in a
+ * booking's transaction (documents, the manage page): through this service,
+ * never the repository, so the lock order below stays this feature's business.
+ */
+export { findBooking, lockBookingRow, type BookingRow } from './repository.ts';
+/**
+ * "The current payment of a booking", one query for every feature (the
+ * wizard's receipt, payments, the manage page, the console, the emails):
+ * each shows the same payment.
+ */
+export { currentPaymentRow as currentPaymentOf, type PaymentRow } from './repository.ts';
 
 /**
  * The booking's rules: price, capacity, holds and the status lifecycle
@@ -59,9 +79,10 @@ const allowedTransitions: Record<BookingStatus, readonly BookingStatus[]> = {
   held: ['awaiting_payment', 'payment_processing', 'confirmed', 'cancelled'],
   awaiting_payment: ['payment_processing', 'confirmed', 'cancelled'],
   payment_processing: ['awaiting_payment', 'confirmed', 'cancelled'],
-  confirmed: ['completed', 'no_show', 'cancelled'],
+  confirmed: ['completed', 'no_show', 'not_completed', 'cancelled'],
   completed: [],
   no_show: [],
+  not_completed: [],
   cancelled: [],
 };
 
@@ -69,9 +90,7 @@ export function canTransition(from: BookingStatus, to: BookingStatus): boolean {
   return allowedTransitions[from].includes(to);
 }
 
-const notFound = () => new TRPCError({ code: 'NOT_FOUND', message: bookingNotFoundMessage });
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
+const notFound = () => new DomainError('NOT_FOUND', bookingNotFoundMessage);
 /** Changes the status (refusing an illegal step) and records who did it. */
 async function transition(
   tx: DbOrTx,
@@ -82,7 +101,7 @@ async function transition(
   data: Record<string, unknown> = {},
 ): Promise<BookingRow> {
   if (!canTransition(row.status, to)) {
-    throw new TRPCError({ code: 'CONFLICT', message: `A ${row.status.replaceAll('_', ' ')} booking cannot become ${to.replaceAll('_', ' ')}.` });
+    throw new DomainError('CONFLICT', `A ${row.status.replaceAll('_', ' ')} booking cannot become ${to.replaceAll('_', ' ')}.`);
   }
   const updated = await updateBooking(tx, row.id, { ...patch, status: to });
   await writeAudit(tx, {
@@ -97,7 +116,7 @@ async function transition(
 
 /** Locks the booking's current slot, then its row (the documented lock order). */
 async function lockBooking(tx: DbOrTx, bookingId: string): Promise<BookingRow | null> {
-  if (!uuidPattern.test(bookingId)) return null;
+  if (!isUuid(bookingId)) return null;
   const peek = await findBooking(tx, bookingId);
   if (!peek) return null;
   if (peek.startsAt) await lockSlot(tx, peek.startsAt);
@@ -124,21 +143,15 @@ export async function recomputePrice(tx: DbOrTx, deps: Pick<Deps, 'config'>, boo
 // ---- Reading ---------------------------------------------------------------
 
 export async function getBookingView(db: DbOrTx, bookingId: string): Promise<BookingView | null> {
-  if (!uuidPattern.test(bookingId)) return null;
+  if (!isUuid(bookingId)) return null;
   const row = await findBooking(db, bookingId);
   if (!row) return null;
-  const reads = [
-    () => visibleDocuments(db, bookingId),
-    () => (row.customerId ? findCustomer(db, row.customerId) : Promise.resolve(null)),
-    () => latestPayment(db, bookingId),
-  ] as const;
-  // A transaction is one connection: queries on it run one after another
-  // anyway, and node-postgres warns when they are queued concurrently.
-  // On the pool they run on separate connections, side by side.
-  const [docs, contact, payment] =
-    isTransaction(db)
-      ? [await reads[0](), await reads[1](), await reads[2]()]
-      : await Promise.all([reads[0](), reads[1](), reads[2]()]);
+  // One after another: a transaction is one connection, where queries queue
+  // anyway (node-postgres warns when they are sent concurrently), and three
+  // indexed reads are quick on the pool too.
+  const docs = await visibleDocuments(db, bookingId);
+  const contact = row.customerId ? await findCustomer(db, row.customerId) : null;
+  const payment = await currentPaymentRow(db, bookingId);
   return {
     id: row.id,
     reference: row.reference,
@@ -156,7 +169,20 @@ export async function getBookingView(db: DbOrTx, bookingId: string): Promise<Boo
       scanStatus: d.scanStatus,
     })),
     contact: contact ? { ...contact, phone: contact.phone ?? '' } : null,
-    payment,
+    payment: payment && paymentView(payment),
+  };
+}
+
+/** The payment as every screen shows it; features add what theirs needs (refunds, failure). */
+export function paymentView(row: PaymentRow): PaymentView {
+  return {
+    provider: row.provider,
+    providerPaymentId: row.providerPaymentId,
+    amountCents: row.amountCents,
+    currency: row.currency,
+    status: row.status,
+    method: row.method,
+    createdAt: row.createdAt,
   };
 }
 
@@ -166,8 +192,15 @@ export async function requireBookingView(db: DbOrTx, bookingId: string): Promise
   return view;
 }
 
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+/**
+ * A further private link to the booking for a later email (reminder, no-show):
+ * the raw token goes into that email only (as an outbox secret); the database
+ * keeps its SHA-256, like the confirmation's.
+ */
+export async function issueManageToken(tx: DbOrTx, bookingId: string, purpose: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await insertManageToken(tx, { bookingId, tokenHash: hashToken(token), purpose });
+  return token;
 }
 
 export async function findBookingIdByManageToken(db: DbOrTx, token: string): Promise<string | null> {
@@ -199,8 +232,30 @@ export async function startBooking(deps: Deps, { timeZone }: { timeZone: string 
   throw new Error('Could not draw an unused booking reference');
 }
 
-function assertEditable(row: BookingRow) {
-  if (!editableStatuses.includes(row.status)) throw new TRPCError({ code: 'CONFLICT', message: bookingLockedMessage });
+/** Refuses a change to a booking that is no longer editable (paid, processing, cancelled, …). */
+export function assertEditable(row: Pick<BookingRow, 'status'>): void {
+  if (!isEditable(row.status)) throw new DomainError('CONFLICT', bookingLockedMessage);
+}
+
+/** Locks the booking row for a visitor's change (documents), refusing a missing or locked booking. */
+export async function lockEditableBooking(tx: DbOrTx, bookingId: string): Promise<BookingRow> {
+  const row = await lockBookingRow(tx, bookingId);
+  if (!row) throw notFound();
+  assertEditable(row);
+  return row;
+}
+
+/**
+ * The capacity rule (docs/product.md §4.4): whether `startsAt` has a unit free
+ * for `bookingId`, not counting the booking itself. Ask it under the slot's
+ * lock (`lockSlot`), or the answer may be stale by the time it is acted on.
+ */
+export async function slotHasRoom(tx: DbOrTx, deps: Pick<Deps, 'config' | 'now'>, startsAt: Date, bookingId: string): Promise<boolean> {
+  return (await countTaken(tx, startsAt, deps.now(), bookingId)) < deps.config.BOOKING_SLOT_CAPACITY;
+}
+
+function newHoldExpiry(deps: Pick<Deps, 'config' | 'now'>): Date {
+  return new Date(deps.now().getTime() + deps.config.BOOKING_HOLD_MINUTES * 60_000);
 }
 
 /**
@@ -217,10 +272,8 @@ export async function holdSlot(
     const row = await lockBookingRow(tx, bookingId);
     if (!row) throw notFound();
     assertEditable(row);
-    const now = deps.now();
-    const taken = await countTaken(tx, startsAt, now, bookingId);
-    if (taken >= deps.config.BOOKING_SLOT_CAPACITY) throw new TRPCError({ code: 'CONFLICT', message: slotTakenMessage });
-    const holdExpiresAt = new Date(now.getTime() + deps.config.BOOKING_HOLD_MINUTES * 60_000);
+    if (!(await slotHasRoom(tx, deps, startsAt, bookingId))) throw new DomainError('CONFLICT', slotTakenMessage);
+    const holdExpiresAt = newHoldExpiry(deps);
     const patch = { startsAt, timeZone, holdExpiresAt };
     const data = { startsAt: startsAt.toISOString(), previousStartsAt: row.startsAt?.toISOString() ?? null };
     if (row.status === 'draft') await transition(tx, row, 'held', customer, patch, data);
@@ -234,17 +287,15 @@ export async function holdSlot(
 
 /** Takes the hold again when it lapsed (if the slot still has room); otherwise leaves it. */
 async function renewLapsedHold(tx: Tx, deps: Deps, row: BookingRow): Promise<Date> {
-  const now = deps.now();
-  if (row.holdExpiresAt && row.holdExpiresAt > now) return row.holdExpiresAt;
-  const taken = await countTaken(tx, row.startsAt!, now, row.id);
-  if (taken >= deps.config.BOOKING_SLOT_CAPACITY) throw new TRPCError({ code: 'CONFLICT', message: slotTakenMessage });
-  const holdExpiresAt = new Date(now.getTime() + deps.config.BOOKING_HOLD_MINUTES * 60_000);
+  if (row.holdExpiresAt && row.holdExpiresAt > deps.now()) return row.holdExpiresAt;
+  if (!(await slotHasRoom(tx, deps, row.startsAt!, row.id))) throw new DomainError('CONFLICT', slotTakenMessage);
+  const holdExpiresAt = newHoldExpiry(deps);
   await updateBooking(tx, row.id, { holdExpiresAt });
   return holdExpiresAt;
 }
 
 /**
- * The contact step (spec section 7 item 2): a customers row with first_name,
+ * The contact step (docs/product.md §4.5): a customers row with first_name,
  * last_name, email and phone, attached to the booking, which then awaits payment.
  * Saving again updates the same customer row.
  */
@@ -253,7 +304,7 @@ export async function saveContact(deps: Deps, input: ContactInput & { bookingId:
     const row = await lockBooking(tx, input.bookingId);
     if (!row) throw notFound();
     assertEditable(row);
-    if (!row.startsAt) throw new TRPCError({ code: 'BAD_REQUEST', message: selectTimeFirstMessage });
+    if (!row.startsAt) throw new DomainError('BAD_REQUEST', selectTimeFirstMessage);
     await renewLapsedHold(tx, deps, row);
     const contact = { firstName: input.firstName, lastName: input.lastName, email: input.email, phone: input.phone };
     if (row.customerId) await updateCustomer(tx, row.customerId, contact);
@@ -273,22 +324,29 @@ export async function saveContact(deps: Deps, input: ContactInput & { bookingId:
  * Payment went through: the booking is confirmed, whatever happened to its
  * hold — the money was taken. If the slot filled up meanwhile it is confirmed
  * anyway and an 'booking.overbooked' audit entry tells staff. Idempotent: a
- * repeat returns `{ manageToken: null }` and changes nothing.
+ * repeat answers `already` and changes nothing.
+ *
+ * `cancelled` is the one place where "paid after cancellation" is decided:
+ * under the booking's row lock, so a staff cancel or the retention job that
+ * commits while the payment is being recorded is seen here, and the caller
+ * (payments) refunds. No other read of the status may decide it.
  */
-export async function confirmBooking(tx: Tx, deps: Deps, { bookingId }: { bookingId: string }): Promise<{ manageToken: string | null }> {
+export type ConfirmOutcome = { outcome: 'confirmed'; manageToken: string } | { outcome: 'already' | 'cancelled'; manageToken: null };
+
+export async function confirmBooking(tx: Tx, deps: Deps, { bookingId }: { bookingId: string }): Promise<ConfirmOutcome> {
   const row = await lockBooking(tx, bookingId);
   if (!row) throw notFound();
-  if (row.status === 'confirmed' || row.status === 'completed' || row.status === 'no_show') return { manageToken: null };
+  if (isPaid(row.status)) return { outcome: 'already', manageToken: null };
   if (row.status === 'cancelled') {
     await writeAudit(tx, { ...provider, action: 'booking.paid_after_cancel', entityType: 'booking', entityId: row.id });
     deps.log.warn({ bookingId }, 'payment succeeded for a cancelled booking');
-    return { manageToken: null };
+    return { outcome: 'cancelled', manageToken: null };
   }
   if (!row.startsAt) throw new Error(`Booking ${bookingId} was paid without a time`);
 
   const now = deps.now();
-  const others = await countTaken(tx, row.startsAt, now, row.id);
-  if (others >= deps.config.BOOKING_SLOT_CAPACITY) {
+  if (!(await slotHasRoom(tx, deps, row.startsAt, row.id))) {
+    const others = await countTaken(tx, row.startsAt, now, row.id);
     await writeAudit(tx, {
       ...provider,
       action: 'booking.overbooked',
@@ -299,9 +357,27 @@ export async function confirmBooking(tx: Tx, deps: Deps, { bookingId }: { bookin
     deps.log.warn({ bookingId, startsAt: row.startsAt }, 'booking confirmed into a full slot (hold had expired)');
   }
   const manageToken = randomBytes(32).toString('base64url');
-  await transition(tx, row, 'confirmed', provider, { confirmedAt: now, holdExpiresAt: null, manageTokenHash: hashToken(manageToken) });
+  await transition(tx, row, 'confirmed', provider, {
+    confirmedAt: now,
+    holdExpiresAt: null,
+    manageTokenHash: hashToken(manageToken),
+    // Later emails (reminder, reschedule) carry the link too; a dump of the table alone opens nothing.
+    manageTokenSealed: deps.secrets.seal(manageToken, manageTokenPurpose(bookingId)),
+  });
   await onBookingConfirmed(tx, deps, { bookingId, manageToken });
-  return { manageToken };
+  return { outcome: 'confirmed', manageToken };
+}
+
+const manageTokenPurpose = (bookingId: string) => `manage-token:${bookingId}`;
+
+/**
+ * The raw manage-link token of a confirmed booking, for an email sent after
+ * confirmation (pass it as an outbox secret, see notifications/secrets.ts).
+ * Null for a booking without one.
+ */
+export async function openManageToken(db: DbOrTx, deps: Pick<Deps, 'secrets'>, bookingId: string): Promise<string | null> {
+  const sealed = await findSealedManageToken(db, bookingId);
+  return sealed ? deps.secrets.openText(sealed, manageTokenPurpose(bookingId)) : null;
 }
 
 /** Cash App Pay and other delayed methods: the slot stays taken while the money is on its way. */
@@ -317,9 +393,8 @@ export async function markPaymentFailed(tx: Tx, deps: Deps, { bookingId }: { boo
   const row = await lockBooking(tx, bookingId);
   if (!row) throw notFound();
   if (row.status !== 'payment_processing') return;
-  const now = deps.now();
-  const free = row.startsAt && (await countTaken(tx, row.startsAt, now, row.id)) < deps.config.BOOKING_SLOT_CAPACITY;
-  const holdExpiresAt = free ? new Date(now.getTime() + deps.config.BOOKING_HOLD_MINUTES * 60_000) : null;
+  const free = row.startsAt && (await slotHasRoom(tx, deps, row.startsAt, row.id));
+  const holdExpiresAt = free ? newHoldExpiry(deps) : null;
   await transition(tx, row, 'awaiting_payment', provider, { holdExpiresAt });
 }
 
@@ -336,13 +411,13 @@ export async function moveBooking(
   await lockSlot(tx, startsAt);
   const row = await lockBookingRow(tx, bookingId);
   if (!row) throw notFound();
-  if (row.status !== 'confirmed' && row.status !== 'payment_processing') {
-    throw new TRPCError({ code: 'CONFLICT', message: 'Only a confirmed booking can be rescheduled.' });
+  if (!standingStatuses.includes(row.status)) {
+    throw new DomainError('CONFLICT', 'Only a confirmed booking can be rescheduled.');
   }
   if (row.startsAt?.getTime() === startsAt.getTime()) return { previousStartsAt: row.startsAt, startsAt };
-  const taken = await countTaken(tx, startsAt, deps.now(), row.id);
-  if (taken >= deps.config.BOOKING_SLOT_CAPACITY) throw new TRPCError({ code: 'CONFLICT', message: slotTakenMessage });
-  await updateBooking(tx, row.id, { startsAt, reminderSentAt: null });
+  if (!(await slotHasRoom(tx, deps, startsAt, row.id))) throw new DomainError('CONFLICT', slotTakenMessage);
+  // A new SEQUENCE so calendars replace the entry they hold (RFC 5546 §2.1.4).
+  await updateBooking(tx, row.id, { startsAt, reminderSentAt: null, calendarSequence: row.calendarSequence + 1 });
   await writeAudit(tx, {
     ...actor,
     action: 'booking.rescheduled',
@@ -366,22 +441,46 @@ export async function cancelBookingRecord(
   const row = await lockBooking(tx, bookingId);
   if (!row) throw notFound();
   if (row.status === 'cancelled') return { alreadyCancelled: true, previousStatus: row.status };
-  await transition(
+  await cancelRow(tx, deps, row, reason, { actorType: by, actorId });
+  return { alreadyCancelled: false, previousStatus: row.status };
+}
+
+function cancelRow(tx: DbOrTx, deps: Pick<Deps, 'now'>, row: BookingRow, reason: string, actor: Actor, data: Record<string, unknown> = {}) {
+  // A new SEQUENCE: the customer's calendar replaces its entry with the cancelled one (RFC 5546 §2.1.4).
+  return transition(
     tx,
     row,
     'cancelled',
-    { actorType: by, actorId },
-    { cancelledAt: deps.now(), cancellationReason: reason, holdExpiresAt: null },
-    { reason },
+    actor,
+    { cancelledAt: deps.now(), cancellationReason: reason, holdExpiresAt: null, calendarSequence: row.calendarSequence + 1 },
+    { reason, ...data },
   );
-  return { alreadyCancelled: false, previousStatus: row.status };
+}
+
+/**
+ * Retention's cancellation of an unpaid booking left alone (docs/product.md
+ * §10.2): the same transition and audit as every other cancellation, on a row
+ * the caller has already locked (it claims rows FOR UPDATE SKIP LOCKED). The
+ * slot lock is not taken: cancelling only frees capacity, and taking it after
+ * the row lock would invert the lock order. False when the booking is no
+ * longer unpaid (paid or cancelled meanwhile): nothing changes.
+ */
+export async function cancelAbandonedBooking(
+  tx: Tx,
+  deps: Pick<Deps, 'now'>,
+  { bookingId, data }: { bookingId: string; data: Record<string, unknown> },
+): Promise<boolean> {
+  const row = await findBooking(tx, bookingId);
+  if (!row || !isEditable(row.status)) return false;
+  await cancelRow(tx, deps, row, 'abandoned', { actorType: 'system' }, data);
+  return true;
 }
 
 /** Staff record how a confirmed appointment went. */
 export async function markBookingOutcome(
   tx: Tx,
   _deps: Deps,
-  { bookingId, outcome, staffId }: { bookingId: string; outcome: 'completed' | 'no_show'; staffId: string },
+  { bookingId, outcome, staffId }: { bookingId: string; outcome: 'completed' | 'no_show' | 'not_completed'; staffId: string },
 ): Promise<void> {
   const row = await lockBooking(tx, bookingId);
   if (!row) throw notFound();

@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import {
   slotBeyondWindowMessage,
   slotInPastMessage,
@@ -9,6 +8,7 @@ import { businessSlotsOnDate, isBusinessSlotStart } from '../../../shared/time.t
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { takenBetween } from './repository.ts';
+import { DomainError } from '../../errors.ts';
 
 /**
  * The bookable range right now: from the minimum notice to the end of the
@@ -24,10 +24,10 @@ export function bookableRange(deps: Pick<Deps, 'config' | 'now'>): { earliest: D
 
 /** Refuses anything that is not a listed slot: off-grid, out of hours, too soon or too far ahead. */
 export function assertBookableSlot(deps: Pick<Deps, 'config' | 'now'>, startsAt: Date): void {
-  if (!isBusinessSlotStart(startsAt)) throw new TRPCError({ code: 'BAD_REQUEST', message: slotOutOfHoursMessage });
+  if (!isBusinessSlotStart(startsAt)) throw new DomainError('BAD_REQUEST', slotOutOfHoursMessage);
   const { earliest, latest } = bookableRange(deps);
-  if (startsAt < earliest) throw new TRPCError({ code: 'BAD_REQUEST', message: slotInPastMessage });
-  if (startsAt > latest) throw new TRPCError({ code: 'BAD_REQUEST', message: slotBeyondWindowMessage });
+  if (startsAt < earliest) throw new DomainError('BAD_REQUEST', slotInPastMessage);
+  if (startsAt > latest) throw new DomainError('BAD_REQUEST', slotBeyondWindowMessage);
 }
 
 /**

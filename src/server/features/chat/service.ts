@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import type { Deps } from '../../deps.ts';
-import { consumeRate, tooManyRequestsMessage, type RateRule } from '../../http/rate-limit.ts';
-import { onChatMessageLeftOffline } from '../notifications/events.ts';
+import { consumeRate, tooManyRequestsMessage, type RateRule } from '../../rate-limit.ts';
+import { onChatMessageLeftOffline, onChatReplyToAbsentVisitor } from '../notifications/events.ts';
 import { chatReplayLimit, type ChatAck, type ChatConversationSummary, type ChatMessage } from '../../../shared/chat.ts';
 import * as repo from './repository.ts';
 
@@ -30,10 +29,6 @@ export function newVisitorToken(): string {
 
 export function isVisitorToken(token: string | undefined): token is string {
   return token !== undefined && /^[a-z2-7]{32}$/.test(token);
-}
-
-export function hashVisitorToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 }
 
 export interface VisitorRef {
@@ -172,6 +167,25 @@ export async function sendStaffMessage(
     // Answering a conversation means staff have read it up to here.
     await repo.markStaffRead(tx, conversation.id, message.id);
     return { ok: true as const, message, created, conversation };
+  });
+}
+
+/** How much of the conversation a reply email quotes: the most recent messages. */
+const replyEmailMessages = 30;
+
+/**
+ * A staff reply to a visitor who is not connected: when they left an email
+ * address (the offline form promised "We'll reply to <email>"), the reply goes
+ * there with the conversation so far. Returns whether an email was queued.
+ */
+export async function emailReplyToAbsentVisitor(deps: Deps, conversationId: string, replyMessageId: number): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const summary = await repo.conversationSummary(tx, conversationId);
+    if (!summary?.visitorEmail) return false;
+    const { messages } = await repo.messagesAfter(tx, conversationId, 0, 500);
+    const upToReply = messages.filter((m) => m.id <= replyMessageId).slice(-replyEmailMessages);
+    await onChatReplyToAbsentVisitor(tx, deps, { to: summary.visitorEmail, replyMessageId, messages: upToReply });
+    return true;
   });
 }
 

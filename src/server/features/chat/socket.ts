@@ -1,14 +1,16 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
-import { createAdapter } from '@socket.io/postgres-adapter';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type pg from 'pg';
 import { Server, type Namespace, type Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import { staffFromCookieHeader, type StaffIdentity } from '../staff/session.ts';
+import { consolePages } from '../../../shared/staff.ts';
+import { tooManyRequestsMessage } from '../../rate-limit.ts';
 import {
   chatNamespaces,
   chatVisitorCookie,
+  staffAvailabilityInput,
   staffReadInput,
   staffSendInput,
   staffSyncInput,
@@ -25,6 +27,8 @@ import {
   type VisitorServerEvents,
 } from '../../../shared/chat.ts';
 import * as chat from './service.ts';
+import { createFanOut, type FanOut } from './fan-out.ts';
+import { hashToken } from '../../tokens.ts';
 
 /**
  * Live chat over Socket.IO (protocol: docs/decisions/013-chat-protocol.md).
@@ -42,6 +46,8 @@ interface VisitorData {
 }
 interface StaffData {
   staff: StaffIdentity;
+  /** The console's Away switch: signed in but not answering, so visitors see "offline". */
+  away: boolean;
 }
 type VisitorNamespace = Namespace<VisitorClientEvents, VisitorServerEvents, Record<string, never>, VisitorData>;
 type StaffNamespace = Namespace<StaffClientEvents, StaffServerEvents, Record<string, never>, StaffData>;
@@ -50,6 +56,8 @@ type StaffSocket = Socket<StaffClientEvents, StaffServerEvents, Record<string, n
 
 export interface ChatServer {
   io: Server;
+  /** PostgreSQL only: the connection carrying chat between nodes (watched by /healthz). */
+  fanOut?: FanOut;
   close(): Promise<void>;
 }
 
@@ -65,6 +73,7 @@ type HandshakeRequest = IncomingMessage & { [issuedToken]?: string };
 export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<ChatServer> {
   const pool = deps.database.driver === 'postgres' ? deps.database.pool : undefined;
   if (pool) await ensureAdapterTable(pool);
+  const fanOut = deps.database.newPool ? createFanOut(deps.database.newPool({ max: 3, name: 'notary-online chat' }), deps.log) : undefined;
 
   const io = new Server(httpServer, {
     serveClient: false,
@@ -73,9 +82,7 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
     // Messages are at most 2,000 characters; nothing legitimate comes near this.
     maxHttpBufferSize: 64 * 1024,
     allowRequest: (req, callback) => callback(null, originAllowed(req, deps.config.publicUrl)),
-    ...(pool
-      ? { adapter: createAdapter(pool, { errorHandler: (err: Error) => deps.log.warn({ err }, 'chat: socket.io adapter error') }) }
-      : {}),
+    ...(fanOut ? { adapter: fanOut.adapter } : {}),
   });
 
   // The visitor cookie is issued on the Socket.IO handshake response itself, so
@@ -108,7 +115,7 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
     const req = socket.request as HandshakeRequest;
     const token = req[issuedToken] ?? visitorCookieOf(req);
     if (!chat.isVisitorToken(token)) return next(new Error('No chat session. Reload the page and try again.'));
-    socket.data.tokenHash = chat.hashVisitorToken(token);
+    socket.data.tokenHash = hashToken(token);
     socket.data.ip = clientAddress(req, deps.config.TRUST_PROXY);
     socket.data.conversationId = null;
     next();
@@ -116,9 +123,10 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
 
   staff.use(async (socket, next) => {
     try {
-      const identity = await staffFromCookieHeader(deps, socket.request.headers.cookie);
+      const identity = await chatStaff(deps, socket.request.headers.cookie);
       if (!identity) return next(new Error('unauthorized'));
       socket.data.staff = identity;
+      socket.data.away = (socket.handshake.auth as { away?: unknown } | undefined)?.away === true;
       next();
     } catch (error) {
       deps.log.error({ err: error }, 'chat: staff handshake failed');
@@ -162,9 +170,13 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
       }),
     );
 
+    const typingBudget = eventBudget(chatEventRates.typing);
+    const pageBudget = eventBudget(chatEventRates.page);
+
     socket.on(
       'typing',
       handle(visitorTypingInput, async (input) => {
+        if (!typingBudget()) return tooMany;
         const conversationId = socket.data.conversationId;
         if (conversationId) staff.emit('typing', { conversationId, typing: input.typing });
         return null;
@@ -174,6 +186,8 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
     socket.on(
       'page',
       handle(visitorPageInput, async (input) => {
+        // Each page event writes a row and notifies every console: bounded per socket.
+        if (!pageBudget()) return tooMany;
         await updatePage(socket, input.page);
         return null;
       }),
@@ -184,10 +198,11 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
     presence.changed();
     socket.on('disconnect', () => presence.changed());
     const handle = handler(deps, socket.id);
-    // Every command re-checks the session, so a logout or deactivation cuts an
-    // open console off at its next action (and the sweep within 30 s otherwise).
+    // Every event re-checks the session and the role, so a logout, a deactivation or
+    // a move to the notary role cuts an open console off at its next action (and the
+    // sweep within 30 s otherwise).
     const authorised = async () => {
-      const identity = await staffFromCookieHeader(deps, socket.request.headers.cookie);
+      const identity = await chatStaff(deps, socket.request.headers.cookie);
       if (!identity) {
         socket.disconnect(true);
         return false;
@@ -221,17 +236,34 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
         if (!(await authorised())) return signedOut;
         const result = await chat.sendStaffMessage(deps, socket.data.staff.user.id, input);
         if (!result.ok) return result;
-        if (result.created) await broadcastMessage(result);
+        if (result.created) {
+          await broadcastMessage(result);
+          if (!(await visitorConnected(result.conversation.visitorTokenHash))) {
+            await chat.emailReplyToAbsentVisitor(deps, result.conversation.id, result.message.id);
+          }
+        }
         return { ok: true, message: result.message };
       }),
     );
 
+    const staffTypingBudget = eventBudget(chatEventRates.typing);
     socket.on(
       'typing',
       handle(staffTypingInput, async (input) => {
+        if (!staffTypingBudget()) return tooMany;
+        if (!(await authorised())) return signedOut;
         const conversation = await chat.findConversation(deps, input.conversationId);
         if (conversation) visitors.to(visitorRoom(conversation.visitorTokenHash)).emit('typing', { typing: input.typing });
         return null;
+      }),
+    );
+
+    socket.on(
+      'availability',
+      handle(staffAvailabilityInput, async (input) => {
+        socket.data.away = input.away;
+        presence.changed();
+        return { ok: true };
       }),
     );
 
@@ -253,6 +285,17 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
     if (conversation) staff.emit('message', { message: result.message, conversation });
   }
 
+  /** Whether the visitor has the site open on any node (a reply is then seen live, not emailed). */
+  async function visitorConnected(tokenHash: string): Promise<boolean> {
+    try {
+      return (await visitors.in(visitorRoom(tokenHash)).fetchSockets()).length > 0;
+    } catch (error) {
+      // Unsure (a node did not answer): email rather than let the reply go unseen.
+      deps.log.warn({ err: error }, 'chat: visitor presence lookup failed');
+      return false;
+    }
+  }
+
   async function updatePage(socket: VisitorSocket, page: string) {
     const conversationId = await chat.setVisitorPage(deps, socket.data, page);
     if (!conversationId) return;
@@ -264,7 +307,7 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
   const sweep = setInterval(() => {
     void (async () => {
       for (const socket of staff.sockets.values()) {
-        const identity = await staffFromCookieHeader(deps, socket.request.headers.cookie).catch(() => null);
+        const identity = await chatStaff(deps, socket.request.headers.cookie).catch(() => null);
         if (!identity) socket.disconnect(true);
       }
       visitors.local.emit('presence', { staffOnline: await presence.online() });
@@ -274,6 +317,7 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
 
   return {
     io,
+    fanOut,
     async close() {
       clearInterval(sweep);
       presence.stop();
@@ -283,6 +327,7 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
         await Promise.resolve(nsp.adapter.close()).catch(() => {});
       }
       io.engine.close();
+      await fanOut?.close();
     },
   };
 }
@@ -301,11 +346,12 @@ class Presence {
     this.deps = deps;
   }
 
+  /** A console signed in and switched to Available, on any node, in any tab (not only the Chat page). */
   async online(): Promise<boolean> {
-    if (this.staff.sockets.size > 0) return true;
+    for (const socket of this.staff.sockets.values()) if (!socket.data.away) return true;
     try {
       // Asks every node through the adapter (answers locally when single-node).
-      return (await this.staff.fetchSockets()).length > 0;
+      return (await this.staff.fetchSockets()).some((socket) => !socket.data.away);
     } catch (error) {
       // A node that vanished without saying goodbye times the request out until
       // its heartbeat expires; report what this node knows meanwhile.
@@ -329,6 +375,42 @@ class Presence {
 }
 
 const unexpectedError = 'Something went wrong. Please try again.';
+const tooMany = { ok: false as const, error: tooManyRequestsMessage };
+
+/**
+ * Events that carry no message but cost a write or a fan-out to every console.
+ * A person types and changes pages far below these; a script looping on them
+ * is dropped. Per socket, in memory: a socket lives on one node.
+ */
+export const chatEventRates = {
+  typing: { limit: 20, windowMs: 10_000 },
+  page: { limit: 10, windowMs: 10_000 },
+} as const;
+
+/** A fixed-window budget: true while the socket may still send this event in the current window. */
+function eventBudget(rule: { limit: number; windowMs: number }, now: () => number = Date.now): () => boolean {
+  let windowStart = 0;
+  let used = 0;
+  return () => {
+    const t = now();
+    if (t - windowStart >= rule.windowMs) {
+      windowStart = t;
+      used = 0;
+    }
+    used++;
+    return used <= rule.limit;
+  };
+}
+
+/**
+ * The signed-in staff member if their role may use the chat — the console's own
+ * rule (`consolePages.chat`: admin and staff; a notary sees neither visitors'
+ * conversations nor their emails) — else null.
+ */
+async function chatStaff(deps: Deps, cookieHeader: string | undefined): Promise<StaffIdentity | null> {
+  const identity = await staffFromCookieHeader(deps, cookieHeader);
+  return identity && (consolePages.chat as readonly string[]).includes(identity.user.role) ? identity : null;
+}
 
 /**
  * Wraps an event handler: parses the payload with its schema, answers through

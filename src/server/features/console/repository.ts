@@ -1,10 +1,26 @@
 import { aliasedTable, and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { auditLog, bookings, contactMessages, customers, documents, payments, staffUsers, type BookingStatus } from '../../db/schema.ts';
+import { auditLog, bookings, contactMessages, customers, documents, staffUsers, type BookingStatus } from '../../db/schema.ts';
 
 /** The console's reads: only the columns each screen shows. */
 
 const notary = aliasedTable(staffUsers, 'notary');
+
+/** A booking's who-and-when, as every console screen lists it (with the customer and notary joined). */
+const bookingColumns = {
+  id: bookings.id,
+  reference: bookings.reference,
+  status: bookings.status,
+  startsAt: bookings.startsAt,
+  timeZone: bookings.timeZone,
+  customerFirstName: customers.firstName,
+  customerLastName: customers.lastName,
+  customerEmail: customers.email,
+  customerPhone: customers.phone,
+  notaryId: bookings.notaryId,
+  notaryName: notary.name,
+  notaryEmail: notary.email,
+};
 
 export interface BookingListFilter {
   from?: Date;
@@ -39,18 +55,7 @@ export async function listBookings(db: DbOrTx, filter: BookingListFilter, now: D
   const nowIso = now.toISOString();
   return db
     .select({
-      id: bookings.id,
-      reference: bookings.reference,
-      status: bookings.status,
-      startsAt: bookings.startsAt,
-      timeZone: bookings.timeZone,
-      customerFirstName: customers.firstName,
-      customerLastName: customers.lastName,
-      customerEmail: customers.email,
-      customerPhone: customers.phone,
-      notaryId: bookings.notaryId,
-      notaryName: notary.name,
-      notaryEmail: notary.email,
+      ...bookingColumns,
       documentCount: sql<number>`(select count(*)::int from ${documents} where ${documents.bookingId} = ${bookings.id} and ${documents.status} = 'stored')`,
     })
     .from(bookings)
@@ -70,24 +75,14 @@ export async function listBookings(db: DbOrTx, filter: BookingListFilter, now: D
 export async function findBooking(db: DbOrTx, bookingId: string) {
   const [row] = await db
     .select({
-      id: bookings.id,
-      reference: bookings.reference,
-      status: bookings.status,
-      startsAt: bookings.startsAt,
-      timeZone: bookings.timeZone,
+      ...bookingColumns,
       priceCents: bookings.priceCents,
       currency: bookings.currency,
       createdAt: bookings.createdAt,
       confirmedAt: bookings.confirmedAt,
       cancelledAt: bookings.cancelledAt,
       cancellationReason: bookings.cancellationReason,
-      notaryId: bookings.notaryId,
-      notaryName: notary.name,
-      notaryEmail: notary.email,
-      customerFirstName: customers.firstName,
-      customerLastName: customers.lastName,
-      customerEmail: customers.email,
-      customerPhone: customers.phone,
+      notarySeenAt: bookings.notarySeenAt,
     })
     .from(bookings)
     .leftJoin(customers, eq(customers.id, bookings.customerId))
@@ -110,25 +105,6 @@ export async function bookingDocuments(db: DbOrTx, bookingId: string) {
     .from(documents)
     .where(and(eq(documents.bookingId, bookingId), ne(documents.status, 'pending')))
     .orderBy(asc(documents.createdAt));
-}
-
-export async function latestPayment(db: DbOrTx, bookingId: string) {
-  const [row] = await db
-    .select({
-      provider: payments.provider,
-      providerPaymentId: payments.providerPaymentId,
-      amountCents: payments.amountCents,
-      currency: payments.currency,
-      status: payments.status,
-      method: payments.method,
-      refundedCents: payments.refundedCents,
-      createdAt: payments.createdAt,
-    })
-    .from(payments)
-    .where(eq(payments.bookingId, bookingId))
-    .orderBy(desc(payments.createdAt))
-    .limit(1);
-  return row ?? null;
 }
 
 export async function bookingHistory(db: DbOrTx, bookingId: string) {

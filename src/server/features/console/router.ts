@@ -9,9 +9,10 @@ import {
   messageIdInput,
   messageListInput,
   staffCancelInput,
+  staffRescheduleInput,
 } from '../../../shared/console.ts';
 import { roleProcedure } from '../staff/procedures.ts';
-import * as mailService from './mail-service.ts';
+import * as mailService from '../notifications/mail-service.ts';
 import * as consoleService from './service.ts';
 
 const office = roleProcedure('admin', 'staff');
@@ -30,9 +31,15 @@ export const consoleRouter = router({
       await consoleService.markOutcome(ctx.deps, ctx.staff, input);
       return { ok: true as const };
     }),
+    /** Staff move a booking for a customer (who are told to call inside 24 hours). */
+    reschedule: office.input(staffRescheduleInput).mutation(async ({ ctx, input }) => {
+      await consoleService.rescheduleBooking(ctx.deps, ctx.staff, input);
+      return { ok: true as const };
+    }),
     cancel: office.input(staffCancelInput).mutation(({ ctx, input }) => consoleService.cancelBooking(ctx.deps, ctx.staff, input)),
   }),
   appointments: roleProcedure('notary').query(({ ctx }) => consoleService.listAppointments(ctx.deps, ctx.staff)),
+  newAppointments: roleProcedure('notary').query(({ ctx }) => consoleService.newAppointmentCount(ctx.deps, ctx.staff)),
   messages: router({
     list: office.input(messageListInput).query(({ ctx, input }) => consoleService.listMessages(ctx.deps, input.show)),
     markHandled: office.input(messageIdInput).mutation(async ({ ctx, input }) => {

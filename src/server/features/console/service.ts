@@ -1,22 +1,25 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { bookings, contactMessages, staffUsers, type BookingStatus } from '../../db/schema.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { TRPCError } from '../../trpc.ts';
 import { writeAudit } from '../audit.ts';
-import { cancelBookingRecord, markBookingOutcome } from '../booking/service.ts';
-import { onBookingCancelled } from '../notifications/events.ts';
-import { refundBookingPayment } from '../payments/service.ts';
+import { currentPaymentOf, moveBooking, paymentView } from '../booking/service.ts';
+import { cancelWithRefund } from '../cancellation/service.ts';
+import { findSessionBooking, finishSession, listRecordings, SessionError, sessionStateOf } from '../session/service.ts';
+import type { SessionOutcome } from '../../../shared/session.ts';
+import { onBookingRescheduled, onNotaryAssigned } from '../notifications/events.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { addDays, dayBounds, localDateOf, parseIsoDate, toIsoDate } from '../../../shared/time.ts';
 import { outcomeTooEarlyMessage, type BookingListInput } from '../../../shared/console.ts';
+import { cancellableStatuses, paidStatuses } from '../../../shared/booking.ts';
 import * as repo from './repository.ts';
+import { DomainError } from '../../errors.ts';
 
-const bookingNotFound = () => new TRPCError({ code: 'NOT_FOUND', message: 'Booking not found' });
-const notAssigned = () => new TRPCError({ code: 'FORBIDDEN', message: 'This appointment is not assigned to you.' });
+const bookingNotFound = () => new DomainError('NOT_FOUND', 'Booking not found');
+const notAssigned = () => new DomainError('FORBIDDEN', 'This appointment is not assigned to you.');
 
 /** Booked (or once booked) appointments: what a notary may be assigned to and see. */
-const cancellableStatuses: BookingStatus[] = ['held', 'awaiting_payment', 'payment_processing', 'confirmed'];
-const appointmentStatuses: BookingStatus[] = ['confirmed', 'completed', 'no_show', 'payment_processing'];
+const appointmentStatuses: BookingStatus[] = [...paidStatuses, 'payment_processing'];
 
 function customerOf(row: { customerFirstName: string | null; customerLastName: string | null; customerEmail: string | null; customerPhone: string | null }) {
   if (row.customerFirstName === null) return null;
@@ -45,40 +48,66 @@ export async function listBookings(deps: Deps, staff: StaffIdentity, input: Book
     },
     deps.now(),
   );
-  return rows.map((row) => ({
+  return rows.map((row) => ({ ...listItem(row), notary: notaryOf(row) }));
+}
+
+/** One row of a booking list, as the bookings page and a notary's appointments show it. */
+function listItem(row: Awaited<ReturnType<typeof repo.listBookings>>[number]) {
+  return {
     id: row.id,
     reference: row.reference,
     status: row.status,
     startsAt: row.startsAt,
     timeZone: row.timeZone,
     customer: customerOf(row),
-    notary: notaryOf(row),
     documentCount: Number(row.documentCount),
-  }));
+  };
 }
 
-/** A notary's own appointments from the start of today (their zone) on. */
+/**
+ * A notary's own appointments from the start of today (their zone) on, and
+ * the earlier ones still awaiting an outcome, each with its session state.
+ */
 export async function listAppointments(deps: Deps, staff: StaffIdentity) {
   const today = localDateOf(deps.now(), staff.user.timeZone);
   const { start } = dayBounds(today, staff.user.timeZone);
-  const rows = await repo.listBookings(deps.db, { from: start, notaryId: staff.user.id, statuses: appointmentStatuses }, deps.now());
+  const [upcoming, awaiting] = await Promise.all([
+    repo.listBookings(deps.db, { from: start, notaryId: staff.user.id, statuses: appointmentStatuses }, deps.now()),
+    repo.listBookings(deps.db, { to: start, notaryId: staff.user.id, statuses: ['confirmed'] }, deps.now()),
+  ]);
+  const rows = [...awaiting, ...upcoming];
   // Soonest first: "today and upcoming" reads top to bottom.
   rows.sort((a, b) => (a.startsAt?.getTime() ?? 0) - (b.startsAt?.getTime() ?? 0));
   const tomorrow = toIsoDate(addDays(parseIsoDate(today), 1));
+  const sessions = await Promise.all(
+    rows.map(async (row) => {
+      const [session, recordings] = await Promise.all([findSessionBooking(deps.db, row.id), listRecordings(deps.db, row.id)]);
+      return {
+        state: session ? sessionStateOf(session, recordings.some((r) => r.status === 'stored')) : ('waiting' as const),
+        isNew: session !== null && session.notaryAssignedAt !== null && session.notarySeenAt === null,
+      };
+    }),
+  );
   return {
     today,
     tomorrow,
     timeZone: staff.user.timeZone,
-    appointments: rows.map((row) => ({
-      id: row.id,
-      reference: row.reference,
-      status: row.status,
-      startsAt: row.startsAt,
-      timeZone: row.timeZone,
-      customer: customerOf(row),
-      documentCount: Number(row.documentCount),
+    appointments: rows.map((row, index) => ({
+      ...listItem(row),
+      sessionState: sessions[index]!.state,
+      isNew: sessions[index]!.isNew,
+      awaitingOutcome: row.status === 'confirmed' && row.startsAt !== null && row.startsAt.getTime() < deps.now().getTime(),
     })),
   };
+}
+
+/** The console's badge for a notary: appointments assigned to them that they have not opened yet. */
+export async function newAppointmentCount(deps: Deps, staff: StaffIdentity): Promise<number> {
+  const rows = await deps.db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.notaryId, staff.user.id), eq(bookings.status, 'confirmed'), isNotNull(bookings.notaryAssignedAt), isNull(bookings.notarySeenAt)));
+  return rows.length;
 }
 
 async function loadBookingFor(deps: Deps, staff: StaffIdentity, bookingId: string) {
@@ -88,13 +117,24 @@ async function loadBookingFor(deps: Deps, staff: StaffIdentity, bookingId: strin
   return row;
 }
 
+/** What staff see of the booking's current payment. */
+async function staffPaymentOf(db: DbOrTx, bookingId: string) {
+  const row = await currentPaymentOf(db, bookingId);
+  return row && { ...paymentView(row), refundedCents: row.refundedCents };
+}
+
 export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: string) {
   const row = await loadBookingFor(deps, staff, bookingId);
-  const [documents, payment, history] = await Promise.all([
+  const [documents, payment, history, session, recordings] = await Promise.all([
     repo.bookingDocuments(deps.db, bookingId),
-    repo.latestPayment(deps.db, bookingId),
+    staffPaymentOf(deps.db, bookingId),
     staff.user.role === 'notary' ? Promise.resolve([]) : repo.bookingHistory(deps.db, bookingId),
+    findSessionBooking(deps.db, bookingId),
+    listRecordings(deps.db, bookingId),
   ]);
+  // The notary opened a newly assigned appointment: it is no longer "new".
+  if (staff.user.role === 'notary' && row.notarySeenAt === null) await deps.db.update(bookings).set({ notarySeenAt: deps.now() }).where(eq(bookings.id, bookingId));
+  const stored = recordings.filter((r) => r.status === 'stored');
   const started = row.startsAt !== null && row.startsAt.getTime() <= deps.now().getTime();
   return {
     id: row.id,
@@ -128,6 +168,14 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
       createdAt: h.createdAt,
     })),
     canMarkOutcome: row.status === 'confirmed' && started,
+    session: {
+      state: session ? sessionStateOf(session, stored.length > 0) : 'waiting',
+      outcome: session?.outcome ?? null,
+      outcomeReason: session?.outcomeReason ?? null,
+      /** Recordings play for admins and the booking's notary only (decision 031). */
+      recordings: staff.user.role === 'staff' ? [] : stored.map((r) => ({ id: r.id, startedAt: r.startedAt, sizeBytes: r.sizeBytes })),
+      canStart: staff.user.role === 'notary' && row.status === 'confirmed',
+    },
     canCancel: cancellableStatuses.includes(row.status),
   };
 }
@@ -136,15 +184,21 @@ export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bo
   await deps.db.transaction(async (tx) => {
     const [booking] = await tx.select({ status: bookings.status, notaryId: bookings.notaryId }).from(bookings).where(eq(bookings.id, input.bookingId)).for('update');
     if (!booking) throw bookingNotFound();
-    if (booking.status === 'cancelled') throw new TRPCError({ code: 'BAD_REQUEST', message: 'This booking is cancelled.' });
+    if (booking.status === 'cancelled') throw new DomainError('BAD_REQUEST', 'This booking is cancelled.');
     if (input.notaryId) {
       const [user] = await tx
-        .select({ id: staffUsers.id })
+        .select({ id: staffUsers.id, email: staffUsers.email, name: staffUsers.name })
         .from(staffUsers)
         .where(and(eq(staffUsers.id, input.notaryId), eq(staffUsers.role, 'notary'), eq(staffUsers.active, true)));
-      if (!user) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Choose an active notary.' });
+      if (!user) throw new DomainError('BAD_REQUEST', 'Choose an active notary.');
+      // The notary hears about a new assignment by email, and sees it marked new in the console.
+      if (booking.notaryId !== input.notaryId) await onNotaryAssigned(tx, deps, { bookingId: input.bookingId, notaryEmail: user.email, notaryName: user.name });
     }
-    await tx.update(bookings).set({ notaryId: input.notaryId, updatedAt: deps.now() }).where(eq(bookings.id, input.bookingId));
+    const changed = booking.notaryId !== input.notaryId;
+    await tx
+      .update(bookings)
+      .set({ notaryId: input.notaryId, updatedAt: deps.now(), ...(changed ? { notaryAssignedAt: input.notaryId ? deps.now() : null, notarySeenAt: null } : {}) })
+      .where(eq(bookings.id, input.bookingId));
     await writeAudit(tx, {
       actorType: 'staff',
       actorId: staff.user.id,
@@ -156,21 +210,37 @@ export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bo
   });
 }
 
-/** Completed / no-show: only for a confirmed booking whose start time has passed. */
-export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { bookingId: string; outcome: 'completed' | 'no_show' }) {
-  await deps.db.transaction(async (tx) => {
-    // No row lock here: the booking service takes its locks in its documented order and re-checks the status.
-    const [booking] = await tx
-      .select({ status: bookings.status, startsAt: bookings.startsAt, notaryId: bookings.notaryId })
-      .from(bookings)
-      .where(eq(bookings.id, input.bookingId));
-    if (!booking) throw bookingNotFound();
-    if (staff.user.role === 'notary' && booking.notaryId !== staff.user.id) throw notAssigned();
-    if (booking.status !== 'confirmed') throw new TRPCError({ code: 'BAD_REQUEST', message: 'Only a confirmed booking can be marked.' });
-    if (!booking.startsAt || booking.startsAt.getTime() > deps.now().getTime()) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: outcomeTooEarlyMessage });
+/**
+ * Completed / no-show / not completed from the console: the same rules as
+ * finishing in the room (session/service.finishSession): completing needs a
+ * stored recording, a no-show needs the start time to have passed.
+ */
+export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { bookingId: string; outcome: SessionOutcome; reason?: string }) {
+  const row = await repo.findBooking(deps.db, input.bookingId);
+  if (!row) throw bookingNotFound();
+  if (staff.user.role === 'notary' && row.notaryId !== staff.user.id) throw notAssigned();
+  if (!row.startsAt || row.startsAt.getTime() > deps.now().getTime()) throw new DomainError('BAD_REQUEST', outcomeTooEarlyMessage);
+  try {
+    await finishSession(deps, { staffId: staff.user.id, role: staff.user.role }, input);
+  } catch (error) {
+    if (error instanceof SessionError) {
+      throw new DomainError(error.code === 'CONFLICT' ? 'BAD_REQUEST' : error.code, error.message);
     }
-    await markBookingOutcome(tx, deps, { bookingId: input.bookingId, outcome: input.outcome, staffId: staff.user.id });
+    throw error;
+  }
+}
+
+/**
+ * Staff move a confirmed booking to another free time for the customer: the
+ * booking service's move (slot lock, capacity, bookable grid; no 24-hour
+ * cutoff, which binds only customers), audited as staff, customer emailed.
+ */
+export async function rescheduleBooking(deps: Deps, staff: StaffIdentity, input: { bookingId: string; startsAt: Date }) {
+  await deps.db.transaction(async (tx) => {
+    const moved = await moveBooking(tx, deps, { bookingId: input.bookingId, startsAt: input.startsAt, actor: { actorType: 'staff', actorId: staff.user.id } });
+    if (moved.previousStartsAt && moved.previousStartsAt.getTime() !== moved.startsAt.getTime()) {
+      await onBookingRescheduled(tx, deps, { bookingId: input.bookingId, previousStartsAt: moved.previousStartsAt, by: 'staff' });
+    }
   });
 }
 
@@ -185,17 +255,23 @@ export async function cancelBooking(deps: Deps, staff: StaffIdentity, input: { b
     const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, input.bookingId));
     if (!booking) throw bookingNotFound();
     if (!cancellableStatuses.includes(booking.status)) {
-      throw new TRPCError({
-        code: 'BAD_REQUEST',
-        message: booking.status === 'cancelled' ? 'This booking is already cancelled.' : 'This booking can no longer be cancelled.',
-      });
+      throw new DomainError('BAD_REQUEST', booking.status === 'cancelled' ? 'This booking is already cancelled.' : 'This booking can no longer be cancelled.',);
     }
-    const { alreadyCancelled } = await cancelBookingRecord(tx, deps, { bookingId: input.bookingId, reason: input.reason, by: 'staff', actorId: staff.user.id });
-    if (alreadyCancelled) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This booking is already cancelled.' });
-    const { refundedCents } = await refundBookingPayment(tx, deps, { bookingId: input.bookingId, reason: input.reason });
-    await onBookingCancelled(tx, deps, { bookingId: input.bookingId, refundedCents, by: 'staff' });
+    const { alreadyCancelled, refundedCents } = await cancelWithRefund(tx, deps, {
+      bookingId: input.bookingId,
+      reason: input.reason,
+      by: 'staff',
+      actorId: staff.user.id,
+      refund: true,
+    });
+    if (alreadyCancelled) throw new DomainError('BAD_REQUEST', 'This booking is already cancelled.');
     return { refundedCents };
   });
+}
+
+/** A document with what a staff download needs to decide (status, scan, the booking's notary). */
+export function findDocumentForDownload(db: DbOrTx, documentId: string) {
+  return repo.documentForDownload(db, documentId);
 }
 
 export async function listMessages(deps: Deps, show: 'open' | 'handled' | 'all') {
@@ -211,7 +287,7 @@ export async function markMessageHandled(deps: Deps, staff: StaffIdentity, messa
     .returning({ id: contactMessages.id });
   if (updated.length === 0) {
     const [exists] = await deps.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, messageId));
-    if (!exists) throw new TRPCError({ code: 'NOT_FOUND', message: 'Message not found' });
+    if (!exists) throw new DomainError('NOT_FOUND', 'Message not found');
   }
 }
 

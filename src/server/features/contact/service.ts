@@ -2,12 +2,20 @@ import type { z } from 'zod';
 import { businessInquiryInput, contactInput, hasRequiredContactFields, honeypotField, splitName } from '../../../shared/contact.ts';
 import { contactMessages, customers } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import type { RateRule } from '../../rate-limit.ts';
 import { onContactMessage } from '../notifications/events.ts';
+
+/**
+ * Generous for a person (a few messages), useless for a spam run. Per client
+ * address, shared by every node and by both ways in (tRPC and the posted form).
+ */
+export const contactRate: RateRule = { name: 'contact', limit: 5, windowSeconds: 600 };
+export const businessRate: RateRule = { name: 'business-inquiry', limit: 5, windowSeconds: 600 };
 
 export type ContactResult = { status: 'sent'; messageId: string } | { status: 'discarded' } | { status: 'missing-fields' };
 
 /**
- * The home contact form and the spec's "other form" are one flow: the
+ * The home contact form and the "other form" are one flow (docs/product.md §7.2): the
  * message is stored, a customer row is written (first word = first name,
  * the rest = last name) and staff are emailed — in one transaction, so a
  * stored message always has its email in the outbox and vice versa.

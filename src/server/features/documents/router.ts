@@ -1,6 +1,6 @@
 import { createUploadInput, removeDocumentInput } from '../../../shared/booking.ts';
-import { enforceRate, type RateRule } from '../../http/rate-limit.ts';
-import { publicProcedure, router } from '../../trpc.ts';
+import type { RateRule } from '../../rate-limit.ts';
+import { publicProcedure, rateLimitedProcedure, router } from '../../trpc.ts';
 import { createUpload, removeDocument } from './service.ts';
 
 /** Each upload URL admits up to 10 MB into storage and a virus scan: per visitor address, shared by every node. */
@@ -8,9 +8,6 @@ export const uploadRate: RateRule = { name: 'documents:upload', limit: 60, windo
 
 /** Upload targets and removal; the bytes themselves go through `PUT /api/uploads/:token` (http/uploads.ts). */
 export const documentsRouter = router({
-  createUpload: publicProcedure.input(createUploadInput).mutation(async ({ ctx, input }) => {
-    await enforceRate(ctx.deps.db, ctx.res, uploadRate, ctx.req.ip ?? 'unknown');
-    return createUpload(ctx.deps, input);
-  }),
+  createUpload: rateLimitedProcedure(uploadRate).input(createUploadInput).mutation(({ ctx, input }) => createUpload(ctx.deps, input)),
   remove: publicProcedure.input(removeDocumentInput).mutation(({ ctx, input }) => removeDocument(ctx.deps, input)),
 });

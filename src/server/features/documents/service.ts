@@ -1,19 +1,21 @@
+import { displayFileName } from '../../../shared/fields.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
-import { TRPCError } from '@trpc/server';
 import {
   bookingLockedMessage,
-  bookingNotFoundMessage,
   documentNotFoundMessage,
-  editableStatuses,
+  isEditable,
   emptyFileMessage,
   fileTooLargeMessage,
   incompleteUploadMessage,
   infectedFileMessage,
   maxDocumentsPerBooking,
   maxFileBytes,
+  storageFullMessage,
+  storageUnavailableMessage,
   tooManyDocumentsMessage,
+  uploadInterruptedMessage,
   unsupportedFileMessage,
   uploadLinkInvalidMessage,
   type AcceptedContentType,
@@ -22,9 +24,9 @@ import {
   type UploadTarget,
 } from '../../../shared/booking.ts';
 import type { Deps } from '../../deps.ts';
+import { hashToken } from '../../tokens.ts';
 import { writeAudit } from '../audit.ts';
-import { findBooking, lockBookingRow } from '../booking/repository.ts';
-import { hashToken, recomputePrice, requireBookingView } from '../booking/service.ts';
+import { findBooking, lockBookingRow, lockEditableBooking, recomputePrice, requireBookingView } from '../booking/service.ts';
 import {
   claimUploadToken,
   countActiveDocuments,
@@ -36,6 +38,7 @@ import {
   updateDocument,
   type DocumentRow,
 } from './repository.ts';
+import { DomainError } from '../../errors.ts';
 
 /**
  * A visitor's documents: a tRPC call creates a one-time upload target, the
@@ -44,19 +47,15 @@ import {
  */
 
 export const uploadTokenMinutes = 15;
-/** The spec's `cacheControl: 3600`, sent as `private, max-age=3600` by stores that serve HTTP. */
+/**
+ * A PUT that spent its link must finish within this (the link may be spent at
+ * its last second), so no upload can commit later than link + this: what the
+ * orphan sweep's grace period is built on (documents/storage-owner.ts).
+ */
+export const maxUploadMinutes = 15;
+/** The `cacheControl: 3600` of docs/product.md §4.2, sent as `private, max-age=3600` by stores that serve HTTP. */
 export const documentCacheControlSeconds = 3600;
 const uploadPath = '/api/uploads/';
-
-/** An upload refused with an HTTP status and a message for the visitor. */
-export class UploadError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.name = 'UploadError';
-    this.status = status;
-  }
-}
 
 // ---- What a file is, from its first bytes -----------------------------------
 
@@ -76,7 +75,8 @@ export function detectFileType(head: Buffer): { contentType: AcceptedContentType
 
 /** Control characters never belong in a name we show back or put in an email. */
 export function cleanFileName(name: string): string {
-  return name.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'document';
+  // Controls and bidi overrides out: "invoice\u202Efdp.exe" must not read as "invoiceexe.pdf".
+  return displayFileName(name).trim().slice(0, 255) || 'document';
 }
 
 // ---- Creating an upload target ------------------------------------------------
@@ -87,16 +87,14 @@ export async function createUpload(
 ): Promise<UploadTarget> {
   const name = cleanFileName(input.fileName);
   return deps.db.transaction(async (tx) => {
-    const booking = await lockBookingRow(tx, input.bookingId);
-    if (!booking) throw new TRPCError({ code: 'NOT_FOUND', message: bookingNotFoundMessage });
-    if (!editableStatuses.includes(booking.status)) throw new TRPCError({ code: 'CONFLICT', message: bookingLockedMessage });
+    const booking = await lockEditableBooking(tx, input.bookingId);
     // The declared size is only a courtesy check; the PUT counts the real bytes.
-    if (input.sizeBytes > maxFileBytes) throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: fileTooLargeMessage(name) });
-    if (input.sizeBytes === 0) throw new TRPCError({ code: 'BAD_REQUEST', message: emptyFileMessage(name) });
+    if (input.sizeBytes > maxFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(name));
+    if (input.sizeBytes === 0) throw new DomainError('BAD_REQUEST', emptyFileMessage(name));
     const now = deps.now();
     await deleteExpiredPending(tx, booking.id, now);
     if ((await countActiveDocuments(tx, booking.id, now)) >= maxDocumentsPerBooking) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: tooManyDocumentsMessage });
+      throw new DomainError('BAD_REQUEST', tooManyDocumentsMessage);
     }
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + uploadTokenMinutes * 60_000);
@@ -123,7 +121,7 @@ type RequestBody = Readable & { complete?: boolean };
 function readHead(body: RequestBody, bytes: number, name: string): Promise<{ head: Buffer; ended: boolean }> {
   return new Promise((resolve, reject) => {
     // The client may have gone while we were looking up the token: 'close' has already fired.
-    if (body.destroyed && !body.readableEnded) return reject(new UploadError(400, incompleteUploadMessage(name)));
+    if (body.destroyed && !body.readableEnded) return reject(new DomainError('BAD_REQUEST', incompleteUploadMessage(name)));
     const chunks: Buffer[] = [];
     let length = 0;
     const cleanup = () => {
@@ -147,7 +145,7 @@ function readHead(body: RequestBody, bytes: number, name: string): Promise<{ hea
     };
     const onAbort = () => {
       cleanup();
-      reject(new UploadError(400, incompleteUploadMessage(name)));
+      reject(new DomainError('BAD_REQUEST', incompleteUploadMessage(name)));
     };
     const onClose = () => {
       if (!body.readableEnded) onAbort();
@@ -160,13 +158,13 @@ function readHead(body: RequestBody, bytes: number, name: string): Promise<{ hea
 }
 
 async function claimUpload(deps: Deps, token: string): Promise<DocumentRow> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new UploadError(404, uploadLinkInvalidMessage);
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new DomainError('NOT_FOUND', uploadLinkInvalidMessage);
   const claimed = await claimUploadToken(deps.db, hashToken(token), deps.now());
-  if (!claimed) throw new UploadError(404, uploadLinkInvalidMessage);
+  if (!claimed) throw new DomainError('NOT_FOUND', uploadLinkInvalidMessage);
   const booking = await findBooking(deps.db, claimed.bookingId);
-  if (!booking || !editableStatuses.includes(booking.status)) {
+  if (!booking || !isEditable(booking.status)) {
     await deleteDocumentRow(deps.db, claimed.id);
-    throw new UploadError(409, bookingLockedMessage);
+    throw new DomainError('CONFLICT', bookingLockedMessage);
   }
   return claimed;
 }
@@ -187,39 +185,49 @@ export async function receiveUpload(
   let key: string | null = null;
   let keepRow = false;
   try {
-    if (declaredLength !== null && declaredLength > maxFileBytes) throw new UploadError(413, fileTooLargeMessage(name));
-    if (declaredLength === 0) throw new UploadError(400, emptyFileMessage(name));
+    if (declaredLength !== null && declaredLength > maxFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(name));
+    if (declaredLength === 0) throw new DomainError('BAD_REQUEST', emptyFileMessage(name));
     const { head, ended } = await readHead(body, sniffBytes, name);
-    if (head.length === 0) throw new UploadError(400, emptyFileMessage(name));
+    if (head.length === 0) throw new DomainError('BAD_REQUEST', emptyFileMessage(name));
     const type = detectFileType(head);
-    if (!type) throw new UploadError(415, unsupportedFileMessage(name));
+    if (!type) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', unsupportedFileMessage(name));
     key = `${claimed.storageKey}.${type.ext}`;
 
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         size += chunk.length;
-        if (size > maxFileBytes) callback(new UploadError(413, fileTooLargeMessage(name)));
+        if (size > maxFileBytes) callback(new DomainError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(name)));
         else callback(null, chunk);
       },
     });
-    const onAbort = () => counter.destroy(new UploadError(400, incompleteUploadMessage(name)));
+    const onAbort = () => counter.destroy(new DomainError('BAD_REQUEST', incompleteUploadMessage(name)));
     const onClose = () => {
       if (!body.readableEnded) onAbort();
     };
+    // The node is shutting down and this upload ran past the deadline (docs/decisions/028).
+    const onDeadline = () => counter.destroy(new DomainError('SERVICE_UNAVAILABLE', uploadInterruptedMessage(name)));
+    const tooSlow = setTimeout(() => counter.destroy(new DomainError('TIMEOUT', incompleteUploadMessage(name))), maxUploadMinutes * 60_000);
+    tooSlow.unref();
     body.on('error', onAbort);
     body.on('close', onClose);
+    if (deps.deadline?.aborted) onDeadline();
+    else deps.deadline?.addEventListener('abort', onDeadline, { once: true });
     counter.write(head);
     if (ended) counter.end();
     else body.pipe(counter);
     try {
       await deps.storage.put(key, counter, { contentType: type.contentType, cacheControlSeconds: documentCacheControlSeconds, upsert: true });
+    } catch (error) {
+      throw storageRefusal(error, name);
     } finally {
       body.unpipe(counter);
       body.off('error', onAbort);
       body.off('close', onClose);
+      deps.deadline?.removeEventListener('abort', onDeadline);
+      clearTimeout(tooSlow);
     }
-    if (declaredLength !== null && size !== declaredLength) throw new UploadError(400, incompleteUploadMessage(name));
+    if (declaredLength !== null && size !== declaredLength) throw new DomainError('BAD_REQUEST', incompleteUploadMessage(name));
 
     const scanStatus = await scanStored(deps, claimed, key);
     if (scanStatus === 'infected') {
@@ -228,13 +236,13 @@ export async function receiveUpload(
         await updateDocument(tx, claimed.id, { status: 'deleted', scanStatus, contentType: type.contentType, sizeBytes: size, storageKey: key!, deletedAt: deps.now() });
         await writeAudit(tx, { actorType: 'system', action: 'document.infected', entityType: 'document', entityId: claimed.id, data: { bookingId: claimed.bookingId } });
       });
-      throw new UploadError(422, infectedFileMessage(name));
+      throw new DomainError('UNPROCESSABLE_CONTENT', infectedFileMessage(name));
     }
 
     await deps.db.transaction(async (tx) => {
       // Re-checked under the row lock: a payment may have completed while the bytes were arriving.
       const booking = await lockBookingRow(tx, claimed.bookingId);
-      if (!booking || !editableStatuses.includes(booking.status)) throw new UploadError(409, bookingLockedMessage);
+      if (!booking || !isEditable(booking.status)) throw new DomainError('CONFLICT', bookingLockedMessage);
       await updateDocument(tx, claimed.id, {
         status: 'stored',
         scanStatus,
@@ -262,6 +270,20 @@ export async function receiveUpload(
   }
 }
 
+/** Disk or quota full: nothing the visitor did, and waiting may help. */
+const fullCodes = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
+/**
+ * A failure of the store itself becomes a message the visitor can act on
+ * (docs/decisions/028); refusals of the file (size, type, abort) pass as they are.
+ */
+function storageRefusal(error: unknown, name: string): unknown {
+  if (error instanceof DomainError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code && fullCodes.has(code)) return new DomainError('INSUFFICIENT_STORAGE', storageFullMessage(name), { cause: error });
+  return new DomainError('SERVICE_UNAVAILABLE', storageUnavailableMessage(name), { cause: error });
+}
+
 /** 'skipped' without a scanner; a scanner that cannot answer refuses the file rather than passing it. */
 async function scanStored(deps: Deps, document: DocumentRow, key: string): Promise<'clean' | 'infected' | 'skipped'> {
   if (!deps.scanner) return 'skipped';
@@ -271,7 +293,7 @@ async function scanStored(deps: Deps, document: DocumentRow, key: string): Promi
     return result.clean ? 'clean' : 'infected';
   } catch (err) {
     deps.log.error({ err, documentId: document.id }, 'virus scan failed');
-    throw new UploadError(503, `We could not check ${document.originalName} right now. Please try again.`);
+    throw new DomainError('SERVICE_UNAVAILABLE', `We could not check ${document.originalName} right now. Please try again.`);
   }
 }
 
@@ -297,12 +319,10 @@ export async function recordScanResult(deps: Deps, documentId: string, verdict: 
 
 export async function removeDocument(deps: Deps, { bookingId, documentId }: { bookingId: string; documentId: string }): Promise<BookingView> {
   const removed = await deps.db.transaction(async (tx) => {
-    const booking = await lockBookingRow(tx, bookingId);
-    if (!booking) throw new TRPCError({ code: 'NOT_FOUND', message: bookingNotFoundMessage });
-    if (!editableStatuses.includes(booking.status)) throw new TRPCError({ code: 'CONFLICT', message: bookingLockedMessage });
+    await lockEditableBooking(tx, bookingId);
     const doc = await findDocument(tx, bookingId, documentId);
     if (!doc || (doc.status !== 'stored' && doc.status !== 'infected')) {
-      throw new TRPCError({ code: 'NOT_FOUND', message: documentNotFoundMessage });
+      throw new DomainError('NOT_FOUND', documentNotFoundMessage);
     }
     await updateDocument(tx, doc.id, { status: 'deleted', deletedAt: deps.now() });
     await recomputePrice(tx, deps, bookingId);
@@ -323,7 +343,7 @@ export async function openDocument(
   { bookingId, documentId }: { bookingId: string; documentId: string },
 ): Promise<{ name: string; contentType: AcceptedContentType; size: number; body: Readable }> {
   const doc = await findDocument(deps.db, bookingId, documentId);
-  if (!doc || doc.status !== 'stored') throw new TRPCError({ code: 'NOT_FOUND', message: documentNotFoundMessage });
+  if (!doc || doc.status !== 'stored') throw new DomainError('NOT_FOUND', documentNotFoundMessage);
   const stored = await deps.storage.get(doc.storageKey);
   return { name: doc.originalName, contentType: doc.contentType as AcceptedContentType, size: stored.size, body: stored.body };
 }

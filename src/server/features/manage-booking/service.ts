@@ -1,19 +1,20 @@
-import { TRPCError } from '@trpc/server';
+import type { RateRule } from '../../rate-limit.ts';
+import { standingStatuses, type BookingStatus } from '../../../shared/booking.ts';
+import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
 import { isBeforeCutoff, manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { findBooking, lockBookingRow } from '../booking/repository.ts';
 import type { Deps } from '../../deps.ts';
-import { cancelBookingRecord, findBookingIdByManageToken, getBookingView, moveBooking } from '../booking/service.ts';
-import { onBookingCancelled, onBookingRescheduled } from '../notifications/events.ts';
-import { refundBookingPayment } from '../payments/service.ts';
-import { latestPaymentWithRefund } from './repository.ts';
+import { currentPaymentOf, findBooking, findBookingIdByManageToken, getBookingView, lockBookingRow, moveBooking } from '../booking/service.ts';
+import { cancelWithRefund } from '../cancellation/service.ts';
+import { onBookingRescheduled } from '../notifications/events.ts';
+import { DomainError } from '../../errors.ts';
 
 /**
  * The customer's own booking, reached only through the private manage link
  * (the token's SHA-256 is all the database holds). Every rule about what the
  * customer may still change lives here; the page only shows it.
  */
-const notFound = () => new TRPCError({ code: 'NOT_FOUND', message: manageMessages.notFound });
+const notFound = () => new DomainError('NOT_FOUND', manageMessages.notFound);
 
 export async function bookingIdForToken(db: DbOrTx, token: string): Promise<string> {
   const id = await findBookingIdByManageToken(db, token);
@@ -21,11 +22,17 @@ export async function bookingIdForToken(db: DbOrTx, token: string): Promise<stri
   return id;
 }
 
-type Payment = Awaited<ReturnType<typeof latestPaymentWithRefund>>;
+type Payment = ManageBookingView['payment'];
+
+/** What the customer sees of the current payment (with refunds). */
+async function paymentOf(db: DbOrTx, bookingId: string): Promise<Payment> {
+  const row = await currentPaymentOf(db, bookingId);
+  return row && { amountCents: row.amountCents, refundedCents: row.refundedCents, currency: row.currency, status: row.status, method: row.method };
+}
 
 /** What the customer may still do, from the booking's state and the clock. */
-function policy(booking: { status: string; startsAt: Date | null }, payment: Payment, now: Date) {
-  const active = booking.status === 'confirmed' || booking.status === 'payment_processing';
+function policy(booking: { status: BookingStatus; startsAt: Date | null }, payment: Payment, now: Date) {
+  const active = standingStatuses.includes(booking.status);
   const beforeCutoff = active && !!booking.startsAt && isBeforeCutoff(booking.startsAt, now);
   const refundable = payment?.status === 'succeeded' ? payment.amountCents - payment.refundedCents : 0;
   return {
@@ -40,7 +47,7 @@ export async function getManageView(deps: Deps, db: DbOrTx, token: string): Prom
   const id = await bookingIdForToken(db, token);
   const view = await getBookingView(db, id);
   if (!view) throw notFound();
-  const payment = await latestPaymentWithRefund(db, id);
+  const payment = await paymentOf(db, id);
   return {
     id: view.id,
     reference: view.reference,
@@ -52,6 +59,8 @@ export async function getManageView(deps: Deps, db: DbOrTx, token: string): Prom
     contact: view.contact,
     payment,
     ...policy(view, payment, deps.now()),
+    canJoinSession: roomIsOpen(view, false, deps.now()),
+    sessionOpensAt: view.status === 'confirmed' && view.startsAt ? new Date(view.startsAt.getTime() - roomOpensMs) : null,
   };
 }
 
@@ -65,7 +74,7 @@ async function policyInTx(tx: Tx, deps: Deps, token: string, lock: boolean) {
   const id = await bookingIdForToken(tx, token);
   const row = lock ? await lockBookingRow(tx, id) : await findBooking(tx, id);
   if (!row) throw notFound();
-  const payment = await latestPaymentWithRefund(tx, id);
+  const payment = await paymentOf(tx, id);
   return { id, status: row.status, startsAt: row.startsAt, ...policy(row, payment, deps.now()) };
 }
 
@@ -73,9 +82,9 @@ async function policyInTx(tx: Tx, deps: Deps, token: string, lock: boolean) {
 export async function rescheduleByCustomer(deps: Deps, input: { token: string; startsAt: Date }): Promise<ManageBookingView> {
   await deps.db.transaction(async (tx) => {
     const view = await policyInTx(tx, deps, input.token, false);
-    if (view.status !== 'confirmed') throw new TRPCError({ code: 'CONFLICT', message: manageMessages.notChangeable });
-    if (!view.canReschedule) throw new TRPCError({ code: 'CONFLICT', message: manageMessages.tooLateToMove });
-    if (!isBeforeCutoff(input.startsAt, deps.now())) throw new TRPCError({ code: 'BAD_REQUEST', message: manageMessages.newTimeTooSoon });
+    if (view.status !== 'confirmed') throw new DomainError('CONFLICT', manageMessages.notChangeable);
+    if (!view.canReschedule) throw new DomainError('CONFLICT', manageMessages.tooLateToMove);
+    if (!isBeforeCutoff(input.startsAt, deps.now())) throw new DomainError('BAD_REQUEST', manageMessages.newTimeTooSoon);
     const moved = await moveBooking(tx, deps, { bookingId: view.id, startsAt: input.startsAt });
     if (moved.previousStartsAt && moved.previousStartsAt.getTime() !== moved.startsAt.getTime()) {
       await onBookingRescheduled(tx, deps, { bookingId: view.id, previousStartsAt: moved.previousStartsAt, by: 'customer' });
@@ -93,12 +102,18 @@ export async function rescheduleByCustomer(deps: Deps, input: { token: string; s
 export async function cancelByCustomer(deps: Deps, input: { token: string }): Promise<ManageBookingView> {
   await deps.db.transaction(async (tx) => {
     const view = await policyInTx(tx, deps, input.token, true);
-    if (!view.canCancel) throw new TRPCError({ code: 'CONFLICT', message: manageMessages.notChangeable });
-    const refundDue = view.beforeCutoff;
-    const record = await cancelBookingRecord(tx, deps, { bookingId: view.id, reason: refundDue ? 'Cancelled by the customer (refunded)' : 'Cancelled by the customer within 24 hours', by: 'customer' });
-    if (record.alreadyCancelled) return;
-    const refund = refundDue ? await refundBookingPayment(tx, deps, { bookingId: view.id, reason: 'customer cancellation' }) : { refundedCents: 0 };
-    await onBookingCancelled(tx, deps, { bookingId: view.id, refundedCents: refund.refundedCents, by: 'customer' });
+    if (!view.canCancel) throw new DomainError('CONFLICT', manageMessages.notChangeable);
+    const refund = view.beforeCutoff;
+    await cancelWithRefund(tx, deps, {
+      bookingId: view.id,
+      reason: refund ? 'Cancelled by the customer (refunded)' : 'Cancelled by the customer within 24 hours',
+      by: 'customer',
+      refund,
+      refundReason: 'customer cancellation',
+    });
   });
   return getManageView(deps, deps.db, input.token);
 }
+
+/** The manage link's per-address rule: the page, its procedures, downloads and the session room share it. */
+export const manageRate: RateRule = { name: 'manage', limit: 120, windowSeconds: 600 };

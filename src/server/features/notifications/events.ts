@@ -1,10 +1,19 @@
 import type { Tx } from '../../db/client.ts';
+import type { ChatSender } from '../../../shared/chat.ts';
 import type { Deps } from '../../deps.ts';
 import type { MailAttachment } from '../../adapters/mail/index.ts';
 import { bookingCalendar } from './calendar.ts';
 import { renderEmail, type EmailContent } from './layout.ts';
-import { enqueueMail, loadBookingForMail, loadChatMessage, loadContactMessage, type BookingForMail } from './repository.ts';
+import { issueManageToken } from '../booking/service.ts';
+import { enqueueMail, outboxHasKey, loadBookingForMail, loadChatMessage, loadContactMessage, type BookingForMail } from './repository.ts';
+import { sealOutboxSecrets, secretPlaceholder } from './secrets.ts';
 import * as templates from './templates.ts';
+
+/** The .ics the emails attach is the one 'Add to Calendar' downloads (http/calendar.ts). */
+export { bookingCalendar } from './calendar.ts';
+import { staffRoleLabels } from '../../../shared/staff.ts';
+import { businessTimeZone, formatDateTimeInZone } from '../../../shared/time.ts';
+import type { InviteMailer } from '../staff/service.ts';
 
 /**
  * What the rest of the product tells the notifications feature. Each call runs
@@ -15,14 +24,13 @@ import * as templates from './templates.ts';
 export async function onBookingConfirmed(tx: Tx, deps: Deps, event: { bookingId: string; manageToken: string }): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'confirmed');
   if (!booking) return;
-  const manageUrl = `${deps.config.publicUrl}/booking/${event.manageToken}`;
   await enqueue(tx, deps, {
     kind: 'booking_confirmation',
     to: booking.customer!.email,
-    content: templates.bookingConfirmation(booking, manageUrl),
-    attachments: calendarAttachment(deps, booking, { manageUrl }),
-    // The raw token exists only here: it leaves the outbox once the email is sent.
-    secrets: [event.manageToken],
+    content: templates.bookingConfirmation(booking, manageUrlTemplate(deps)),
+    attachments: calendarAttachment(deps, booking, { manageUrl: manageUrlTemplate(deps) }),
+    // The raw token is sealed in the row and put in at send time (./secrets.ts).
+    secrets: { manage_token: event.manageToken },
     dedupeKey: `booking-confirmed:${booking.id}`,
   });
   await enqueue(tx, deps, {
@@ -78,7 +86,7 @@ export async function onBookingRescheduled(
   });
 }
 
-/** Contact form → staff; business inquiry → sales (spec section 7). */
+/** Contact form → staff; business inquiry → sales (docs/product.md §7). */
 export async function onContactMessage(tx: Tx, deps: Deps, event: { messageId: string }): Promise<void> {
   const message = await loadContactMessage(tx, event.messageId);
   if (!message) throw new Error(`contact message ${event.messageId} not found`);
@@ -102,22 +110,122 @@ export async function onChatMessageLeftOffline(tx: Tx, deps: Deps, event: { conv
   });
 }
 
-/** Called by the worker's periodic check: one reminder per appointment time. */
+/** A staff reply the visitor cannot see live: emailed to the address they left, once per reply. */
+export async function onChatReplyToAbsentVisitor(
+  tx: Tx,
+  deps: Deps,
+  event: { to: string; replyMessageId: number; messages: { sender: ChatSender; senderName: string | null; body: string }[] },
+): Promise<void> {
+  await enqueue(tx, deps, {
+    kind: 'chat_reply',
+    to: event.to,
+    replyTo: deps.config.STAFF_EMAIL,
+    content: templates.chatReplyToVisitor(event.messages, '/'),
+    dedupeKey: `chat-reply:${event.replyMessageId}`,
+  });
+}
+
+/** Three failed identity attempts: staff arrange another way (no personal data in the email). */
+export async function onIdentityAttemptsExhausted(tx: Tx, deps: Deps, event: { bookingId: string }): Promise<void> {
+  const booking = await loadBookingForMail(tx, event.bookingId);
+  if (!booking) return;
+  await enqueue(tx, deps, {
+    kind: 'identity_attempts_exhausted',
+    to: deps.config.STAFF_EMAIL,
+    content: templates.identityAttemptsExhausted(booking, `/admin/bookings/${booking.id}`),
+    dedupeKey: `identity-exhausted:${booking.id}`,
+  });
+}
+
+/**
+ * The sealed PDF is ready. The confirmation's token is never kept raw, so this
+ * email carries a manage link of its own (`manageToken`, minted by the caller).
+ * `resend` lets staff send it again (no dedupe key then).
+ */
+export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; manageToken: string; resend?: boolean }): Promise<void> {
+  const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'notarized document ready');
+  if (!booking) return;
+  await enqueue(tx, deps, {
+    kind: 'notarized_document_ready',
+    to: booking.customer!.email,
+    content: templates.notarizedDocumentReady(booking, manageUrlTemplate(deps)),
+    // Put in at send time (./secrets.ts): the stored row holds only a placeholder.
+    secrets: { manage_token: event.manageToken },
+    dedupeKey: event.resend ? undefined : `notarized-ready:${booking.id}`,
+  });
+}
+
+/**
+ * Called by the worker's periodic check: one reminder per appointment time,
+ * with the manage link and the session's Join link (a token of its own: the
+ * confirmation's is never stored in usable form).
+ */
 export async function enqueueReminder(tx: Tx, deps: Deps, bookingId: string): Promise<boolean> {
   const booking = await bookingWithCustomer(tx, deps, bookingId, 'reminder');
   if (!booking?.startsAt) return false;
+  // Keyed by time too: an appointment moved by staff gets a reminder for its new time.
+  const dedupeKey = `reminder:${booking.id}:${booking.startsAt.toISOString()}`;
+  if (await outboxHasKey(tx, dedupeKey)) return false;
+  // A token of its own, put in at send time (./secrets.ts): the stored row holds only a placeholder.
+  const token = await issueManageToken(tx, booking.id, 'reminder');
+  const manageUrl = manageUrlTemplate(deps);
   const id = await enqueue(tx, deps, {
     kind: 'booking_reminder',
     to: booking.customer!.email,
-    content: templates.bookingReminder(booking),
-    attachments: calendarAttachment(deps, booking, {}),
-    // Keyed by time too: an appointment moved by staff gets a reminder for its new time.
-    dedupeKey: `reminder:${booking.id}:${booking.startsAt.toISOString()}`,
+    content: templates.bookingReminder(booking, { manageUrl, joinUrl: `${manageUrl}/session` }),
+    attachments: calendarAttachment(deps, booking, { manageUrl }),
+    secrets: { manage_token: token },
+    dedupeKey,
   });
   return id !== null;
 }
 
+/** The notary finished the session: the customer hears how it ended and what happens next. */
+export async function onSessionFinished(
+  tx: Tx,
+  deps: Deps,
+  event: { bookingId: string; outcome: 'completed' | 'no_show' | 'not_completed'; reason: string | null },
+): Promise<void> {
+  const booking = await bookingWithCustomer(tx, deps, event.bookingId, `session ${event.outcome}`);
+  if (!booking) return;
+  if (event.outcome === 'completed') {
+    await enqueue(tx, deps, {
+      kind: 'session_completed',
+      to: booking.customer!.email,
+      content: templates.sessionCompleted(booking),
+      dedupeKey: `session-finished:${booking.id}`,
+    });
+    return;
+  }
+  // Missed or not completed: the way back is the booking page (a new link; see enqueueReminder).
+  const token = await issueManageToken(tx, booking.id, event.outcome);
+  const manageUrl = manageUrlTemplate(deps);
+  await enqueue(tx, deps, {
+    kind: event.outcome === 'no_show' ? 'session_no_show' : 'session_not_completed',
+    to: booking.customer!.email,
+    content: event.outcome === 'no_show' ? templates.sessionNoShow(booking, manageUrl) : templates.sessionNotCompleted(booking, manageUrl, event.reason),
+    secrets: { manage_token: token },
+    dedupeKey: `session-finished:${booking.id}`,
+  });
+}
+
+/** A booking was assigned to a notary: they get an email (and a badge in the console). */
+export async function onNotaryAssigned(tx: Tx, deps: Deps, event: { bookingId: string; notaryEmail: string; notaryName: string }): Promise<void> {
+  const booking = await loadBookingForMail(tx, event.bookingId);
+  if (!booking) return;
+  await enqueue(tx, deps, {
+    kind: 'notary_assigned',
+    to: event.notaryEmail,
+    content: templates.notaryAssigned(booking, event.notaryName, `/admin/appointments/${booking.id}`),
+  });
+}
+
 // ---------------------------------------------------------------------------------
+
+/** The manage link with its token as a placeholder; pass the token as the `manage_token` secret. */
+export function manageUrlTemplate(deps: Deps): string {
+  return `${deps.config.publicUrl}/booking/${secretPlaceholder('manage_token')}`;
+}
 
 export function mailHost(deps: Deps): string {
   return new URL(deps.config.publicUrl).hostname;
@@ -135,7 +243,11 @@ async function bookingWithCustomer(tx: Tx, deps: Deps, bookingId: string, what: 
 
 function calendarAttachment(deps: Deps, booking: BookingForMail, options: { manageUrl?: string; cancelled?: boolean }): MailAttachment[] {
   if (!booking.startsAt) return [];
-  const { ics, filename } = bookingCalendar(deps, { id: booking.id, reference: booking.reference, startsAt: booking.startsAt }, options);
+  const { ics, filename } = bookingCalendar(
+    deps,
+    { id: booking.id, reference: booking.reference, startsAt: booking.startsAt, calendarSequence: booking.calendarSequence },
+    options,
+  );
   // PUBLISH even for a cancellation (STATUS:CANCELLED, higher SEQUENCE): CANCEL
   // is an iTIP scheduling method that calendars honour only with an ORGANIZER.
   return [{ filename, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: ics }];
@@ -150,7 +262,8 @@ async function enqueue(
     replyTo?: string;
     content: EmailContent;
     attachments?: MailAttachment[];
-    secrets?: string[];
+    /** Placeholder name → raw value (see ./secrets.ts); stored sealed, never in the clear. */
+    secrets?: Record<string, string>;
     dedupeKey?: string;
   },
 ): Promise<string | null> {
@@ -161,7 +274,32 @@ async function enqueue(
     now: deps.now(),
     payload: {
       message: { to: entry.to, replyTo: entry.replyTo, ...rendered, attachments: entry.attachments },
-      secrets: entry.secrets,
+      ...(entry.secrets ? { sealedSecrets: sealOutboxSecrets(deps.secrets, entry.secrets) } : {}),
     },
   });
 }
+
+/** The invitation goes through the mail outbox like every other message. */
+export const sendInviteEmail: InviteMailer = async (deps: Deps, invite) => {
+  // The token (last segment of the URL) is a bearer secret: sealed in the outbox, put in at send time.
+  const token = invite.url.slice(invite.url.lastIndexOf('/') + 1);
+  const invitePath = `${invite.url.slice(0, invite.url.lastIndexOf('/') + 1)}${secretPlaceholder('invite_token')}`;
+  const expires = formatDateTimeInZone(invite.expiresAt, businessTimeZone);
+  const rendered = renderEmail(
+    {
+      subject: 'You are invited to the NotaryOnline staff console',
+      heading: 'Join the staff console',
+      preheader: `You have been invited as ${staffRoleLabels[invite.role]}.`,
+      blocks: [
+        { type: 'paragraph', text: `You have been invited to the NotaryOnline staff console as ${staffRoleLabels[invite.role]}.` },
+        { type: 'button', label: 'Accept the invitation', href: invitePath },
+        { type: 'note', text: `The link works once and expires on ${expires} Central Time. If you did not expect it, ignore this email.` },
+      ],
+    },
+    deps.config.publicUrl,
+  );
+  await enqueueMail(deps.db, {
+    kind: 'staff_invite',
+    payload: { message: { to: invite.email, ...rendered }, sealedSecrets: sealOutboxSecrets(deps.secrets, { invite_token: token }) },
+  });
+};

@@ -2,13 +2,19 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx, type Tx } from '../../db/client.ts';
 import { bookings, chatConversations, chatMessages, contactMessages, customers, documents, outbox, payments } from '../../db/schema.ts';
 import type { MailMessage } from '../../adapters/mail/index.ts';
+import { currentPayment } from '../../../shared/payments.ts';
 
-/** What an outbox row carries: the rendered message (its Message-ID is the row's). */
+/**
+ * What an outbox row carries: the rendered message (its Message-ID is the
+ * row's), with placeholders where private links go (see ./secrets.ts).
+ */
 export interface OutboxPayload {
   message: Omit<MailMessage, 'messageId'>;
+  /** Placeholder name → value sealed with the data-encryption key; dropped once the message is sent. */
+  sealedSecrets?: Record<string, string>;
   /**
-   * Strings that must not outlive delivery (the raw manage-link token): the
-   * worker blanks them in the stored copy once the message is sent.
+   * Rows queued before sealed secrets existed carried raw strings here; they are
+   * blanked when sent and hidden in the console. Never written any more.
    */
   secrets?: string[];
 }
@@ -36,6 +42,12 @@ export async function enqueueMail(
     .onConflictDoNothing({ target: outbox.dedupeKey })
     .returning({ id: outbox.id });
   return rows[0]?.id ?? null;
+}
+
+/** Whether a message with this dedupe key was already queued (so no new link is minted for nothing). */
+export async function outboxHasKey(tx: DbOrTx, dedupeKey: string): Promise<boolean> {
+  const [row] = await tx.select({ id: outbox.id }).from(outbox).where(eq(outbox.dedupeKey, dedupeKey));
+  return row !== undefined;
 }
 
 /**
@@ -75,12 +87,17 @@ export async function claimNextDue(db: DbOrTx, now: Date, leaseMs: number): Prom
 }
 
 /** Right after the transport accepted the message: never sent again. */
-export async function markSent(db: DbOrTx, row: OutboxRow, now: Date): Promise<void> {
-  const payload = row.payload.secrets?.length ? redactPayload(row.payload) : row.payload;
+export async function markSent(db: DbOrTx, row: OutboxRow, now: Date, payload = sentPayload(row)): Promise<void> {
   await db
     .update(outbox)
     .set({ status: 'sent', sentAt: now, lockedUntil: null, lastError: null, payload })
     .where(and(eq(outbox.id, row.id), eq(outbox.status, 'pending')));
+}
+
+/** What the row keeps once sent: secrets blanked. */
+export function sentPayload(row: OutboxRow): OutboxPayload {
+  // Once sent, nothing that opens a private link stays: not even its sealed form.
+  return redactPayload(row.payload);
 }
 
 export async function markAttemptFailed(
@@ -99,9 +116,10 @@ export async function markAttemptFailed(
     .where(and(eq(outbox.id, row.id), eq(outbox.status, 'pending')));
 }
 
-/** The payload with every secret blanked (`secrets` dropped); the staff console shows only this form. */
+/** The payload without its secrets: sealed values dropped, legacy raw ones blanked; placeholders stay. */
 export function redactPayload(payload: OutboxPayload, replacement = '[removed after sending]'): OutboxPayload {
-  const blank = (text: string) => (payload.secrets ?? []).reduce((acc, secret) => (secret ? acc.split(secret).join(replacement) : acc), text);
+  if (!payload.secrets?.length) return { message: payload.message };
+  const blank = (text: string) => payload.secrets!.reduce((acc, secret) => (secret ? acc.split(secret).join(replacement) : acc), text);
   const { message } = payload;
   return {
     message: {
@@ -120,6 +138,8 @@ export interface BookingForMail {
   reference: string;
   status: string;
   startsAt: Date | null;
+  /** iCalendar SEQUENCE of the booking's current entry. */
+  calendarSequence: number;
   timeZone: string;
   priceCents: number;
   currency: string;
@@ -135,6 +155,7 @@ export async function loadBookingForMail(tx: DbOrTx, bookingId: string): Promise
       reference: bookings.reference,
       status: bookings.status,
       startsAt: bookings.startsAt,
+      calendarSequence: bookings.calendarSequence,
       timeZone: bookings.timeZone,
       priceCents: bookings.priceCents,
       currency: bookings.currency,
@@ -152,23 +173,28 @@ export async function loadBookingForMail(tx: DbOrTx, bookingId: string): Promise
     .from(documents)
     .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored')))
     .orderBy(asc(documents.createdAt));
-  const [payment] = await tx
-    .select({
-      amountCents: payments.amountCents,
-      refundedCents: payments.refundedCents,
-      currency: payments.currency,
-      method: payments.method,
-      status: payments.status,
-    })
-    .from(payments)
-    .where(eq(payments.bookingId, bookingId))
-    .orderBy(sql`${payments.createdAt} desc`)
-    .limit(1);
+  // Its own query (the booking service notifies through this feature, so it cannot
+  // call back into it), the same rule: shared/payments.ts `currentPayment`.
+  const payment = currentPayment(
+    await tx
+      .select({
+        amountCents: payments.amountCents,
+        refundedCents: payments.refundedCents,
+        currency: payments.currency,
+        method: payments.method,
+        status: payments.status,
+      })
+      .from(payments)
+      .where(eq(payments.bookingId, bookingId))
+      .orderBy(sql`${payments.createdAt} desc`),
+  );
+
   return {
     id: row.id,
     reference: row.reference,
     status: row.status,
     startsAt: row.startsAt,
+    calendarSequence: row.calendarSequence,
     timeZone: row.timeZone,
     priceCents: row.priceCents,
     currency: row.currency,

@@ -1,7 +1,11 @@
-import { formatInZone } from '../../../shared/calendar.ts';
+import { formatInZone } from '../../../shared/time.ts';
+import type { ChatSender } from '../../../shared/chat.ts';
 import { businessInquirySubject, interestLabel } from '../../../shared/contact.ts';
 import { formatUsd } from '../../../shared/money.ts';
+import { sessionSteps } from '../../../shared/session-copy.ts';
+import { roomOpensMinutesBefore } from '../../../shared/session.ts';
 import { site } from '../../../shared/site.ts';
+import { actLabels, maxIdentityAttempts } from '../../../shared/notarial-act.ts';
 import type { EmailContent } from './layout.ts';
 import type { BookingForMail } from './repository.ts';
 
@@ -27,7 +31,7 @@ function customerTime(b: BookingForMail, at: Date | null = b.startsAt): string {
   return at ? formatInZone(at, b.timeZone).full : 'To be arranged';
 }
 
-/** The spec's booking notification payload (section 3), in the business zone. */
+/** The staff notification payload (docs/product.md §6), in the business zone. */
 export function staffPayload(b: BookingForMail) {
   const when = b.startsAt ? formatInZone(b.startsAt, site.businessTimeZone) : null;
   return {
@@ -49,7 +53,8 @@ export function bookingConfirmation(b: BookingForMail, manageUrl: string): Email
     heading: 'Your appointment is confirmed',
     preheader: `${customerTime(b)} — reference ${b.reference}`,
     blocks: [
-      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for booking with ${site.brand}. A certified notary will call you at ${b.customer?.phone || 'the phone number you gave us'} at the time below, then continue by secure video.` },
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for booking with ${site.brand}. Your secure video session with a certified notary is booked for the time below.` },
+      { type: 'list', title: 'How your session works', items: [...sessionSteps] },
       {
         type: 'facts',
         rows: [
@@ -61,6 +66,8 @@ export function bookingConfirmation(b: BookingForMail, manageUrl: string): Email
       },
       prepareList,
       { type: 'button', label: 'View, reschedule or cancel your booking', href: manageUrl },
+      { type: 'paragraph', text: 'Before your session, verify your identity with a photo of your government ID and a selfie. It takes a few minutes.' },
+      { type: 'button', label: actLabels.verifyIdentity, href: `${manageUrl}#identity` },
       { type: 'paragraph', text: 'You can reschedule or cancel until 24 hours before your appointment; cancelling by then refunds the full amount. A calendar entry is attached to this email.' },
       supportNote,
     ],
@@ -91,17 +98,81 @@ export function bookingStaffNotification(b: BookingForMail, adminUrl: string): E
   };
 }
 
-export function bookingReminder(b: BookingForMail): EmailContent {
+export function bookingReminder(b: BookingForMail, links: { manageUrl: string; joinUrl: string }): EmailContent {
   return {
     subject: `Reminder: your notary appointment is coming up (${b.reference})`,
     heading: 'Your notary appointment is coming up',
     preheader: customerTime(b),
     blocks: [
-      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, this is a reminder of your online notary session. A notary will call you at ${b.customer?.phone || 'the phone number you gave us'}.` },
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, this is a reminder of your online notary session. Your notary meets you by secure video at the time below: the Join video session link opens the session room ${roomOpensMinutesBefore} minutes before it starts.` },
+      { type: 'list', title: 'How your session works', items: [...sessionSteps] },
       { type: 'facts', rows: [['Reference', b.reference], ['Date and time', customerTime(b)], ['Documents', b.documentNames.join('\n') || 'None']] },
+      { type: 'button', label: 'Join video session', href: links.joinUrl },
       prepareList,
-      { type: 'paragraph', text: 'To change the time or cancel, use the link in your confirmation email.' },
+      { type: 'paragraph', text: 'To view, reschedule or cancel your booking, use your booking page:' },
+      { type: 'button', label: 'View, reschedule or cancel your booking', href: links.manageUrl },
       supportNote,
+    ],
+  };
+}
+
+export function sessionCompleted(b: BookingForMail): EmailContent {
+  return {
+    subject: `Thank you — your notarization is complete (${b.reference})`,
+    heading: 'Thank you',
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for completing your notary session with ${site.brand}. Your notarization is complete.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Session', customerTime(b)]] },
+      { type: 'paragraph', text: 'Your notarized documents are available from your booking page, the link in your confirmation email, and we email you as soon as they are ready to download.' },
+      supportNote,
+    ],
+  };
+}
+
+export function sessionNoShow(b: BookingForMail, manageUrl: string): EmailContent {
+  return {
+    subject: `We missed you at your notary appointment (${b.reference})`,
+    heading: 'We missed you',
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, your notary waited for you at the time below, but you did not join the video session. We missed you — you can rebook a new time at any moment.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Was scheduled for', customerTime(b)]] },
+      { type: 'button', label: 'Rebook from your booking page', href: manageUrl },
+      { type: 'button', label: 'Book a new appointment', href: '/schedule' },
+      supportNote,
+    ],
+  };
+}
+
+export function sessionNotCompleted(b: BookingForMail, manageUrl: string, reason: string | null): EmailContent {
+  return {
+    subject: `Your notary session could not be completed (${b.reference})`,
+    heading: 'Your session could not be completed',
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, your notary could not complete the notarization in your session.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Session', customerTime(b)], ['Reason', reason || 'Not given']] },
+      { type: 'paragraph', text: `Please call us at ${site.phone} and we will arrange a new session; your booking page has the details.` },
+      { type: 'button', label: 'Open your booking page', href: manageUrl },
+      supportNote,
+    ],
+  };
+}
+
+export function notaryAssigned(b: BookingForMail, notaryName: string, appointmentUrl: string): EmailContent {
+  return {
+    subject: `New appointment assigned to you: ${b.reference}`,
+    heading: 'A new appointment is assigned to you',
+    blocks: [
+      { type: 'paragraph', text: `Hello ${notaryName || 'there'}, an appointment has been assigned to you. Start the video session from the appointment page in the console.` },
+      {
+        type: 'facts',
+        rows: [
+          ['Reference', b.reference],
+          ['Date and time', b.startsAt ? `${formatInZone(b.startsAt, site.businessTimeZone).dateTime} (${formatInZone(b.startsAt, site.businessTimeZone).zone})` : 'To be arranged'],
+          ['Customer', customerName(b)],
+          ['Documents', b.documentNames.join('\n') || 'None'],
+        ],
+      },
+      { type: 'button', label: 'Open the appointment', href: appointmentUrl },
     ],
   };
 }
@@ -213,7 +284,7 @@ export function contactToStaff(m: ContactRow): EmailContent {
   };
 }
 
-/** Spec section 7: subject and the body fields Name, Email, Company, Phone, Interest, Message. */
+/** docs/product.md §7.3: subject and the body fields Name, Email, Company, Phone, Interest, Message. */
 export function businessToSales(m: ContactRow): EmailContent {
   return {
     subject: businessInquirySubject(m.name, m.company ?? ''),
@@ -244,6 +315,50 @@ export function chatLeftOffline(chat: { visitorName: string | null; visitorEmail
       { type: 'facts', rows: [['Name', who], ['Email', chat.visitorEmail || 'Not given'], ['Page', chat.currentPage || 'Unknown']] },
       { type: 'paragraph', text: chat.body },
       { type: 'button', label: 'Open the chat console', href: adminChatUrl },
+    ],
+  };
+}
+
+/**
+ * A staff reply to a visitor who left an email in the chat and is not on the
+ * site: the conversation so far (oldest first), and the way back to it.
+ */
+export function chatReplyToVisitor(messages: { sender: ChatSender; senderName: string | null; body: string }[], siteUrl: string): EmailContent {
+  return {
+    subject: 'NotaryOnline replied to your chat message',
+    heading: 'We replied to your message',
+    blocks: [
+      { type: 'paragraph', text: 'Thank you for writing to us. Here is our reply, with the conversation so far:' },
+      { type: 'list', items: messages.map((m) => `${m.sender === 'visitor' ? 'You' : m.sender === 'staff' ? (m.senderName ?? 'NotaryOnline') : 'NotaryOnline'}: ${m.body}`) },
+      { type: 'paragraph', text: 'Reply to this email, or open the chat on our website from the same browser to continue the conversation.' },
+      { type: 'button', label: 'Continue on NotaryOnline', href: siteUrl },
+    ],
+  };
+}
+
+export function notarizedDocumentReady(b: BookingForMail, manageUrl: string): EmailContent {
+  return {
+    subject: actLabels.documentReadySubject,
+    heading: actLabels.documentReadySubject,
+    preheader: `Reference ${b.reference}`,
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, your notarization is complete. Your notarized document is signed and sealed by the notary and can be checked in any PDF reader.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Documents', b.documentNames.join('\n') || '—']] },
+      { type: 'button', label: actLabels.downloadNotarized, href: manageUrl },
+      { type: 'paragraph', text: 'Keep this email: the link above opens your private booking page, where you can download the notarized document again.' },
+      supportNote,
+    ],
+  };
+}
+
+export function identityAttemptsExhausted(b: BookingForMail, adminPath: string): EmailContent {
+  return {
+    subject: `Identity verification failed ${maxIdentityAttempts} times (${b.reference})`,
+    heading: 'A customer could not verify their identity',
+    blocks: [
+      { type: 'paragraph', text: `The customer of booking ${b.reference} used all ${maxIdentityAttempts} identity verification attempts without success. Please contact them to arrange another way before the appointment.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Customer', customerName(b)], ['Appointment', customerTime(b)]] },
+      { type: 'paragraph', text: `Open the booking in the console: ${adminPath}` },
     ],
   };
 }

@@ -1,6 +1,8 @@
+import { withConnection } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { enqueueReminder, mailHost } from './events.ts';
-import { claimNextDue, findBookingsDueForReminder, markAttemptFailed, markReminderQueued, markSent, type OutboxRow } from './repository.ts';
+import { fillSecrets } from './secrets.ts';
+import { claimNextDue, findBookingsDueForReminder, markAttemptFailed, markReminderQueued, markSent, sentPayload, type OutboxRow } from './repository.ts';
 
 /**
  * Delivers the outbox. Any number of workers (one per server process) may run
@@ -78,26 +80,41 @@ export async function deliverDue(deps: Deps, options: OutboxWorkerOptions = {}, 
 
 async function deliverOne(deps: Deps, o: Required<OutboxWorkerOptions>, row: OutboxRow, report: DeliveryReport): Promise<void> {
   const messageId = `${row.id}@${mailHost(deps)}`;
-  try {
-    await deps.mail.send({ ...row.payload.message, messageId });
-  } catch (error) {
-    const now = deps.now();
-    const permanent = isPermanent(error);
-    const final = (permanent && row.attempts >= o.maxAttempts) || now.getTime() - row.createdAt.getTime() >= o.maxAgeMs;
-    const nextAttemptAt = new Date(now.getTime() + backoffDelay(row.attempts, o));
-    const message = error instanceof Error ? error.message : String(error);
-    await markAttemptFailed(deps.db, row, { error: message, nextAttemptAt, final });
-    if (final) {
-      report.failed++;
-      deps.log.error({ outboxId: row.id, kind: row.kind, attempts: row.attempts, err: message }, 'email could not be delivered; marked failed');
-    } else {
-      report.retrying++;
-      deps.log.warn({ outboxId: row.id, kind: row.kind, attempts: row.attempts, retryAt: nextAttemptAt, err: message }, 'email delivery failed; will retry');
+  // At-least-once (docs/decisions/015): a crash after the server accepted the
+  // message and before "sent" is committed sends it again. That window is kept
+  // as small as SMTP allows — it has no two-phase commit — by preparing the
+  // mark (the redacted copy) and taking its database connection before the
+  // message goes out: after the final 250 only one UPDATE round trip remains.
+  const payload = sentPayload(row);
+  const sent = await withConnection(deps.database.pool, deps.db, async (db) => {
+    try {
+      // Private links are put in only now, from their sealed form (./secrets.ts).
+      const message = fillSecrets(deps.secrets, row.payload.message, row.payload.sealedSecrets);
+      await deps.mail.send({ ...message, messageId });
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
     }
+    await markSent(db, row, deps.now(), payload);
+    return true;
+  });
+  if (sent === true) {
+    report.sent++;
     return;
   }
-  await markSent(deps.db, row, deps.now());
-  report.sent++;
+  const error = sent;
+  const now = deps.now();
+  const permanent = isPermanent(error);
+  const final = (permanent && row.attempts >= o.maxAttempts) || now.getTime() - row.createdAt.getTime() >= o.maxAgeMs;
+  const nextAttemptAt = new Date(now.getTime() + backoffDelay(row.attempts, o));
+  const message = error.message;
+  await markAttemptFailed(deps.db, row, { error: message, nextAttemptAt, final });
+  if (final) {
+    report.failed++;
+    deps.log.error({ outboxId: row.id, kind: row.kind, attempts: row.attempts, err: message }, 'email could not be delivered; marked failed');
+  } else {
+    report.retrying++;
+    deps.log.warn({ outboxId: row.id, kind: row.kind, attempts: row.attempts, retryAt: nextAttemptAt, err: message }, 'email delivery failed; will retry');
+  }
 }
 
 /** Queues reminders for appointments entering the lead window; safe on several nodes at once. */
@@ -128,6 +145,9 @@ export function startOutboxWorker(deps: Deps, options: OutboxWorkerOptions = {})
   let running: Promise<void> | undefined;
   let lastReminderCheck = 0;
 
+  // Consecutive failed passes: while the database is away the worker backs off
+  // (poll interval doubling to 30 s) instead of failing every 2 s, and says so once.
+  let failures = 0;
   const pass = async () => {
     try {
       if (o.reminderEveryMs > 0 && Date.now() - lastReminderCheck >= o.reminderEveryMs) {
@@ -135,9 +155,12 @@ export function startOutboxWorker(deps: Deps, options: OutboxWorkerOptions = {})
         await queueDueReminders(deps, o);
       }
       await deliverDue(deps, o, () => stopped);
+      if (failures > 0) deps.log.info({ failures }, 'outbox worker reaches the database again');
+      failures = 0;
     } catch (error) {
-      // The database may be briefly unreachable: the next poll tries again.
-      deps.log.error({ err: error }, 'outbox pass failed');
+      failures++;
+      if (failures === 1) deps.log.error({ err: error }, 'outbox pass failed; retrying with backoff');
+      else deps.log.warn({ err: error, failures }, 'outbox pass failed again');
     }
   };
   const schedule = (delay: number) => {
@@ -146,7 +169,7 @@ export function startOutboxWorker(deps: Deps, options: OutboxWorkerOptions = {})
     timer = setTimeout(() => {
       running = pass().finally(() => {
         running = undefined;
-        schedule(o.pollMs);
+        schedule(failures === 0 ? o.pollMs : Math.min(30_000, o.pollMs * 2 ** Math.min(failures, 10)));
       });
     }, delay);
   };

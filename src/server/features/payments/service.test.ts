@@ -4,22 +4,15 @@ import { bookingLockedMessage, holdExpiredMessage } from '../../../shared/bookin
 import { cardMessages } from '../../../shared/payments.ts';
 import { createTestDeps, type TestContext } from '../../../../tests/helpers/app.ts';
 import { dbKinds } from '../../../../tests/helpers/db.ts';
-import { bookingAwaitingPayment, paymentClock } from '../../../../tests/helpers/payments.ts';
+import { paymentClock } from '../../../../tests/helpers/payments.ts';
+import { bookingIn } from '../../../../tests/helpers/bookings.ts';
+import { rejectionOf } from '../../../../tests/helpers/async.ts';
 import { auditLog, bookings, payments } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { getBookingView } from '../booking/service.ts';
 import { applyIntentUpdate, confirmTestCard, createPaymentIntent, refundBookingPayment, syncPayment } from './service.ts';
 
 const card = { number: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Grace Hopper', email: 'grace@example.com' };
-
-async function rejection(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return { code: (error as { code?: string }).code, message: (error as Error).message };
-  }
-  throw new Error('expected a rejection');
-}
 
 describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
   let ctx: TestContext;
@@ -34,7 +27,7 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
   afterEach(() => ctx.close());
 
   it('creates one intent per booking and amount, priced by the server', async () => {
-    const { bookingId } = await bookingAwaitingPayment(deps);
+    const { bookingId } = await bookingIn(deps, 'awaiting_payment');
     const first = await createPaymentIntent(deps, { bookingId });
     const again = await createPaymentIntent(deps, { bookingId });
     expect(first).toMatchObject({ mode: 'test', amountCents: 3100, currency: 'usd', clientSecret: null });
@@ -45,17 +38,17 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
   });
 
   it('refuses to take payment before the earlier steps, or after the hold lapsed', async () => {
-    const { bookingId } = await bookingAwaitingPayment(deps);
+    const { bookingId } = await bookingIn(deps, 'awaiting_payment');
     const draft = await deps.db.insert(bookings).values({ reference: 'NOTARY-DRAFT234', priceCents: 2500 }).returning({ id: bookings.id });
-    expect(await rejection(createPaymentIntent(deps, { bookingId: draft[0]!.id }))).toMatchObject({ code: 'PRECONDITION_FAILED' });
+    expect(await rejectionOf(createPaymentIntent(deps, { bookingId: draft[0]!.id }))).toMatchObject({ code: 'PRECONDITION_FAILED' });
 
     clock = new Date(paymentClock.getTime() + (deps.config.BOOKING_HOLD_MINUTES + 1) * 60_000);
-    expect(await rejection(createPaymentIntent(deps, { bookingId }))).toEqual({ code: 'PRECONDITION_FAILED', message: holdExpiredMessage });
-    expect(await rejection(confirmTestCard(deps, { bookingId, ...card }))).toMatchObject({ message: holdExpiredMessage });
+    expect(await rejectionOf(createPaymentIntent(deps, { bookingId }))).toEqual({ code: 'PRECONDITION_FAILED', message: holdExpiredMessage });
+    expect(await rejectionOf(confirmTestCard(deps, { bookingId, ...card }))).toMatchObject({ message: holdExpiredMessage });
   });
 
   it('4242 pays and confirms the booking through the shared path', async () => {
-    const { bookingId } = await bookingAwaitingPayment(deps);
+    const { bookingId } = await bookingIn(deps, 'awaiting_payment');
     const { receipt, error } = await confirmTestCard(deps, { bookingId, ...card });
     expect(error).toBeNull();
     expect(receipt).toMatchObject({ bookingId, provider: 'test', amountCents: 3100, currency: 'usd', status: 'succeeded', method: 'card', failureMessage: null });
@@ -66,12 +59,12 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
     expect(view?.payment).toMatchObject({ providerPaymentId: receipt.providerPaymentId, status: 'succeeded' });
 
     // Paid: no second intent, no second charge.
-    expect(await rejection(createPaymentIntent(deps, { bookingId }))).toEqual({ code: 'CONFLICT', message: bookingLockedMessage });
+    expect(await rejectionOf(createPaymentIntent(deps, { bookingId }))).toEqual({ code: 'CONFLICT', message: bookingLockedMessage });
     expect(await syncPayment(deps, { bookingId })).toMatchObject({ status: 'succeeded' });
   });
 
   it('4000 0000 0000 0002 is declined with Stripe’s message; a retry with 4242 succeeds on the same intent', async () => {
-    const { bookingId } = await bookingAwaitingPayment(deps);
+    const { bookingId } = await bookingIn(deps, 'awaiting_payment');
     const declined = await confirmTestCard(deps, { bookingId, ...card, number: '4000 0000 0000 0002' });
     expect(declined.error).toBe(cardMessages.declined);
     expect(declined.receipt.status).toBe('requires_payment_method');
@@ -86,7 +79,7 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
   });
 
   it('checks the card on the server too (format, expiry, non-test numbers)', async () => {
-    const { bookingId } = await bookingAwaitingPayment(deps);
+    const { bookingId } = await bookingIn(deps, 'awaiting_payment');
     expect((await confirmTestCard(deps, { bookingId, ...card, number: '4242 4242 4242 4241' })).error).toBe(cardMessages.numberInvalid);
     expect((await confirmTestCard(deps, { bookingId, ...card, expiry: '01 / 20' })).error).toBe(cardMessages.expiryPast);
     expect((await confirmTestCard(deps, { bookingId, ...card, cvc: '1' })).error).toBe(cardMessages.cvcIncomplete);
@@ -97,7 +90,7 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
   });
 
   it('refunds what was paid, once', async () => {
-    const { bookingId } = await bookingAwaitingPayment(deps);
+    const { bookingId } = await bookingIn(deps, 'awaiting_payment');
     await confirmTestCard(deps, { bookingId, ...card });
     const first = await deps.db.transaction((tx) => refundBookingPayment(tx, deps, { bookingId, reason: 'customer cancelled' }));
     expect(first.refundedCents).toBe(3100);
@@ -109,7 +102,7 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
   });
 
   it('refunds a payment that succeeds after its booking was cancelled, and leaves the booking cancelled', async () => {
-    const { bookingId } = await bookingAwaitingPayment(deps);
+    const { bookingId } = await bookingIn(deps, 'awaiting_payment');
     const intent = await createPaymentIntent(deps, { bookingId });
     await deps.db.update(bookings).set({ status: 'cancelled', cancellationReason: 'abandoned' }).where(eq(bookings.id, bookingId));
     const succeeded = { providerPaymentId: intent.providerPaymentId, bookingId, status: 'succeeded', amountCents: 3100, currency: 'usd', method: 'card', failureMessage: null } as const;
@@ -124,7 +117,7 @@ describe.each(dbKinds)('payments with the test provider on %s', (kind) => {
   });
 
   it('refunds nothing for a booking that was never paid', async () => {
-    const { bookingId } = await bookingAwaitingPayment(deps);
+    const { bookingId } = await bookingIn(deps, 'awaiting_payment');
     await createPaymentIntent(deps, { bookingId });
     expect(await deps.db.transaction((tx) => refundBookingPayment(tx, deps, { bookingId, reason: 'x' }))).toEqual({ refundedCents: 0, providerRefundId: null });
   });

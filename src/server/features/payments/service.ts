@@ -1,22 +1,29 @@
-import { TRPCError } from '@trpc/server';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type Stripe from 'stripe';
 import {
   bookingLockedMessage,
   bookingNotFoundMessage,
   holdExpiredMessage,
   infectedDocumentsMessage,
+  isPaid,
   type BookingView,
 } from '../../../shared/booking.ts';
 import type { ConfirmTestCardInput, PaymentAttempt, PaymentReceipt, PaymentSetup } from '../../../shared/payments.ts';
-import { intentSummary } from '../../adapters/payments/stripe.ts';
-import type { TestPaymentProvider } from '../../adapters/payments/test-provider.ts';
-import type { RetrievedIntent } from '../../adapters/payments/types.ts';
+import type { ProviderEvent, RetrievedIntent } from '../../adapters/payments/types.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { bookings, payments, processedEvents } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { isUuid } from '../../../shared/ids.ts';
 import { writeAudit } from '../audit.ts';
-import { confirmBooking, getBookingView, markPaymentFailed, markPaymentProcessing } from '../booking/service.ts';
+import {
+  confirmBooking,
+  currentPaymentOf,
+  findBooking,
+  getBookingView,
+  markPaymentFailed,
+  markPaymentProcessing,
+  paymentView,
+} from '../booking/service.ts';
+import * as repo from './repository.ts';
+import type { PaymentRow } from './repository.ts';
+import { DomainError } from '../../errors.ts';
 
 /**
  * Payments for bookings. The amount always comes from the booking on the
@@ -28,39 +35,15 @@ import { confirmBooking, getBookingView, markPaymentFailed, markPaymentProcessin
 
 export const incompleteStepsMessage = 'Please complete the previous steps before paying.';
 export const testModeOnlyMessage = 'Test cards are only accepted in test mode.';
-const paidStatuses = ['confirmed', 'completed', 'no_show'] as const;
-
-type PaymentRow = typeof payments.$inferSelect;
 
 function toReceipt(row: PaymentRow): PaymentReceipt {
-  return {
-    bookingId: row.bookingId,
-    provider: row.provider,
-    providerPaymentId: row.providerPaymentId,
-    amountCents: row.amountCents,
-    currency: row.currency,
-    status: row.status,
-    method: row.method,
-    failureMessage: row.failureMessage,
-    createdAt: row.createdAt,
-  };
+  return { ...paymentView(row), bookingId: row.bookingId, failureMessage: row.failureMessage };
 }
 
 async function loadBooking(db: DbOrTx, bookingId: string): Promise<BookingView> {
   const booking = await getBookingView(db, bookingId);
-  if (!booking) throw new TRPCError({ code: 'NOT_FOUND', message: bookingNotFoundMessage });
+  if (!booking) throw new DomainError('NOT_FOUND', bookingNotFoundMessage);
   return booking;
-}
-
-/** The payment a booking's receipt shows: one that went through if any, else the latest attempt. */
-async function currentPaymentRow(db: DbOrTx, bookingId: string): Promise<PaymentRow | null> {
-  const rows = await db.select().from(payments).where(eq(payments.bookingId, bookingId)).orderBy(desc(payments.createdAt));
-  return rows.find((r) => ['succeeded', 'processing', 'refunded'].includes(r.status)) ?? rows[0] ?? null;
-}
-
-export async function getPaymentReceipt(db: DbOrTx, bookingId: string): Promise<PaymentReceipt | null> {
-  const row = await currentPaymentRow(db, bookingId);
-  return row ? toReceipt(row) : null;
 }
 
 /**
@@ -70,19 +53,19 @@ export async function getPaymentReceipt(db: DbOrTx, bookingId: string): Promise<
  */
 export async function createPaymentIntent(deps: Deps, { bookingId }: { bookingId: string }): Promise<PaymentSetup> {
   const booking = await loadBooking(deps.db, bookingId);
-  if ((paidStatuses as readonly string[]).includes(booking.status)) {
-    throw new TRPCError({ code: 'CONFLICT', message: bookingLockedMessage });
+  if (isPaid(booking.status)) {
+    throw new DomainError('CONFLICT', bookingLockedMessage);
   }
-  if (booking.status === 'cancelled') throw new TRPCError({ code: 'NOT_FOUND', message: bookingNotFoundMessage });
+  if (booking.status === 'cancelled') throw new DomainError('NOT_FOUND', bookingNotFoundMessage);
   if (booking.status !== 'payment_processing') {
     if (booking.status !== 'awaiting_payment' || booking.documents.length === 0 || !booking.contact) {
-      throw new TRPCError({ code: 'PRECONDITION_FAILED', message: incompleteStepsMessage });
+      throw new DomainError('PRECONDITION_FAILED', incompleteStepsMessage);
     }
     if (!booking.startsAt || !booking.holdExpiresAt || booking.holdExpiresAt.getTime() <= deps.now().getTime()) {
-      throw new TRPCError({ code: 'PRECONDITION_FAILED', message: holdExpiredMessage });
+      throw new DomainError('PRECONDITION_FAILED', holdExpiredMessage);
     }
     if (booking.documents.some((d) => d.scanStatus === 'infected')) {
-      throw new TRPCError({ code: 'PRECONDITION_FAILED', message: infectedDocumentsMessage });
+      throw new DomainError('PRECONDITION_FAILED', infectedDocumentsMessage);
     }
   }
 
@@ -95,17 +78,14 @@ export async function createPaymentIntent(deps: Deps, { bookingId }: { bookingId
     idempotencyKey: `booking-${bookingId}-${amountCents}`,
     description: `Online Notary Service — ${booking.reference}`,
   });
-  await deps.db
-    .insert(payments)
-    .values({
-      bookingId,
-      provider: deps.payments.mode,
-      providerPaymentId: created.providerPaymentId,
-      amountCents,
-      currency: 'usd',
-      status: created.status,
-    })
-    .onConflictDoNothing({ target: payments.providerPaymentId });
+  await repo.insertPaymentOnce(deps.db, {
+    bookingId,
+    provider: deps.payments.mode,
+    providerPaymentId: created.providerPaymentId,
+    amountCents,
+    currency: 'usd',
+    status: created.status,
+  });
   return {
     mode: deps.payments.mode,
     providerPaymentId: created.providerPaymentId,
@@ -124,11 +104,9 @@ function nextStatus(current: string, incoming: string): string {
   return incoming;
 }
 
-/** Status and price only: one query, safe inside a transaction. */
+/** Status and price, through the booking service (an intent's metadata may name anything). */
 async function bookingState(tx: DbOrTx, bookingId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(bookingId)) return null;
-  const [row] = await tx.select({ status: bookings.status, priceCents: bookings.priceCents }).from(bookings).where(eq(bookings.id, bookingId));
-  return row ?? null;
+  return isUuid(bookingId) ? findBooking(tx, bookingId) : null;
 }
 
 export interface IntentUpdate extends RetrievedIntent {
@@ -141,57 +119,52 @@ export interface IntentUpdate extends RetrievedIntent {
  * booking or marks it processing. Safe to repeat.
  */
 export async function applyIntentUpdate(tx: Tx, deps: Deps, update: IntentUpdate): Promise<PaymentRow | null> {
-  let [row] = await tx.select().from(payments).where(eq(payments.providerPaymentId, update.providerPaymentId)).for('update');
+  let row = await repo.lockPaymentByProviderId(tx, update.providerPaymentId);
   if (!row) {
     // An intent we never recorded (e.g. our insert failed after Stripe answered): place it from its metadata.
     if (!update.bookingId || !(await bookingState(tx, update.bookingId))) {
       deps.log.warn({ providerPaymentId: update.providerPaymentId }, 'payment update for an unknown booking ignored');
       return null;
     }
-    [row] = await tx
-      .insert(payments)
-      .values({
-        bookingId: update.bookingId,
-        provider: deps.payments.mode,
-        providerPaymentId: update.providerPaymentId,
-        amountCents: update.amountCents,
-        currency: update.currency,
-        status: 'requires_payment_method',
-      })
-      .returning();
+    row = await repo.insertPayment(tx, {
+      bookingId: update.bookingId,
+      provider: deps.payments.mode,
+      providerPaymentId: update.providerPaymentId,
+      amountCents: update.amountCents,
+      currency: update.currency,
+      status: 'requires_payment_method',
+    });
   }
-  const current = row!;
+  const current = row;
   const status = nextStatus(current.status, update.status);
   const changed = status !== current.status;
-  const [saved] = await tx
-    .update(payments)
-    .set({
-      status,
-      method: update.method ?? current.method,
-      failureMessage: settledStatuses.has(status) || status === 'processing' ? null : (update.failureMessage ?? current.failureMessage),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(payments.id, current.id))
-    .returning();
+  const saved = await repo.updatePayment(tx, current.id, {
+    status,
+    method: update.method ?? current.method,
+    failureMessage: settledStatuses.has(status) || status === 'processing' ? null : (update.failureMessage ?? current.failureMessage),
+  });
 
   if (status === 'succeeded' && (changed || update.status === 'succeeded')) {
     const booking = await bookingState(tx, current.bookingId);
     if (booking && update.amountCents < booking.priceCents) {
       // Never confirm on less than the price the server set; staff can see the row.
       deps.log.error({ bookingId: current.bookingId, paid: update.amountCents, price: booking.priceCents }, 'payment below booking price');
-    } else if (booking && booking.status !== 'cancelled') {
-      await confirmBooking(tx, deps, { bookingId: current.bookingId });
     } else if (booking) {
-      // Paid for a booking that was cancelled meanwhile (abandoned, or by staff while the
-      // visitor was paying): the money goes straight back; the refund key makes a repeat harmless.
-      const { refundedCents } = await refundBookingPayment(tx, deps, { bookingId: current.bookingId, reason: 'paid after cancellation' });
-      await writeAudit(tx, {
-        actorType: 'system',
-        action: 'payment.refunded_after_cancellation',
-        entityType: 'booking',
-        entityId: current.bookingId,
-        data: { providerPaymentId: current.providerPaymentId, refundedCents },
-      });
+      // Whether the booking was cancelled meanwhile (abandoned, or by staff while the visitor
+      // was paying) is decided once, under the booking's row lock, by confirmBooking: an
+      // unlocked read here could miss a cancel that commits in between.
+      const { outcome } = await confirmBooking(tx, deps, { bookingId: current.bookingId });
+      if (outcome === 'cancelled') {
+        // The money goes straight back; the refund key makes a repeat harmless.
+        const { refundedCents } = await refundBookingPayment(tx, deps, { bookingId: current.bookingId, reason: 'paid after cancellation' });
+        await writeAudit(tx, {
+          actorType: 'system',
+          action: 'payment.refunded_after_cancellation',
+          entityType: 'booking',
+          entityId: current.bookingId,
+          data: { providerPaymentId: current.providerPaymentId, refundedCents },
+        });
+      }
     }
   } else if (status === 'processing') {
     // The booking service ignores this for a booking already further along (e.g. confirmed).
@@ -200,7 +173,7 @@ export async function applyIntentUpdate(tx: Tx, deps: Deps, update: IntentUpdate
     // A delayed method (Cash App Pay) failed: the visitor may pay again; no-op unless processing.
     await markPaymentFailed(tx, deps, { bookingId: current.bookingId });
   }
-  return saved ?? null;
+  return saved;
 }
 
 /**
@@ -210,7 +183,7 @@ export async function applyIntentUpdate(tx: Tx, deps: Deps, update: IntentUpdate
  */
 export async function syncPayment(deps: Deps, { bookingId }: { bookingId: string }): Promise<PaymentReceipt | null> {
   await loadBooking(deps.db, bookingId);
-  const row = await currentPaymentRow(deps.db, bookingId);
+  const row = await currentPaymentOf(deps.db, bookingId);
   if (!row) return null;
   if (row.provider !== deps.payments.mode || settledStatuses.has(row.status)) return toReceipt(row);
   let retrieved: RetrievedIntent;
@@ -233,11 +206,11 @@ export async function syncPayment(deps: Deps, { bookingId }: { bookingId: string
  * Stripe.js's confirmPayment): `{ receipt, error: 'Your card was declined.' }`.
  */
 export async function confirmTestCard(deps: Deps, input: ConfirmTestCardInput): Promise<PaymentAttempt> {
-  if (deps.payments.mode !== 'test') throw new TRPCError({ code: 'BAD_REQUEST', message: testModeOnlyMessage });
-  const provider = deps.payments as TestPaymentProvider;
+  const confirmCard = deps.payments.confirmTestCard;
+  if (!confirmCard) throw new DomainError('BAD_REQUEST', testModeOnlyMessage);
   const setup = await createPaymentIntent(deps, { bookingId: input.bookingId });
-  const outcome = await provider.confirmCard(setup.providerPaymentId, input, deps.now());
-  const retrieved = await provider.retrieve(setup.providerPaymentId);
+  const outcome = await confirmCard(setup.providerPaymentId, input, deps.now());
+  const retrieved = await deps.payments.retrieve(setup.providerPaymentId);
   const saved = await deps.db.transaction((tx) =>
     applyIntentUpdate(tx, deps, { ...retrieved, providerPaymentId: setup.providerPaymentId }),
   );
@@ -245,56 +218,26 @@ export async function confirmTestCard(deps: Deps, input: ConfirmTestCardInput): 
 }
 
 /**
- * Stripe's webhook events, each processed once: its id is recorded in
- * `processed_events` in the same transaction as its effect, so a redelivery
- * (or two deliveries racing) changes nothing the second time.
+ * The provider's webhook events (translated by the adapter), each processed
+ * once: its id is recorded in `processed_events` in the same transaction as
+ * its effect, so a redelivery (or two deliveries racing) changes nothing the
+ * second time.
  */
-export async function handleStripeEvent(deps: Deps, event: Stripe.Event): Promise<'processed' | 'duplicate' | 'ignored'> {
+export async function handleProviderEvent(deps: Deps, event: ProviderEvent): Promise<'processed' | 'duplicate' | 'ignored'> {
   return deps.db.transaction(async (tx) => {
-    const fresh = await tx
-      .insert(processedEvents)
-      .values({ id: event.id, provider: 'stripe', type: event.type })
-      .onConflictDoNothing()
-      .returning({ id: processedEvents.id });
-    if (fresh.length === 0) return 'duplicate';
+    if (!(await repo.claimEvent(tx, { id: event.id, provider: deps.payments.mode, type: event.type }))) return 'duplicate';
 
-    switch (event.type) {
-      case 'payment_intent.succeeded':
-      case 'payment_intent.processing':
-      case 'payment_intent.payment_failed':
-      case 'payment_intent.canceled': {
-        const intent = event.data.object;
-        await applyIntentUpdate(tx, deps, { ...intentSummary(intent), providerPaymentId: intent.id });
+    switch (event.kind) {
+      case 'intent':
+        await applyIntentUpdate(tx, deps, { ...event.intent, providerPaymentId: event.providerPaymentId });
         return 'processed';
-      }
-      case 'charge.refunded': {
-        const charge = event.data.object;
-        const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
-        if (!intentId) return 'ignored';
-        const refundId = charge.refunds?.data[0]?.id ?? null;
-        await recordRefund(tx, intentId, charge.amount_refunded, refundId, charge.refunded);
+      case 'refund':
+        await repo.recordRefund(tx, event);
         return 'processed';
-      }
       default:
         return 'ignored';
     }
   });
-}
-
-async function recordRefund(tx: DbOrTx, providerPaymentId: string, refundedCents: number, refundId: string | null, full: boolean) {
-  await tx
-    .update(payments)
-    .set({
-      // Refund totals only grow: an older event never lowers them.
-      refundedCents: sql`greatest(${payments.refundedCents}, ${refundedCents})`,
-      // An older (smaller) refund event does not replace the latest refund's id.
-      providerRefundId: refundId
-        ? sql`case when ${refundedCents} >= ${payments.refundedCents} then ${refundId} else ${payments.providerRefundId} end`
-        : sql`${payments.providerRefundId}`,
-      status: full ? 'refunded' : sql`${payments.status}`,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(payments.providerPaymentId, providerPaymentId));
 }
 
 /**
@@ -307,13 +250,7 @@ export async function refundBookingPayment(
   deps: Deps,
   { bookingId, reason }: { bookingId: string; reason: string },
 ): Promise<{ refundedCents: number; providerRefundId: string | null }> {
-  const [row] = await tx
-    .select()
-    .from(payments)
-    .where(and(eq(payments.bookingId, bookingId), inArray(payments.status, ['succeeded', 'refunded'])))
-    .orderBy(desc(payments.createdAt))
-    .limit(1)
-    .for('update');
+  const row = await repo.lockCapturedPayment(tx, bookingId);
   if (!row) return { refundedCents: 0, providerRefundId: null };
   const remaining = row.amountCents - row.refundedCents;
   if (remaining <= 0) return { refundedCents: 0, providerRefundId: row.providerRefundId };
@@ -322,10 +259,7 @@ export async function refundBookingPayment(
     amountCents: remaining,
     idempotencyKey: `refund-${row.providerPaymentId}-${remaining}`,
   });
-  await tx
-    .update(payments)
-    .set({ refundedCents: row.amountCents, providerRefundId: refund.refundId, status: 'refunded', updatedAt: sql`now()` })
-    .where(eq(payments.id, row.id));
+  await repo.updatePayment(tx, row.id, { refundedCents: row.amountCents, providerRefundId: refund.refundId, status: 'refunded' });
   deps.log.info({ bookingId, refundId: refund.refundId, amountCents: remaining, reason }, 'payment refunded');
   return { refundedCents: remaining, providerRefundId: refund.refundId };
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.ts';
+import { sweepStorage } from '../storage-sweep/sweep.ts';
 import { runRetention } from './service.ts';
 
 export interface RetentionJob {
@@ -7,7 +8,8 @@ export interface RetentionJob {
 }
 
 /**
- * Runs the retention pass (abandoned bookings, then expired documents)
+ * Runs the retention pass (abandoned bookings, then expired documents, then
+ * the storage sweep)
  * shortly after start-up and then every `intervalMs` (hourly by default).
  * Every node runs it; both steps are safe to run concurrently (see service.ts).
  */
@@ -19,6 +21,9 @@ export function startRetentionJob(deps: Deps, options: { intervalMs?: number; fi
     if (stopped || running) return;
     running = runRetention(deps)
       .catch((error: unknown) => deps.log.error({ err: error }, 'retention: run failed'))
+      // Then what crashes left in storage (temporary files, objects no row points to).
+      .then(() => sweepStorage(deps))
+      .catch((error: unknown) => deps.log.error({ err: error }, 'retention: storage sweep failed'))
       .finally(() => {
         running = null;
       });

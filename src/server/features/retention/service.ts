@@ -1,12 +1,49 @@
+import { purgeExpiredIdentity } from '../identity/service.ts';
+import { pruneJournal } from '../journal/service.ts';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client.ts';
+import { endedStatuses, unpaidStatuses, type BookingStatus } from '../../../shared/booking.ts';
+import { queryRows, type Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { writeAudit } from '../audit.ts';
+import { cancelAbandonedBooking } from '../booking/service.ts';
 
-/** Bookings whose appointment is over: their documents are kept only for the retention period. */
-export const finishedStatuses = ['completed', 'no_show', 'cancelled'] as const;
+/** `(…)` list of a status group, for the raw SQL below. */
+const statusList = (group: readonly BookingStatus[]) => sql`(${sql.join(group.map((status) => sql`${status}`), sql`, `)})`;
+import { assembleRecording } from '../session/service.ts';
 
 const batchSize = 50;
+
+/**
+ * Deletes one document's bytes, then marks it deleted and audits it; false
+ * (logged, nothing marked) when the store refused. Bytes first: if the row
+ * update were lost, the next run deletes again (deleting a missing object is a
+ * no-op); the reverse would leak bytes.
+ */
+async function deleteDocument(
+  tx: Tx,
+  deps: Deps,
+  doc: { id: string; storage_key: string; status: string },
+  data: { bookingId: string } & Record<string, unknown>,
+): Promise<boolean> {
+  try {
+    await deps.storage.delete(doc.storage_key);
+  } catch (error) {
+    deps.log.error({ err: error, documentId: doc.id, bookingId: data.bookingId }, 'retention: could not delete document bytes');
+    return false;
+  }
+  await tx.execute(
+    sql`update documents set status = 'deleted', deleted_at = ${deps.now().toISOString()}::timestamptz,
+          upload_token_hash = null where id = ${doc.id}::uuid`,
+  );
+  await writeAudit(tx, {
+    actorType: 'system',
+    action: 'document.retention_deleted',
+    entityType: 'document',
+    entityId: doc.id,
+    data: { ...data, previousStatus: doc.status },
+  });
+  return true;
+}
 
 export interface RetentionRun {
   deleted: number;
@@ -36,7 +73,7 @@ export async function purgeExpiredDocuments(deps: Deps): Promise<RetentionRun> {
               from documents d
               join bookings b on b.id = d.booking_id
              where d.status <> 'deleted'
-               and b.status in ('completed', 'no_show', 'cancelled')
+               and b.status in ${statusList(endedStatuses)}
                and coalesce(case when b.status = 'cancelled' then b.cancelled_at end, b.starts_at, b.updated_at)
                    < ${cutoff.toISOString()}::timestamptz
                ${skip.size > 0 ? sql`and d.id not in (${sql.join([...skip].map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}
@@ -45,28 +82,12 @@ export async function purgeExpiredDocuments(deps: Deps): Promise<RetentionRun> {
              for update of d skip locked`,
       );
       for (const row of rows) {
-        try {
-          // Bytes first: if the row update were lost, the next run deletes again
-          // (deleting a missing object is a no-op); the reverse would leak bytes.
-          await deps.storage.delete(row.storage_key);
-        } catch (error) {
-          deps.log.error({ err: error, documentId: row.id }, 'retention: could not delete document bytes');
+        const deleted = await deleteDocument(tx, deps, row, { bookingId: row.booking_id, retentionDays: deps.config.DOCUMENT_RETENTION_DAYS });
+        if (deleted) run.deleted++;
+        else {
           skip.add(row.id);
           run.failed++;
-          continue;
         }
-        await tx.execute(
-          sql`update documents set status = 'deleted', deleted_at = ${deps.now().toISOString()}::timestamptz,
-                upload_token_hash = null where id = ${row.id}::uuid`,
-        );
-        await writeAudit(tx, {
-          actorType: 'system',
-          action: 'document.retention_deleted',
-          entityType: 'document',
-          entityId: row.id,
-          data: { bookingId: row.booking_id, previousStatus: row.status, retentionDays: deps.config.DOCUMENT_RETENTION_DAYS },
-        });
-        run.deleted++;
       }
       return rows.length;
     });
@@ -75,9 +96,6 @@ export async function purgeExpiredDocuments(deps: Deps): Promise<RetentionRun> {
   if (run.deleted > 0 || run.failed > 0) deps.log.info({ ...run }, 'retention: expired documents purged');
   return run;
 }
-
-/** Statuses of a booking nobody has paid for yet. */
-export const unpaidStatuses = ['draft', 'held', 'awaiting_payment'] as const;
 
 export interface AbandonedRun {
   cancelled: number;
@@ -113,7 +131,7 @@ export async function cancelAbandonedBookings(deps: Deps): Promise<AbandonedRun>
         tx,
         sql`select b.id, b.status
               from bookings b
-             where b.status in ('draft', 'held', 'awaiting_payment')
+             where b.status in ${statusList(unpaidStatuses)}
                and greatest(b.created_at, b.updated_at,
                             coalesce((select max(d.created_at) from documents d where d.booking_id = b.id), b.created_at))
                    < ${cutoff.toISOString()}::timestamptz
@@ -142,26 +160,9 @@ export async function cancelAbandonedBookings(deps: Deps): Promise<AbandonedRun>
         }
         let bytesLeft = false;
         for (const doc of docs) {
-          try {
-            // Bytes first, as in purgeExpiredDocuments: a lost row update only repeats a delete.
-            await deps.storage.delete(doc.storage_key);
-          } catch (error) {
-            deps.log.error({ err: error, documentId: doc.id, bookingId: booking.id }, 'retention: could not delete abandoned document bytes');
-            bytesLeft = true;
-            continue;
-          }
-          await tx.execute(
-            sql`update documents set status = 'deleted', deleted_at = ${deps.now().toISOString()}::timestamptz,
-                  upload_token_hash = null where id = ${doc.id}::uuid`,
-          );
-          await writeAudit(tx, {
-            actorType: 'system',
-            action: 'document.retention_deleted',
-            entityType: 'document',
-            entityId: doc.id,
-            data: { bookingId: booking.id, previousStatus: doc.status, reason: 'abandoned', retentionHours: hours },
-          });
-          run.documentsDeleted++;
+          const deleted = await deleteDocument(tx, deps, doc, { bookingId: booking.id, reason: 'abandoned', retentionHours: hours });
+          if (deleted) run.documentsDeleted++;
+          else bytesLeft = true;
         }
         if (bytesLeft) {
           // Stays as it is, so the next run tries the remaining bytes again.
@@ -169,19 +170,7 @@ export async function cancelAbandonedBookings(deps: Deps): Promise<AbandonedRun>
           run.failed++;
           continue;
         }
-        await tx.execute(
-          sql`update bookings set status = 'cancelled', cancelled_at = ${deps.now().toISOString()}::timestamptz,
-                cancellation_reason = 'abandoned', hold_expires_at = null, updated_at = now()
-               where id = ${booking.id}::uuid`,
-        );
-        await writeAudit(tx, {
-          actorType: 'system',
-          action: 'booking.status_changed',
-          entityType: 'booking',
-          entityId: booking.id,
-          data: { from: booking.status, to: 'cancelled', reason: 'abandoned', retentionHours: hours },
-        });
-        run.cancelled++;
+        if (await cancelAbandonedBooking(tx, deps, { bookingId: booking.id, data: { retentionHours: hours } })) run.cancelled++;
       }
       return rows.length;
     });
@@ -191,9 +180,68 @@ export async function cancelAbandonedBookings(deps: Deps): Promise<AbandonedRun>
   return run;
 }
 
+/**
+ * Session recordings are kept RECORDING_RETENTION_DAYS after they were stored
+ * (10 years by default, the RULONA 2018 model's period; decision 031), then
+ * their object is deleted and the row marked `deleted` (kept: the record that
+ * a recording existed). Recordings a crashed browser left running for more
+ * than an hour are first assembled from the chunks that arrived.
+ */
+export async function purgeExpiredRecordings(deps: Deps): Promise<RetentionRun & { sealed: number }> {
+  const run = { deleted: 0, failed: 0, sealed: 0 };
+  const idleBefore = new Date(deps.now().getTime() - 3600_000);
+  const stale = await queryRows<{ id: string }>(
+    deps.db,
+    sql`select r.id from session_recordings r
+         where r.status = 'recording'
+           and coalesce((select max(c.created_at) from session_recording_chunks c where c.recording_id = r.id), r.started_at) < ${idleBefore.toISOString()}::timestamptz
+         limit ${batchSize}`,
+  );
+  for (const row of stale) {
+    try {
+      if ((await assembleRecording(deps, row.id)) === 'stored') run.sealed++;
+    } catch (error) {
+      deps.log.error({ err: error, recordingId: row.id }, 'retention: could not assemble an interrupted recording');
+      run.failed++;
+    }
+  }
+  const cutoff = new Date(deps.now().getTime() - deps.config.RECORDING_RETENTION_DAYS * 86_400_000);
+  while (true) {
+    const batch = await deps.db.transaction(async (tx) => {
+      const rows = await queryRows<{ id: string; booking_id: string; storage_key: string }>(
+        tx,
+        sql`select id, booking_id, storage_key from session_recordings
+             where status = 'stored' and stored_at < ${cutoff.toISOString()}::timestamptz
+             order by stored_at limit ${batchSize}
+             for update skip locked`,
+      );
+      for (const row of rows) {
+        await deps.storage.delete(row.storage_key);
+        await tx.execute(sql`update session_recordings set status = 'deleted', deleted_at = ${deps.now().toISOString()}::timestamptz where id = ${row.id}::uuid`);
+        await writeAudit(tx, {
+          actorType: 'system',
+          action: 'session.recording_retention_deleted',
+          entityType: 'booking',
+          entityId: row.booking_id,
+          data: { recordingId: row.id, retentionDays: deps.config.RECORDING_RETENTION_DAYS },
+        });
+        run.deleted++;
+      }
+      return rows.length;
+    });
+    if (batch < batchSize) break;
+  }
+  if (run.deleted > 0 || run.failed > 0 || run.sealed > 0) deps.log.info({ ...run }, 'retention: recordings');
+  return run;
+}
+
 /** One pass of everything the retention job does. */
-export async function runRetention(deps: Deps): Promise<{ documents: RetentionRun; abandoned: AbandonedRun }> {
+export async function runRetention(deps: Deps): Promise<{ documents: RetentionRun; abandoned: AbandonedRun; recordings: RetentionRun & { sealed: number } }> {
   const abandoned = await cancelAbandonedBookings(deps);
   const documents = await purgeExpiredDocuments(deps);
-  return { documents, abandoned };
+  const recordings = await purgeExpiredRecordings(deps);
+  // The notarial act's personal data and journal (features/identity, features/journal).
+  await purgeExpiredIdentity(deps);
+  await pruneJournal(deps);
+  return { documents, abandoned, recordings };
 }

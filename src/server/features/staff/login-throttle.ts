@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Response } from 'express';
 import { queryRows } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { consumeRate, resetRate, tooManyRequestsMessage, type RateRule } from '../../http/rate-limit.ts';
+import { consumeRate, resetRate, tooManyRequestsMessage, type RateRule } from '../../rate-limit.ts';
 import { TRPCError } from '../../trpc.ts';
 
 /**

@@ -1,6 +1,7 @@
 import type { StaffRole } from '../../db/schema.ts';
-import { publicProcedure, TRPCError } from '../../trpc.ts';
-import { staffAuthFromCookieHeader } from './session.ts';
+import type { RateRule } from '../../rate-limit.ts';
+import { publicProcedure, rateLimited, rateLimitedProcedure, TRPCError, type Context } from '../../trpc.ts';
+import { staffAuthFromCookieHeader, type StaffAuth } from './session.ts';
 
 /**
  * The only ways a staff procedure is built. Each check runs before input is
@@ -33,3 +34,16 @@ export function roleProcedure(...roles: StaffRole[]) {
 }
 
 export const adminProcedure = roleProcedure('admin');
+
+/** Second-factor codes per account: a 6-digit code cannot be guessed in 10 tries. */
+export const totpAttempts: RateRule = { name: 'totp', limit: 10, windowSeconds: 15 * 60 };
+/** Invitation look-ups and acceptance per address: a brake on guessing invitation tokens. */
+export const inviteAttempts: RateRule = { name: 'invite-accept', limit: 20, windowSeconds: 15 * 60 };
+
+const perAccount = (ctx: Context & { auth: StaffAuth }) => ctx.auth.identity.user.id;
+/** A session (second factor possibly owed) entering a TOTP code. */
+export const sessionCodeProcedure = sessionProcedure.use(rateLimited(totpAttempts, perAccount));
+/** A fully signed-in member entering a TOTP code. */
+export const staffCodeProcedure = staffProcedure.use(rateLimited(totpAttempts, perAccount));
+/** Anyone holding an invitation link. */
+export const inviteProcedure = rateLimitedProcedure(inviteAttempts);

@@ -11,9 +11,17 @@ import {
   updateProfileInput,
   userIdInput,
 } from '../../../shared/staff.ts';
-import { adminProcedure, roleProcedure, sessionProcedure, staffProcedure } from './procedures.ts';
+import {
+  adminProcedure,
+  inviteProcedure,
+  roleProcedure,
+  sessionCodeProcedure,
+  sessionProcedure,
+  staffCodeProcedure,
+  staffProcedure,
+} from './procedures.ts';
 import * as staff from './service.ts';
-import { sendInviteEmail } from './invite-email.ts';
+import { sendInviteEmail } from '../notifications/events.ts';
 
 /**
  * Accounts and sign-in. Public: me, login, invitation look-up and accept.
@@ -27,25 +35,23 @@ export const staffRouter = router({
     await staff.logout(ctx.deps, ctx.res, ctx.auth);
     return { ok: true as const };
   }),
-  invitation: publicProcedure
-    .input(inviteTokenInput)
-    .query(({ ctx, input }) => staff.describeInvite(ctx.deps, ctx.res, ctx.req, input.token)),
-  acceptInvite: publicProcedure
+  invitation: inviteProcedure.input(inviteTokenInput).query(({ ctx, input }) => staff.describeInvite(ctx.deps, input.token)),
+  acceptInvite: inviteProcedure
     .input(acceptInviteInput)
     .mutation(({ ctx, input }) => staff.acceptInvite(ctx.deps, ctx.req, ctx.res, input)),
 
   totp: router({
-    verify: sessionProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
-      await staff.verifySecondFactor(ctx.deps, ctx.res, ctx.auth, input.code);
+    verify: sessionCodeProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
+      await staff.verifySecondFactor(ctx.deps, ctx.auth, input.code);
       return { ok: true as const };
     }),
     begin: sessionProcedure.mutation(({ ctx }) => staff.beginTotpEnrolment(ctx.deps, ctx.auth)),
-    confirm: sessionProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
-      await staff.confirmTotpEnrolment(ctx.deps, ctx.res, ctx.auth, input.code);
+    confirm: sessionCodeProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
+      await staff.confirmTotpEnrolment(ctx.deps, ctx.auth, input.code);
       return { ok: true as const };
     }),
-    disable: staffProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
-      await staff.disableTotp(ctx.deps, ctx.res, ctx.auth, input.code);
+    disable: staffCodeProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {
+      await staff.disableTotp(ctx.deps, ctx.auth, input.code);
       return { ok: true as const };
     }),
   }),

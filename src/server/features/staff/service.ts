@@ -3,9 +3,8 @@ import type { Request, Response } from 'express';
 import { auditLog, staffInvites, staffSessions, staffUsers, type StaffRole } from '../../db/schema.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { enforceRate } from '../../http/rate-limit.ts';
 import { TRPCError } from '../../trpc.ts';
-import { isValidTimeZone } from '../../../shared/time.ts';
+import { businessTimeZone, isValidTimeZone } from '../../../shared/time.ts';
 import { invalidCodeMessage, inviteInvalidMessage, loginFailedMessage } from '../../../shared/staff.ts';
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from './login-throttle.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './password.ts';
@@ -19,12 +18,12 @@ import {
   staffAuthFromCookieHeader,
   type StaffAuth,
 } from './session.ts';
-import { generateToken, hashToken } from './tokens.ts';
+import { hashToken } from '../../tokens.ts';
+import { generateToken } from './tokens.ts';
 import { generateTotpKey, totpUri, verifyTotp } from './totp.ts';
+import { totpQrSvg } from './totp-qr.ts';
 
 export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
-const totpAttempts = { name: 'totp', limit: 10, windowSeconds: 15 * 60 };
-const inviteAttempts = { name: 'invite-accept', limit: 20, windowSeconds: 15 * 60 };
 
 export async function audit(
   db: DbOrTx,
@@ -62,7 +61,7 @@ export async function createStaffAccount(
       role: input.role,
       name: input.name?.trim() ?? '',
       passwordHash: await hashPassword(input.password),
-      timeZone: input.timeZone ?? 'America/Chicago',
+      timeZone: input.timeZone ?? businessTimeZone,
     })
     .returning({ id: staffUsers.id });
   return user!;
@@ -121,7 +120,9 @@ export async function logout(deps: Deps, res: Response, auth: StaffAuth): Promis
  * user used. The check and the write are one conditional UPDATE, so two
  * requests racing with the same code cannot both pass (on any number of nodes).
  */
-async function acceptTotpCode(deps: Deps, userId: string, secret: string, code: string): Promise<boolean> {
+async function acceptTotpCode(deps: Deps, userId: string, storedKey: string, code: string): Promise<boolean> {
+  const secret = await openTotpKey(deps, userId, storedKey);
+  if (secret === null) return false;
   const step = verifyTotp(secret, code, deps.now());
   if (step === null) return false;
   const claimed = await deps.db
@@ -132,10 +133,36 @@ async function acceptTotpCode(deps: Deps, userId: string, secret: string, code: 
   return claimed.length === 1;
 }
 
+/**
+ * TOTP keys are sealed at rest with the data-encryption key (decision 023),
+ * bound to their user. A key stored before that (plaintext base32), or sealed
+ * with the previous key during a rotation, is sealed again with the current
+ * key the first time it is used.
+ */
+export function sealTotpKey(deps: Pick<Deps, 'secrets'>, userId: string, secret: string): string {
+  return deps.secrets.seal(secret, `totp:${userId}`);
+}
+
+async function openTotpKey(deps: Deps, userId: string, stored: string): Promise<string | null> {
+  const sealed = deps.secrets.isSealed(stored);
+  let secret: string;
+  try {
+    secret = sealed ? deps.secrets.openText(stored, `totp:${userId}`) : stored;
+  } catch (error) {
+    // Another user's key copied into this row, or a key sealed under a key we no longer have:
+    // no code can match. Staff must know (an admin resets the user's two-factor).
+    deps.log.error({ userId, err: error instanceof Error ? error.message : String(error) }, 'TOTP key does not open');
+    return null;
+  }
+  if (!sealed || deps.secrets.needsReseal(stored)) {
+    await deps.db.update(staffUsers).set({ totpKey: sealTotpKey(deps, userId, secret) }).where(and(eq(staffUsers.id, userId), eq(staffUsers.totpKey, stored)));
+  }
+  return secret;
+}
+
 /** Second step of a login with TOTP on. */
-export async function verifySecondFactor(deps: Deps, res: Response, auth: StaffAuth, code: string): Promise<void> {
+export async function verifySecondFactor(deps: Deps, auth: StaffAuth, code: string): Promise<void> {
   if (auth.twoFactor !== 'verify') throw new TRPCError({ code: 'BAD_REQUEST', message: 'No code is needed for this session.' });
-  await enforceRate(deps.db, res, totpAttempts, auth.identity.user.id);
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, auth.identity.user.id));
   if (!user?.totpKey || !(await acceptTotpCode(deps, auth.identity.user.id, user.totpKey, code))) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
@@ -152,15 +179,18 @@ export async function beginTotpEnrolment(deps: Deps, auth: StaffAuth) {
   if (auth.totpEnabled) throw new TRPCError({ code: 'CONFLICT', message: 'Two-factor authentication is already on.' });
   if (auth.twoFactor === 'verify') throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required.' });
   const { secret } = generateTotpKey();
-  await deps.db.update(staffUsers).set({ totpKey: secret, totpLastStep: null }).where(eq(staffUsers.id, auth.identity.user.id));
-  return { secret, uri: totpUri(secret, auth.identity.user.email) };
+  await deps.db
+    .update(staffUsers)
+    .set({ totpKey: sealTotpKey(deps, auth.identity.user.id, secret), totpLastStep: null })
+    .where(eq(staffUsers.id, auth.identity.user.id));
+  const uri = totpUri(secret, auth.identity.user.email);
+  return { secret, uri, qrSvg: await totpQrSvg(uri) };
 }
 
 /** Enrolment, step 2: a correct code turns TOTP on and completes this session's sign-in. */
-export async function confirmTotpEnrolment(deps: Deps, res: Response, auth: StaffAuth, code: string): Promise<void> {
+export async function confirmTotpEnrolment(deps: Deps, auth: StaffAuth, code: string): Promise<void> {
   if (auth.totpEnabled) throw new TRPCError({ code: 'CONFLICT', message: 'Two-factor authentication is already on.' });
   if (auth.twoFactor === 'verify') throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required.' });
-  await enforceRate(deps.db, res, totpAttempts, auth.identity.user.id);
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, userId));
   if (!user?.totpKey) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Start the set-up again.' });
@@ -177,11 +207,10 @@ export async function confirmTotpEnrolment(deps: Deps, res: Response, auth: Staf
 }
 
 /** Non-admins may turn TOTP off again, proving it with a current code. */
-export async function disableTotp(deps: Deps, res: Response, auth: StaffAuth, code: string): Promise<void> {
+export async function disableTotp(deps: Deps, auth: StaffAuth, code: string): Promise<void> {
   if (auth.identity.user.role === 'admin') {
     throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required for admins.' });
   }
-  await enforceRate(deps.db, res, totpAttempts, auth.identity.user.id);
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey, totpEnabled: staffUsers.totpEnabled }).from(staffUsers).where(eq(staffUsers.id, userId));
   if (!user?.totpEnabled || !user.totpKey) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Two-factor authentication is not on.' });
@@ -296,8 +325,7 @@ async function openInvite(db: DbOrTx, token: string, now: Date) {
   return invite;
 }
 
-export async function describeInvite(deps: Deps, res: Response, req: Request, token: string) {
-  await enforceRate(deps.db, res, inviteAttempts, clientIp(req));
+export async function describeInvite(deps: Deps, token: string) {
   const invite = await openInvite(deps.db, token, deps.now());
   if (!invite) throw new TRPCError({ code: 'NOT_FOUND', message: inviteInvalidMessage });
   return { email: invite.email, role: invite.role };
@@ -305,7 +333,6 @@ export async function describeInvite(deps: Deps, res: Response, req: Request, to
 
 /** Uses the invitation once (atomically), creates the account and signs it in. */
 export async function acceptInvite(deps: Deps, req: Request, res: Response, input: { token: string; name: string; password: string }) {
-  await enforceRate(deps.db, res, inviteAttempts, clientIp(req));
   const problem = passwordProblem(input.password);
   if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
   const passwordHash = await hashPassword(input.password);

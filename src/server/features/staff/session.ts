@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import { staffSessions, staffUsers, type StaffRole } from '../../db/schema.ts';
 import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { generateToken, hashToken } from './tokens.ts';
+import { hashToken } from '../../tokens.ts';
+import { generateToken } from './tokens.ts';
 
 /**
  * Staff sessions after Lucia's design (see docs/decisions/0xx-staff-sessions.md):
@@ -27,6 +28,16 @@ export interface StaffAuth {
 }
 
 export const staffSessionCookie = 'staff_session';
+
+/**
+ * The cookie's name for this site. Served over HTTPS it carries the `__Host-`
+ * prefix: browsers then accept it only with Secure, Path=/ and no Domain, so
+ * neither a sibling subdomain nor a plain-http page can plant or overwrite it.
+ * A plain-http install (local, tests) cannot use the prefix.
+ */
+export function staffSessionCookieName(config: Pick<Deps['config'], 'publicUrl' | 'SESSION_COOKIE_SECURE'>): string {
+  return config.publicUrl.startsWith('https:') && config.SESSION_COOKIE_SECURE ? `__Host-${staffSessionCookie}` : staffSessionCookie;
+}
 export const sessionIdleMs = 12 * 60 * 60 * 1000;
 export const sessionAbsoluteMs = 7 * 24 * 60 * 60 * 1000;
 
@@ -106,7 +117,7 @@ export async function validateSessionToken(deps: Deps, token: string): Promise<S
 
 export async function staffAuthFromCookieHeader(deps: Deps, cookieHeader: string | undefined): Promise<StaffAuth | null> {
   if (!cookieHeader) return null;
-  const token = parseCookie(cookieHeader)[staffSessionCookie];
+  const token = parseCookie(cookieHeader)[staffSessionCookieName(deps.config)];
   return token ? validateSessionToken(deps, token) : null;
 }
 
@@ -147,7 +158,7 @@ export function setSessionCookie(res: Response, deps: Deps, token: string, absol
   res.append(
     'Set-Cookie',
     stringifySetCookie({
-      name: staffSessionCookie,
+      name: staffSessionCookieName(deps.config),
       value: token,
       httpOnly: true,
       secure: deps.config.SESSION_COOKIE_SECURE,
@@ -162,7 +173,7 @@ export function clearSessionCookie(res: Response, deps: Deps): void {
   res.append(
     'Set-Cookie',
     stringifySetCookie({
-      name: staffSessionCookie,
+      name: staffSessionCookieName(deps.config),
       value: '',
       httpOnly: true,
       secure: deps.config.SESSION_COOKIE_SECURE,

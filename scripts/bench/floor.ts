@@ -1,0 +1,109 @@
+/**
+ * The floors, each run as its own process by the bench (a floor sharing the
+ * load generator's process measures half its real speed):
+ *
+ *   node scripts/bench/floor.ts replay <spec.json>  # a bare node:http server answering the captured status, headers and bytes
+ *   node scripts/bench/floor.ts socket <ack.json>   # a bare Socket.IO server acknowledging `send` with the app's answer
+ *   node scripts/bench/floor.ts sql <spec.json>     # a bare `pg` client issuing an endpoint's recorded statements
+ *
+ * Servers print `{"url": ...}` once listening; the SQL floor prints its figures as JSON.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type OutgoingHttpHeaders } from 'node:http';
+import pg from 'pg';
+import { Server as SocketServer } from 'socket.io';
+
+export interface ReplaySpec {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  bodyBase64: string;
+}
+
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
+
+export interface SqlSpec {
+  url: string;
+  connections: number;
+  poolSize: number;
+  durationSeconds: number;
+  /** One entry per recorded request: its statements in order (BEGIN/COMMIT included when the app sent them). */
+  requests: SqlStatement[][];
+}
+
+export interface SqlFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+const [mode, specFile] = process.argv.slice(2);
+const spec = JSON.parse(readFileSync(specFile!, 'utf8')) as unknown;
+
+function listen(server: ReturnType<typeof createServer>) {
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+  });
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+if (mode === 'replay') {
+  const { status, headers, bodyBase64 } = spec as ReplaySpec;
+  const body = Buffer.from(bodyBase64, 'base64');
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(status, headers);
+      res.end(body);
+    });
+  });
+  listen(server);
+} else if (mode === 'socket') {
+  const server = createServer();
+  const io = new SocketServer(server, { serveClient: false });
+  io.of('/chat').on('connection', (socket) => {
+    socket.on('send', (_input: unknown, callback: (answer: unknown) => void) => callback(spec));
+  });
+  listen(server);
+} else if (mode === 'sql') {
+  const { url, connections, poolSize, durationSeconds, requests } = spec as SqlSpec;
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const latencies: number[] = [];
+  let errors = 0;
+  let n = 0;
+  const deadline = performance.now() + durationSeconds * 1000;
+  // Each "request" runs its statements on one pooled connection, in order,
+  // as the app's transaction does (the app's reads outside a transaction may
+  // use any connection: this floor is at least as fast).
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      const statements = requests[n++ % requests.length]!;
+      const t0 = performance.now();
+      const client = await pool.connect();
+      try {
+        for (const statement of statements) await client.query(statement.text, statement.values);
+      } catch {
+        errors++;
+        await client.query('rollback').catch(() => {});
+      } finally {
+        client.release();
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: connections }, loop));
+  const elapsed = performance.now() - started;
+  await pool.end();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  const figures: SqlFigures = { rps: (latencies.length / elapsed) * 1000, p50: at(0.5), p99: at(0.99), errors };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  process.exit(0);
+} else {
+  throw new Error(`unknown floor mode "${mode}"`);
+}

@@ -1,0 +1,74 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { Input, Select } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { toast } from '../../components/ui/toast.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { errorMessage } from '../../lib/errors.ts';
+
+/**
+ * Admins upload each notary's signing certificate (PKCS#12 + password). The
+ * server checks it opens, then stores both encrypted (DATA_ENCRYPTION_KEY);
+ * the file never comes back out.
+ */
+export function CertificateUpload({ notaries }: { notaries: { id: string; name: string; email: string }[] }) {
+  const ids = { notary: useId(), file: useId(), password: useId() };
+  const [notaryId, setNotaryId] = useState(notaries[0]?.id ?? '');
+  const upload = trpc.act.uploadCertificate.useMutation();
+  const profile = trpc.act.notaryProfile.useQuery({ staffUserId: notaryId }, { enabled: !!notaryId });
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const file = form.get('p12');
+    if (!(file instanceof File) || file.size === 0) return toast({ title: 'Choose the .p12 / .pfx file', variant: 'destructive' });
+    if (file.size > 150_000) return toast({ title: 'That file is too large for a certificate', variant: 'destructive' });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let binary = '';
+    for (const b of bytes) binary += String.fromCharCode(b);
+    try {
+      await upload.mutateAsync({ staffUserId: notaryId, p12Base64: btoa(binary), password: String(form.get('password') ?? '') });
+      toast({ title: 'Certificate stored (encrypted)', variant: 'success' });
+      event.currentTarget?.reset();
+      await profile.refetch();
+    } catch (e) {
+      toast({ title: 'Certificate not accepted', description: errorMessage(e), variant: 'destructive' });
+    }
+  }
+
+  if (notaries.length === 0) return null;
+  const cert = profile.data?.certificate;
+  return (
+    <section aria-labelledby={`${ids.notary}-h`} className="mt-10 max-w-2xl">
+      <h2 id={`${ids.notary}-h`} className="mb-2 text-lg font-semibold text-slate-900">
+        Notaries’ signing certificates
+      </h2>
+      <form onSubmit={submit} className="grid gap-3">
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.notary}>Notary</Label>
+          <Select id={ids.notary} value={notaryId} onChange={(e) => setNotaryId(e.target.value)}>
+            {notaries.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.name || n.email}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <p className="text-sm text-slate-700" role="status">
+          {cert ? `On file: ${cert.kind === 'test' ? 'TEST MODE self-signed' : 'uploaded'} — ${cert.subject ?? ''}` : 'No certificate on file.'}
+        </p>
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.file}>PKCS#12 file (.p12 or .pfx)</Label>
+          <input id={ids.file} name="p12" type="file" accept=".p12,.pfx,application/x-pkcs12" className="text-sm" />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.password}>Certificate password</Label>
+          <Input id={ids.password} name="password" type="password" autoComplete="off" maxLength={200} />
+        </div>
+        <Button type="submit" className="w-fit" disabled={upload.isPending || !notaryId}>
+          Upload certificate
+        </Button>
+      </form>
+    </section>
+  );
+}

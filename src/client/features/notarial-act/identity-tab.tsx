@@ -1,0 +1,110 @@
+import { BadgeCheck, ShieldAlert } from 'lucide-react';
+import { identityMessages } from '../../../shared/notarial-act.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { trpc } from '../../lib/trpc.ts';
+import { useSessionUpdates } from './use-session-updates.ts';
+import type { RoomTabProps } from '../session-room/room-context.ts';
+
+/**
+ * The room's Identity tab. The notary sees what the provider established
+ * (name on the ID against the booking, document type, issuing state, expiry,
+ * selfie match, the photos) and confirms it matches the person on camera —
+ * the session cannot start before. The customer sees where they stand.
+ */
+const typeLabels: Record<string, string> = { driving_license: 'Driver’s license', passport: 'Passport', id_card: 'State ID card' };
+
+export function IdentityTab({ session, role, access }: RoomTabProps) {
+  if (role === 'customer' && 'token' in access) return <CustomerIdentity token={access.token} />;
+  return <NotaryIdentity bookingId={session.bookingId} />;
+}
+
+function CustomerIdentity({ token }: { token: string }) {
+  const query = trpc.manageAct.identity.useQuery({ token }, { retry: false });
+  const { refetch } = query;
+  useSessionUpdates(refetch);
+  const view = query.data;
+  if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
+  if (view.status === 'verified') {
+    return (
+      <p className="flex items-center gap-2 text-sm font-semibold text-green-800">
+        <BadgeCheck className="h-5 w-5" aria-hidden="true" /> {identityMessages.alreadyVerified}
+      </p>
+    );
+  }
+  return (
+    <div className="grid gap-2 text-sm">
+      <p role="status" className="font-semibold text-amber-900">{view.message ?? 'Your identity is not verified yet.'}</p>
+      <a className="font-semibold text-blue-700 underline" href={`/booking/${encodeURIComponent(token)}#identity`} target="_blank" rel="noopener noreferrer">
+        Verify your identity on your booking page<span className="sr-only"> (opens in a new tab)</span>
+      </a>
+    </div>
+  );
+}
+
+function Row({ label, value, ok }: { label: string; value: string; ok?: boolean | null }) {
+  return (
+    <>
+      <dt className="font-medium text-slate-600">{label}</dt>
+      <dd className={ok === false ? 'font-semibold text-red-700' : 'text-slate-900'}>{value}</dd>
+    </>
+  );
+}
+
+function NotaryIdentity({ bookingId }: { bookingId: string }) {
+  const utils = trpc.useUtils();
+  const query = trpc.act.identity.useQuery({ bookingId }, { retry: false });
+  const { refetch } = query;
+  useSessionUpdates(refetch);
+  const confirm = trpc.act.confirmIdentity.useMutation({
+    onSuccess: (view) => {
+      utils.act.identity.setData({ bookingId }, view);
+      void utils.session.get.invalidate();
+    },
+  });
+  const view = query.data;
+  if (query.error) return <p role="alert" className="text-sm text-red-700">{query.error.message}</p>;
+  if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
+  const latest = view.latest;
+  const expired = !!latest?.expiresOn && latest.expiresOn < new Date().toISOString().slice(0, 10);
+  return (
+    <div className="grid gap-3 text-sm">
+      {view.startBlocker ? (
+        <p role="status" data-testid="identity-blocker" className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-2 font-semibold text-amber-950">
+          <ShieldAlert className="h-5 w-5 shrink-0" aria-hidden="true" /> {view.startBlocker}
+        </p>
+      ) : (
+        <p role="status" className="flex items-center gap-2 font-semibold text-green-800">
+          <BadgeCheck className="h-5 w-5" aria-hidden="true" /> Identity verified and confirmed.
+        </p>
+      )}
+      {latest ? (
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+          <Row label="Result" value={`${latest.status}${latest.failureMessage ? ` — ${latest.failureMessage}` : ''} (attempt ${view.attemptsUsed} of 3, ${latest.provider === 'test' ? 'TEST MODE provider' : 'Stripe Identity'})`} ok={latest.status === 'verified'} />
+          <Row label="Booking name" value={view.bookingName} />
+          <Row label="Name on ID" value={`${latest.nameOnId ?? '—'}${latest.nameOnId ? (latest.nameMatchesBooking ? ' (matches)' : ' (does not match the booking)') : ''}`} ok={latest.nameOnId ? latest.nameMatchesBooking : null} />
+          <Row label="Document" value={latest.documentType ? (typeLabels[latest.documentType] ?? latest.documentType) : '—'} />
+          <Row label="Issuing state" value={latest.issuingState ?? '—'} />
+          <Row label="Expires" value={`${latest.expiresOn ?? '—'}${expired ? ' (expired)' : ''}`} ok={expired ? false : null} />
+          <Row label="Selfie match" value={latest.selfieMatch === null ? '—' : latest.selfieMatch ? 'Yes' : 'No'} ok={latest.selfieMatch} />
+        </dl>
+      ) : (
+        <p className="text-slate-700">The signer has not started identity verification.</p>
+      )}
+      {latest && latest.imageParts.length > 0 && (
+        <div className="grid grid-cols-3 gap-2">
+          {latest.imageParts.map((part) => (
+            <a key={part} href={`/api/staff/identity/${latest.id}/${part}`} target="_blank" rel="noopener noreferrer" className="block">
+              <img src={`/api/staff/identity/${latest.id}/${part}`} alt={`ID ${part}`} className="h-20 w-full rounded border border-slate-200 object-cover" />
+            </a>
+          ))}
+        </div>
+      )}
+      {latest?.status === 'verified' && !latest.confirmedAt && (
+        <Button type="button" className="w-fit" disabled={confirm.isPending} onClick={() => confirm.mutate({ bookingId, verificationId: latest.id })}>
+          Confirm: the ID matches the person on camera
+        </Button>
+      )}
+      {confirm.error && <p role="alert" className="text-red-700">{confirm.error.message}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,274 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  sessionNamespace,
+  type IceServer,
+  type RoomEvent,
+  type SessionAccess,
+  type SessionChatMessage,
+  type SessionClientEvents,
+  type SessionRole,
+  type SessionServerEvents,
+  type SignalPayload,
+} from '../../../shared/session.ts';
+
+/**
+ * One participant's link to the room: Socket.IO signalling and one
+ * RTCPeerConnection to the other participant, using the "perfect negotiation"
+ * pattern (https://w3c.github.io/webrtc-pc/#perfect-negotiation-example): the
+ * customer is the polite peer, so when both sides offer at once the customer
+ * rolls back and the notary's offer wins. Whenever the other side (re)joins —
+ * a reload, a new socket after a network drop — both sides start a fresh
+ * connection; an ICE failure on a live connection restarts ICE instead.
+ */
+
+export type ConnectionStatus = 'connecting' | 'waiting' | 'connected' | 'reconnecting' | 'left' | 'closed';
+
+export interface ConnectionState {
+  status: ConnectionStatus;
+  remoteStream: MediaStream | null;
+  messages: SessionChatMessage[];
+  /** Why the server closed the room for us (finished, another window, access lost). */
+  closedReason: string | null;
+  error: string | null;
+}
+
+type RoomSocket = Socket<SessionServerEvents, SessionClientEvents>;
+type Listener = () => void;
+type EventHandler = (event: RoomEvent & { from: SessionRole }) => void;
+
+/** Errors the server gives on the handshake that no retry fixes. */
+const fatalHandshake = /could not find|not assigned|has ended|opens|sign in|Invalid session/i;
+
+export class RoomConnection {
+  state: ConnectionState = { status: 'connecting', remoteStream: null, messages: [], closedReason: null, error: null };
+  readonly role: SessionRole;
+  /** The peer connection, exposed for diagnostics (and the browser tests). */
+  pc: RTCPeerConnection | null = null;
+  private readonly socket: RoomSocket;
+  private localStream: MediaStream | null;
+  private iceServers: IceServer[] = [];
+  private selfId: string | null = null;
+  private peerId: string | null = null;
+  private makingOffer = false;
+  private ignoreOffer = false;
+  private readonly listeners = new Set<Listener>();
+  private readonly eventHandlers = new Map<string, Set<EventHandler>>();
+  private readonly updateHandlers = new Set<Listener>();
+
+  constructor(access: SessionAccess, role: SessionRole, localStream: MediaStream | null) {
+    this.role = role;
+    this.localStream = localStream;
+    // The token travels in the handshake's auth payload, never in a URL.
+    this.socket = io(sessionNamespace, { auth: access }) as RoomSocket;
+    const socket = this.socket;
+    socket.on('connect', () => this.join());
+    socket.on('disconnect', (reason) => {
+      if (this.state.status === 'left' || this.state.status === 'closed') return;
+      // The server ended our connection (it said why just before): no automatic reconnect.
+      if (reason === 'io server disconnect') this.set({ status: 'closed', remoteStream: null });
+      else this.set({ status: 'reconnecting' });
+    });
+    socket.on('connect_error', (error) => {
+      if (fatalHandshake.test(error.message)) {
+        socket.disconnect();
+        this.set({ status: 'closed', closedReason: error.message });
+      } else {
+        this.set({ status: 'reconnecting' });
+      }
+    });
+    socket.on('peer:joined', (peer) => {
+      this.peerId = peer.id;
+      this.resetPeerConnection();
+    });
+    socket.on('peer:left', (peer) => {
+      if (peer.id !== this.peerId) return;
+      this.peerId = null;
+      this.closePeerConnection();
+      this.set({ status: 'waiting', remoteStream: null });
+    });
+    socket.on('signal', (signal) => void this.onSignal(signal));
+    socket.on('chat', (message) => this.addMessages([message]));
+    socket.on('room:event', (event) => this.eventHandlers.get(event.type)?.forEach((handler) => handler(event)));
+    socket.on('session:updated', () => this.updateHandlers.forEach((handler) => handler()));
+    socket.on('session:closed', ({ reason }) => {
+      this.closePeerConnection();
+      this.set({ status: 'closed', closedReason: reason, remoteStream: null });
+      socket.disconnect();
+    });
+  }
+
+  // ---- Subscriptions (React reads `state` through useSyncExternalStore) ----
+
+  subscribe = (listener: Listener) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getState = () => this.state;
+
+  /** Room events from the other participant, by type (e.g. 'document:focus'). */
+  on(type: string, handler: EventHandler): () => void {
+    const set = this.eventHandlers.get(type) ?? new Set();
+    set.add(handler);
+    this.eventHandlers.set(type, set);
+    return () => set.delete(handler);
+  }
+
+  /** The server says the session changed: refetch the view. */
+  onUpdated(handler: Listener): () => void {
+    this.updateHandlers.add(handler);
+    return () => this.updateHandlers.delete(handler);
+  }
+
+  send(type: string, payload: Record<string, unknown>): void {
+    this.socket.emit('room:event', { type, payload });
+  }
+
+  async sendChat(body: string): Promise<string | null> {
+    const clientId = crypto.randomUUID();
+    return new Promise((resolve) => {
+      this.socket.timeout(10_000).emit('chat', { clientId, body }, (error: Error | null, result?: Parameters<Parameters<SessionClientEvents['chat']>[1]>[0]) => {
+        if (error || !result) return resolve('Your message could not be sent. Check your connection and try again.');
+        if (!result.ok) return resolve(result.error);
+        this.addMessages([result.message]);
+        resolve(null);
+      });
+    });
+  }
+
+  /** Camera or microphone replaced (device picker): the other side gets the new track without renegotiating. */
+  replaceLocalStream(stream: MediaStream | null): void {
+    this.localStream = stream;
+    if (!this.pc || !stream) return;
+    for (const sender of this.pc.getSenders()) {
+      const next = stream.getTracks().find((track) => track.kind === sender.track?.kind);
+      if (next) void sender.replaceTrack(next);
+    }
+  }
+
+  leave(): void {
+    this.socket.emit('leave');
+    this.closePeerConnection();
+    this.socket.disconnect();
+    this.set({ status: 'left', remoteStream: null });
+  }
+
+  close(): void {
+    this.closePeerConnection();
+    this.socket.disconnect();
+  }
+
+  // ---- Internals -----------------------------------------------------------
+
+  private set(patch: Partial<ConnectionState>) {
+    this.state = { ...this.state, ...patch };
+    this.listeners.forEach((listener) => listener());
+  }
+
+  private addMessages(messages: SessionChatMessage[]) {
+    const byId = new Map(this.state.messages.map((m) => [m.id, m]));
+    for (const message of messages) byId.set(message.id, message);
+    this.set({ messages: [...byId.values()].sort((a, b) => a.id - b.id) });
+  }
+
+  private join() {
+    this.socket.emit('join', (result) => {
+      if (!result.ok) {
+        this.set({ status: 'closed', closedReason: result.error });
+        return;
+      }
+      this.selfId = result.selfId;
+      this.iceServers = result.iceServers;
+      this.addMessages(result.messages);
+      this.peerId = result.peerId;
+      if (this.peerId) this.resetPeerConnection();
+      else this.set({ status: 'waiting', remoteStream: null });
+    });
+  }
+
+  private closePeerConnection() {
+    if (!this.pc) return;
+    const pc = this.pc;
+    this.pc = null;
+    pc.onicecandidate = pc.ontrack = pc.onnegotiationneeded = pc.oniceconnectionstatechange = pc.onconnectionstatechange = null;
+    pc.close();
+  }
+
+  private resetPeerConnection() {
+    this.closePeerConnection();
+    this.makingOffer = false;
+    this.ignoreOffer = false;
+    const pc = new RTCPeerConnection({ iceServers: this.iceServers.map((s) => ({ urls: s.urls, username: s.username, credential: s.credential })) });
+    this.pc = pc;
+    this.set({ status: 'connecting', remoteStream: null });
+    if (this.localStream) for (const track of this.localStream.getTracks()) pc.addTrack(track, this.localStream);
+    // Receive both kinds even with no camera or microphone of our own.
+    const kinds = new Set(this.localStream?.getTracks().map((t) => t.kind) ?? []);
+    for (const kind of ['audio', 'video'] as const) if (!kinds.has(kind)) pc.addTransceiver(kind, { direction: 'recvonly' });
+
+    pc.ontrack = (event) => {
+      const stream = event.streams[0] ?? new MediaStream([event.track]);
+      if (this.state.remoteStream !== stream) this.set({ remoteStream: stream });
+    };
+    pc.onicecandidate = ({ candidate }) => this.signal({ candidate: candidate ? { candidate: candidate.candidate, sdpMid: candidate.sdpMid, sdpMLineIndex: candidate.sdpMLineIndex, usernameFragment: candidate.usernameFragment } : null });
+    pc.onnegotiationneeded = async () => {
+      try {
+        this.makingOffer = true;
+        await pc.setLocalDescription();
+        if (pc.localDescription) this.signal({ description: { type: pc.localDescription.type, sdp: pc.localDescription.sdp } });
+      } catch (error) {
+        console.warn('session: offer failed', error);
+      } finally {
+        this.makingOffer = false;
+      }
+    };
+    pc.oniceconnectionstatechange = () => {
+      // A network change broke the path: look for a new one without dropping the call.
+      if (pc.iceConnectionState === 'failed') pc.restartIce();
+    };
+    pc.onconnectionstatechange = () => {
+      if (pc !== this.pc) return;
+      if (pc.connectionState === 'connected') this.set({ status: 'connected' });
+      else if (pc.connectionState === 'disconnected' || pc.connectionState === 'failed') this.set({ status: 'reconnecting' });
+    };
+  }
+
+  private signal(payload: SignalPayload) {
+    if (!this.peerId || !this.socket.connected) return;
+    this.socket.emit('signal', { ...payload, to: this.peerId });
+  }
+
+  private async onSignal(signal: SignalPayload & { from: string; to: string }) {
+    if (signal.to !== this.selfId) return;
+    if (signal.from !== this.peerId) {
+      // A peer we have not been told about yet (its join crossed ours): adopt it.
+      if (this.peerId) return;
+      this.peerId = signal.from;
+      this.resetPeerConnection();
+    }
+    const pc = this.pc;
+    if (!pc) return;
+    const polite = this.role === 'customer';
+    try {
+      if (signal.description) {
+        const description = signal.description as RTCSessionDescriptionInit;
+        const collision = description.type === 'offer' && (this.makingOffer || pc.signalingState !== 'stable');
+        this.ignoreOffer = !polite && collision;
+        if (this.ignoreOffer) return;
+        await pc.setRemoteDescription(description);
+        if (description.type === 'offer') {
+          await pc.setLocalDescription();
+          if (pc.localDescription) this.signal({ description: { type: pc.localDescription.type, sdp: pc.localDescription.sdp } });
+        }
+      } else if (signal.candidate !== undefined) {
+        try {
+          await pc.addIceCandidate(signal.candidate ?? undefined);
+        } catch (error) {
+          if (!this.ignoreOffer) throw error;
+        }
+      }
+    } catch (error) {
+      console.warn('session: signalling failed', error);
+    }
+  }
+}

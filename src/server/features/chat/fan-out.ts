@@ -1,0 +1,118 @@
+import { createAdapter } from '@socket.io/postgres-adapter';
+import type pg from 'pg';
+import type { Logger } from '../../logger.ts';
+
+/**
+ * The connection that carries chat between nodes: @socket.io/postgres-adapter
+ * checks one client out of the pool it is given, LISTENs on it for as long as
+ * it lives, and checks a new one out (re-LISTENing every channel) when that
+ * client ends. What the adapter leaves out is ours
+ * (docs/decisions/027-bounded-database-waits.md):
+ * - an 'error' listener on the LISTEN client — without it, one terminated
+ *   backend (a restart, a failover, pg_terminate_backend) ended the process
+ *   on every node at once;
+ * - giving the dead client back to the pool (the adapter forgets it, which
+ *   leaked one pool slot per reconnection);
+ * - a heartbeat on the LISTEN client, because a connection whose peer went
+ *   silent never ends by itself (TCP keepalive notices after ~11 minutes);
+ * - backoff while the database stays away (the adapter retries every ~2 s).
+ * The adapter gets its own small pool, so requests never wait behind it and
+ * it never waits behind requests.
+ */
+export interface FanOut {
+  adapter: ReturnType<typeof createAdapter>;
+  /** Milliseconds the LISTEN connection has been down (0 while it is up). */
+  downForMs(): number;
+  close(): Promise<void>;
+}
+
+export interface FanOutOptions {
+  heartbeatMs?: number;
+  heartbeatTimeoutMs?: number;
+  now?: () => number;
+}
+
+export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions = {}): FanOut {
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 5_000;
+  const now = options.now ?? Date.now;
+  let downSince: number | null = now();
+  let failures = 0;
+  let closed = false;
+  let current: { client: pg.PoolClient; timer: NodeJS.Timeout } | null = null;
+
+  const markDown = () => {
+    downSince ??= now();
+  };
+
+  const watch = (client: pg.PoolClient) => {
+    let released = false;
+    const release = client.release.bind(client);
+    // The adapter releases on close; we release on error or end; whichever comes first wins.
+    client.release = ((error?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      if (current?.client === client) current = null;
+      release(error);
+    }) as typeof client.release;
+    const lost = (error: Error) => {
+      if (released) return;
+      markDown();
+      log.warn({ err: error }, 'chat: connection between nodes lost; reconnecting');
+      client.release(error);
+    };
+    client.on('error', lost);
+    client.on('end', () => lost(new Error('connection ended')));
+    const timer = setInterval(() => {
+      client
+        .query({ text: 'select 1', query_timeout: heartbeatTimeoutMs } as pg.QueryConfig)
+        .then(() => {
+          if (downSince !== null) log.info('chat: connection between nodes is back');
+          downSince = null;
+        })
+        .catch((error: Error) => lost(error));
+    }, heartbeatMs);
+    timer.unref();
+    current = { client, timer };
+  };
+
+  // What the adapter sees as its pool: connect() hands out watched clients.
+  const facade = {
+    async connect() {
+      if (failures > 0) {
+        // 0.5 s doubling to 30 s, half of it random, on top of the adapter's own ~2 s.
+        const ceiling = Math.min(30_000, 500 * 2 ** Math.min(failures, 6));
+        await new Promise((resolve) => setTimeout(resolve, ceiling / 2 + (Math.random() * ceiling) / 2).unref());
+      }
+      if (closed) throw new Error('chat fan-out closed');
+      try {
+        const client = await pool.connect();
+        failures = 0;
+        watch(client);
+        // LISTEN follows at once on this client; the first heartbeat confirms it.
+        downSince = null;
+        return client;
+      } catch (error) {
+        failures++;
+        markDown();
+        throw error;
+      }
+    },
+    query: (...args: Parameters<pg.Pool['query']>) => (pool.query as (...a: unknown[]) => unknown)(...args),
+  };
+
+  const adapter = createAdapter(facade as unknown as pg.Pool, {
+    errorHandler: (err: Error) => log.warn({ err }, 'chat: socket.io adapter error'),
+  });
+
+  return {
+    adapter,
+    downForMs: () => (downSince === null ? 0 : now() - downSince),
+    async close() {
+      closed = true;
+      if (current) current.client.release();
+      await pool.end().catch(() => {});
+    },
+  };
+}

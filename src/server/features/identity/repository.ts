@@ -1,0 +1,46 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { bookings, customers, identityVerifications } from '../../db/schema.ts';
+
+export type VerificationRow = typeof identityVerifications.$inferSelect;
+
+export async function listVerifications(db: DbOrTx, bookingId: string): Promise<VerificationRow[]> {
+  return db.select().from(identityVerifications).where(eq(identityVerifications.bookingId, bookingId)).orderBy(desc(identityVerifications.attempt));
+}
+
+export async function findVerification(db: DbOrTx, id: string): Promise<VerificationRow | undefined> {
+  const [row] = await db.select().from(identityVerifications).where(eq(identityVerifications.id, id));
+  return row;
+}
+
+export async function findVerificationBySession(db: DbOrTx, sessionId: string): Promise<VerificationRow | undefined> {
+  const [row] = await db.select().from(identityVerifications).where(eq(identityVerifications.providerSessionId, sessionId)).for('update');
+  return row;
+}
+
+/** The booking facts identity needs: status, assigned notary, the signer's name. */
+export async function bookingForIdentity(db: DbOrTx, bookingId: string) {
+  const [row] = await db
+    .select({
+      id: bookings.id,
+      reference: bookings.reference,
+      status: bookings.status,
+      notaryId: bookings.notaryId,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+    })
+    .from(bookings)
+    .leftJoin(customers, eq(customers.id, bookings.customerId))
+    .where(eq(bookings.id, bookingId));
+  return row;
+}
+
+export async function latestVerified(db: DbOrTx, bookingId: string): Promise<VerificationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(identityVerifications)
+    .where(and(eq(identityVerifications.bookingId, bookingId), eq(identityVerifications.status, 'verified')))
+    .orderBy(desc(identityVerifications.attempt))
+    .limit(1);
+  return row;
+}

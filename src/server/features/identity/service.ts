@@ -1,0 +1,339 @@
+import { Readable } from 'node:stream';
+import { TRPCError } from '@trpc/server';
+import { eq, sql } from 'drizzle-orm';
+import {
+  identityMessages,
+  maxIdentityAttempts,
+  type CustomerIdentityView,
+  type NotaryIdentityView,
+} from '../../../shared/notarial-act.ts';
+import type { IdentityOutcome } from '../../adapters/identity/types.ts';
+import { queryRows, type DbOrTx, type Tx } from '../../db/client.ts';
+import { identityVerifications, processedEvents } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import type { StaffIdentity } from '../staff/session.ts';
+import { writeAudit } from '../audit.ts';
+import { detectFileType } from '../documents/service.ts';
+import { bookingIdForToken } from '../manage-booking/service.ts';
+import { onIdentityAttemptsExhausted } from '../notifications/events.ts';
+import { notifySessionUpdated } from '../session-events.ts';
+import { bookingForIdentity, findVerification, findVerificationBySession, latestVerified, listVerifications, type VerificationRow } from './repository.ts';
+
+/**
+ * Identity proofing before the session (docs/decisions/034-identity-provider.md).
+ * The outcome always comes from the provider — Stripe's signed webhook read
+ * back through its API, or the test provider's judgement on the server — never
+ * from the browser. ID images and details are personal data: private storage,
+ * shown only to the booking's notary and admins, never logged.
+ */
+export const maxImageBytes = 8 * 1024 * 1024;
+const openStatuses = new Set(['confirmed']);
+
+function counts(rows: VerificationRow[]) {
+  const used = rows.length;
+  return { used, left: Math.max(0, maxIdentityAttempts - used) };
+}
+
+function customerStatus(rows: VerificationRow[]): Pick<CustomerIdentityView, 'status' | 'message'> {
+  if (rows.some((r) => r.status === 'verified')) return { status: 'verified', message: identityMessages.alreadyVerified };
+  const latest = rows[0];
+  if (latest?.status === 'pending') return { status: 'pending', message: null };
+  if (latest?.status === 'processing') return { status: 'processing', message: identityMessages.inProgress };
+  if (rows.length >= maxIdentityAttempts) return { status: 'locked', message: identityMessages.noAttemptsLeft };
+  if (latest && (latest.status === 'failed' || latest.status === 'canceled')) {
+    return { status: 'failed', message: `${identityMessages.failedPrefix} ${latest.failureMessage ?? 'the check was cancelled.'}` };
+  }
+  return { status: 'not_started', message: null };
+}
+
+export async function customerIdentity(deps: Deps, token: string): Promise<CustomerIdentityView> {
+  const bookingId = await bookingIdForToken(deps.db, token);
+  const booking = await bookingForIdentity(deps.db, bookingId);
+  const rows = await listVerifications(deps.db, bookingId);
+  const { used, left } = counts(rows);
+  const open = !!booking && openStatuses.has(booking.status);
+  const state = customerStatus(rows);
+  return {
+    mode: deps.identity.mode,
+    open,
+    ...state,
+    message: open || state.status === 'verified' ? state.message : identityMessages.notOpen,
+    attemptsUsed: used,
+    attemptsLeft: left,
+  };
+}
+
+/** A new attempt may begin: booking paid, not yet verified, attempts left, none under way. */
+async function assertMayAttempt(db: DbOrTx, bookingId: string): Promise<VerificationRow[]> {
+  const booking = await bookingForIdentity(db, bookingId);
+  if (!booking || !openStatuses.has(booking.status)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: identityMessages.notOpen });
+  const rows = await listVerifications(db, bookingId);
+  const state = customerStatus(rows);
+  if (state.status === 'verified') throw new TRPCError({ code: 'CONFLICT', message: identityMessages.alreadyVerified });
+  if (state.status === 'locked') throw new TRPCError({ code: 'PRECONDITION_FAILED', message: identityMessages.noAttemptsLeft });
+  if (state.status === 'processing') throw new TRPCError({ code: 'CONFLICT', message: identityMessages.inProgress });
+  return rows;
+}
+
+/** Stripe Identity: a VerificationSession (or the one still awaiting input) and its hosted page. */
+export async function startStripeVerification(deps: Deps, token: string): Promise<{ url: string }> {
+  const provider = deps.identity;
+  if (provider.mode !== 'stripe') throw new TRPCError({ code: 'BAD_REQUEST', message: 'Stripe Identity is not configured.' });
+  const bookingId = await bookingIdForToken(deps.db, token);
+  const rows = await assertMayAttempt(deps.db, bookingId);
+  const latest = rows[0];
+  if (latest?.status === 'pending' && latest.provider === 'stripe') {
+    const url = await provider.sessionUrl(latest.providerSessionId);
+    if (url) return { url };
+  }
+  const attempt = rows.length + 1;
+  // The return page is the home page: the session's URL must not carry the manage token to Stripe.
+  const started = await provider.createSession({
+    bookingId,
+    attempt,
+    returnUrl: `${deps.config.publicUrl}/`,
+    idempotencyKey: `identity-${bookingId}-${attempt}`,
+  });
+  await deps.db
+    .insert(identityVerifications)
+    .values({ bookingId, provider: 'stripe', providerSessionId: started.sessionId, attempt, status: 'pending' })
+    .onConflictDoNothing();
+  if (!started.url) throw new Error('Stripe returned a verification session without a URL');
+  return { url: started.url };
+}
+
+export interface TestSubmission {
+  nameOnId: string;
+  images: { part: 'front' | 'back' | 'selfie'; bytes: Buffer }[];
+}
+
+/** TEST MODE: the images are checked by their bytes and stored privately; the provider judges. */
+export async function submitTestVerification(deps: Deps, token: string, submission: TestSubmission): Promise<CustomerIdentityView> {
+  const provider = deps.identity;
+  if (provider.mode !== 'test') throw new TRPCError({ code: 'BAD_REQUEST', message: 'The test identity provider is not in use.' });
+  const name = submission.nameOnId.trim();
+  if (!name || name.length > 200) throw new TRPCError({ code: 'BAD_REQUEST', message: identityMessages.nameRequired });
+  const parts = ['front', 'back', 'selfie'] as const;
+  const images = parts.map((part) => submission.images.find((i) => i.part === part));
+  if (images.some((i) => !i || i.bytes.length === 0)) throw new TRPCError({ code: 'BAD_REQUEST', message: identityMessages.missingImage });
+  const typed = images.map((i) => ({ ...i!, type: detectFileType(i!.bytes.subarray(0, 8)) }));
+  if (typed.some((i) => !i.type || i.type.contentType === 'application/pdf' || i.bytes.length > maxImageBytes)) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: identityMessages.badImage });
+  }
+
+  const bookingId = await bookingIdForToken(deps.db, token);
+  const rows = await assertMayAttempt(deps.db, bookingId);
+  const attempt = rows.length + 1;
+  const [row] = await deps.db
+    .insert(identityVerifications)
+    .values({ bookingId, provider: 'test', providerSessionId: provider.newSessionId(), attempt, status: 'processing' })
+    .onConflictDoNothing()
+    .returning();
+  // Two submissions racing for the same attempt: the second is told to wait.
+  if (!row) throw new TRPCError({ code: 'CONFLICT', message: identityMessages.inProgress });
+  const keys: string[] = [];
+  for (const image of typed) {
+    const key = `${bookingId}/identity-${row.id}-${image.part}.${image.type!.ext}`;
+    await deps.storage.put(key, Readable.from(image.bytes), { contentType: image.type!.contentType });
+    keys.push(key);
+  }
+  const outcome = provider.evaluate({ bookingId, nameOnId: name, images: typed.map((i) => i.bytes), now: deps.now() });
+  await deps.db.transaction(async (tx) => {
+    await tx.update(identityVerifications).set({ imageKeys: keys }).where(eq(identityVerifications.id, row.id));
+    await applyOutcome(tx, deps, { ...row, imageKeys: keys }, outcome);
+  });
+  // After the commit: the room refetches and must see the new state.
+  await notifySessionUpdated(deps, bookingId, 'identity');
+  return customerIdentity(deps, token);
+}
+
+/** The one path that records a provider's outcome on an attempt. */
+async function applyOutcome(tx: Tx, deps: Deps, row: VerificationRow, outcome: IdentityOutcome): Promise<void> {
+  // A verified attempt stays verified whatever a late event says.
+  if (row.status === 'verified') return;
+  await tx
+    .update(identityVerifications)
+    .set({
+      status: outcome.status,
+      failureMessage: outcome.failureMessage,
+      nameOnId: outcome.nameOnId,
+      documentType: outcome.documentType,
+      issuingState: outcome.issuingState,
+      expiresOn: outcome.expiresOn,
+      selfieMatch: outcome.selfieMatch,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(identityVerifications.id, row.id));
+  if (outcome.status === row.status) return;
+  // No personal data in the audit trail or the logs: the attempt and the result only.
+  await writeAudit(tx, {
+    actorType: 'provider',
+    actorId: row.provider,
+    action: `identity.${outcome.status}`,
+    entityType: 'booking',
+    entityId: row.bookingId,
+    data: { attempt: row.attempt, verificationId: row.id },
+  });
+  if ((outcome.status === 'failed' || outcome.status === 'canceled') && row.attempt >= maxIdentityAttempts) {
+    deps.log.warn({ bookingId: row.bookingId, attempts: row.attempt }, 'identity verification attempts exhausted; staff notified');
+    await onIdentityAttemptsExhausted(tx, deps, { bookingId: row.bookingId });
+  }
+}
+
+/**
+ * `identity.verification_session.*` from Stripe's signed webhook. The event
+ * only says which session changed: the outcome is read back with the API
+ * (before the transaction; a failure there is a 500 and Stripe retries), and
+ * the event id is recorded with the change so a redelivery does nothing.
+ */
+export async function handleIdentityEvent(
+  deps: Deps,
+  event: { id: string; type: string; verificationSessionId: string },
+): Promise<'processed' | 'duplicate' | 'ignored'> {
+  const provider = deps.identity;
+  if (provider.mode !== 'stripe') return 'ignored';
+  const sessionId = event.verificationSessionId;
+  const outcome = await provider.retrieve(sessionId);
+  const result = await deps.db.transaction(async (tx): Promise<'processed' | 'duplicate' | 'ignored'> => {
+    const fresh = await tx
+      .insert(processedEvents)
+      .values({ id: event.id, provider: 'stripe', type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: processedEvents.id });
+    if (fresh.length === 0) return 'duplicate';
+    const row = await findVerificationBySession(tx, sessionId);
+    if (!row) {
+      deps.log.warn({ eventId: event.id }, 'identity event for an unknown verification session');
+      return 'ignored';
+    }
+    await applyOutcome(tx, deps, row, outcome);
+    return 'processed';
+  });
+  if (result === 'processed' && outcome.bookingId) await notifySessionUpdated(deps, outcome.bookingId, 'identity');
+  return result;
+}
+
+// ---- The notary's side ------------------------------------------------------------
+
+/** The booking's assigned notary, or an admin; everyone else is refused. */
+export async function requireActAccess(deps: Deps, staff: StaffIdentity, bookingId: string, options: { notaryOnly?: boolean } = {}) {
+  const booking = await bookingForIdentity(deps.db, bookingId);
+  if (!booking) throw new TRPCError({ code: 'NOT_FOUND', message: 'Booking not found.' });
+  const assigned = staff.user.role === 'notary' && booking.notaryId === staff.user.id;
+  const allowed = assigned || (!options.notaryOnly && staff.user.role === 'admin');
+  if (!allowed) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only the notary assigned to this appointment (or an admin) may see this.' });
+  return booking;
+}
+
+const normaliseName = (name: string) => name.toLowerCase().normalize('NFKD').replace(/[^a-z]/g, '');
+
+export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<NotaryIdentityView> {
+  const booking = await requireActAccess(deps, staff, bookingId);
+  const rows = await listVerifications(deps.db, bookingId);
+  const bookingName = [booking.firstName, booking.lastName].filter(Boolean).join(' ');
+  const latest = rows.find((r) => r.status === 'verified') ?? rows[0] ?? null;
+  await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'identity.viewed', entityType: 'booking', entityId: bookingId });
+  return {
+    bookingName,
+    mode: deps.identity.mode,
+    attemptsUsed: rows.length,
+    latest: latest && {
+      id: latest.id,
+      provider: latest.provider,
+      providerSessionId: latest.providerSessionId,
+      status: latest.status,
+      failureMessage: latest.failureMessage,
+      nameOnId: latest.nameOnId,
+      nameMatchesBooking: !!latest.nameOnId && normaliseName(latest.nameOnId) === normaliseName(bookingName),
+      documentType: latest.documentType,
+      issuingState: latest.issuingState,
+      expiresOn: latest.expiresOn,
+      selfieMatch: latest.selfieMatch,
+      imageParts: latest.erasedAt ? [] : (latest.imageKeys ?? []).map((key) => key.match(/-(front|back|selfie)\.\w+$/)?.[1] ?? '').filter(Boolean),
+      confirmedAt: latest.confirmedAt,
+    },
+    startBlocker: await sessionStartBlocker(deps.db, bookingId),
+  };
+}
+
+/** The notary on camera confirms the verified ID is the person in front of them. */
+export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: { bookingId: string; verificationId: string }): Promise<NotaryIdentityView> {
+  await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
+  const verified = await latestVerified(deps.db, input.bookingId);
+  if (!verified || verified.id !== input.verificationId) {
+    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: identityMessages.notVerified });
+  }
+  if (!verified.confirmedAt) {
+    await deps.db.transaction(async (tx) => {
+      await tx.update(identityVerifications).set({ confirmedAt: deps.now(), confirmedBy: staff.user.id }).where(eq(identityVerifications.id, verified.id));
+      await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'identity.confirmed', entityType: 'booking', entityId: input.bookingId, data: { verificationId: verified.id } });
+    });
+    await notifySessionUpdated(deps, input.bookingId, 'identity');
+  }
+  return notaryIdentity(deps, staff, input.bookingId);
+}
+
+/**
+ * Why the session cannot start yet, or null: identity verified by the
+ * provider AND confirmed by the notary against the person on camera.
+ * The session room's start calls this (see features/notarial-act/preconditions.ts).
+ */
+export async function sessionStartBlocker(db: DbOrTx, bookingId: string): Promise<string | null> {
+  const verified = await latestVerified(db, bookingId);
+  if (!verified) return identityMessages.notVerified;
+  if (!verified.confirmedAt) return identityMessages.notConfirmed;
+  return null;
+}
+
+/** One ID image for the booking's notary or an admin (audited). */
+export async function openIdentityImage(deps: Deps, staff: StaffIdentity, verificationId: string, part: string) {
+  const row = await findVerification(deps.db, verificationId);
+  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found.' });
+  await requireActAccess(deps, staff, row.bookingId);
+  const key = row.erasedAt ? undefined : (row.imageKeys ?? []).find((k) => k.includes(`-${part}.`));
+  if (!key) throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found.' });
+  const object = await deps.storage.get(key);
+  await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'identity.image_viewed', entityType: 'booking', entityId: row.bookingId, data: { verificationId, part } });
+  return { ...object, contentType: key.endsWith('.png') ? 'image/png' : 'image/jpeg' };
+}
+
+/**
+ * Retention, as for documents: DOCUMENT_RETENTION_DAYS after the booking
+ * finished, the ID photos are deleted and the personal details cleared (the
+ * outcome and the provider's id stay; the journal keeps what the law asks).
+ */
+export async function purgeExpiredIdentity(deps: Deps): Promise<{ erased: number; failed: number }> {
+  const cutoff = new Date(deps.now().getTime() - deps.config.DOCUMENT_RETENTION_DAYS * 86_400_000);
+  const result = { erased: 0, failed: 0 };
+  const rows = await queryRows<{ id: string; booking_id: string; image_keys: string[] | null }>(
+    deps.db,
+    sql`select v.id, v.booking_id, v.image_keys
+          from identity_verifications v
+          join bookings b on b.id = v.booking_id
+         where v.erased_at is null
+           and b.status in ('completed', 'no_show', 'not_completed', 'cancelled')
+           and coalesce(case when b.status = 'cancelled' then b.cancelled_at end, b.starts_at, b.updated_at) < ${cutoff.toISOString()}::timestamptz
+         limit 200`,
+  );
+  for (const row of rows) {
+    try {
+      // Bytes first: a lost update means the next run deletes again (a no-op).
+      for (const key of row.image_keys ?? []) await deps.storage.delete(key);
+    } catch (error) {
+      deps.log.error({ err: error, verificationId: row.id }, 'retention: could not delete identity images');
+      result.failed++;
+      continue;
+    }
+    await deps.db
+      .update(identityVerifications)
+      .set({ imageKeys: null, nameOnId: null, expiresOn: null, erasedAt: deps.now(), updatedAt: sql`now()` })
+      .where(eq(identityVerifications.id, row.id));
+    await writeAudit(deps.db, { actorType: 'system', action: 'identity.erased', entityType: 'booking', entityId: row.booking_id, data: { verificationId: row.id } });
+    result.erased++;
+  }
+  if (result.erased + result.failed > 0) deps.log.info(result, 'retention: identity images');
+  return result;
+}
+
+/** The booking's latest verified identity (the notarial act's certificate and journal read it). */
+export { latestVerified } from './repository.ts';

@@ -1,0 +1,138 @@
+import { aliasedTable, and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import {
+  bookings,
+  customers,
+  documents,
+  notarySessions,
+  sessionMessages,
+  sessionRecordingChunks,
+  sessionRecordings,
+  staffUsers,
+} from '../../db/schema.ts';
+
+/** The session feature's reads and writes: only the columns it needs. */
+
+const notary = aliasedTable(staffUsers, 'notary');
+
+export async function findSessionBooking(db: DbOrTx, bookingId: string) {
+  const [row] = await db
+    .select({
+      id: bookings.id,
+      reference: bookings.reference,
+      status: bookings.status,
+      startsAt: bookings.startsAt,
+      timeZone: bookings.timeZone,
+      notaryId: bookings.notaryId,
+      notaryAssignedAt: bookings.notaryAssignedAt,
+      notarySeenAt: bookings.notarySeenAt,
+      customerFirstName: customers.firstName,
+      customerLastName: customers.lastName,
+      customerEmail: customers.email,
+      notaryName: notary.name,
+      notaryEmail: notary.email,
+      notaryTimeZone: notary.timeZone,
+      startedAt: notarySessions.startedAt,
+      customerJoinedAt: notarySessions.customerJoinedAt,
+      finishedAt: notarySessions.finishedAt,
+      outcome: notarySessions.outcome,
+      outcomeReason: notarySessions.outcomeReason,
+    })
+    .from(bookings)
+    .leftJoin(customers, eq(customers.id, bookings.customerId))
+    .leftJoin(notary, eq(notary.id, bookings.notaryId))
+    .leftJoin(notarySessions, eq(notarySessions.bookingId, bookings.id))
+    .where(eq(bookings.id, bookingId));
+  return row ?? null;
+}
+export type SessionBooking = NonNullable<Awaited<ReturnType<typeof findSessionBooking>>>;
+
+/** Creates the session row on first use; `patch` is applied either way. */
+export async function upsertSession(db: DbOrTx, bookingId: string, patch: Partial<typeof notarySessions.$inferInsert>): Promise<void> {
+  await db
+    .insert(notarySessions)
+    .values({ bookingId, ...patch })
+    .onConflictDoUpdate({ target: notarySessions.bookingId, set: { ...patch, updatedAt: sql`now()` } });
+}
+
+export async function sessionDocuments(db: DbOrTx, bookingId: string) {
+  return db
+    .select({ id: documents.id, name: documents.originalName, contentType: documents.contentType, sizeBytes: documents.sizeBytes })
+    .from(documents)
+    .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored'), sql`${documents.scanStatus} <> 'infected'`))
+    .orderBy(asc(documents.createdAt));
+}
+
+export async function listRecordings(db: DbOrTx, bookingId: string) {
+  return db
+    .select({ id: sessionRecordings.id, status: sessionRecordings.status, startedAt: sessionRecordings.startedAt, sizeBytes: sessionRecordings.sizeBytes })
+    .from(sessionRecordings)
+    .where(eq(sessionRecordings.bookingId, bookingId))
+    .orderBy(asc(sessionRecordings.startedAt));
+}
+
+export async function findRecording(db: DbOrTx, recordingId: string) {
+  const [row] = await db.select().from(sessionRecordings).where(eq(sessionRecordings.id, recordingId));
+  return row ?? null;
+}
+
+export async function lockRecording(db: DbOrTx, recordingId: string) {
+  const [row] = await db.select().from(sessionRecordings).where(eq(sessionRecordings.id, recordingId)).for('update');
+  return row ?? null;
+}
+
+export async function insertRecording(db: DbOrTx, values: typeof sessionRecordings.$inferInsert) {
+  const [row] = await db.insert(sessionRecordings).values(values).returning();
+  return row!;
+}
+
+export async function updateRecording(db: DbOrTx, recordingId: string, patch: Partial<typeof sessionRecordings.$inferInsert>) {
+  await db.update(sessionRecordings).set(patch).where(eq(sessionRecordings.id, recordingId));
+}
+
+export async function findChunk(db: DbOrTx, recordingId: string, seq: number) {
+  const [row] = await db
+    .select()
+    .from(sessionRecordingChunks)
+    .where(and(eq(sessionRecordingChunks.recordingId, recordingId), eq(sessionRecordingChunks.seq, seq)));
+  return row ?? null;
+}
+
+/** Inserts the chunk row unless that sequence number is already there (a re-send); true when inserted. */
+export async function insertChunk(db: DbOrTx, values: typeof sessionRecordingChunks.$inferInsert): Promise<boolean> {
+  const rows = await db.insert(sessionRecordingChunks).values(values).onConflictDoNothing().returning({ seq: sessionRecordingChunks.seq });
+  return rows.length > 0;
+}
+
+export async function listChunks(db: DbOrTx, recordingId: string) {
+  return db.select().from(sessionRecordingChunks).where(eq(sessionRecordingChunks.recordingId, recordingId)).orderBy(asc(sessionRecordingChunks.seq));
+}
+
+export async function deleteChunks(db: DbOrTx, recordingId: string) {
+  await db.delete(sessionRecordingChunks).where(eq(sessionRecordingChunks.recordingId, recordingId));
+}
+
+export async function listMessages(db: DbOrTx, bookingId: string, limit = 500) {
+  const rows = await db
+    .select({ id: sessionMessages.id, clientId: sessionMessages.clientId, sender: sessionMessages.sender, body: sessionMessages.body, createdAt: sessionMessages.createdAt })
+    .from(sessionMessages)
+    .where(eq(sessionMessages.bookingId, bookingId))
+    .orderBy(desc(sessionMessages.id))
+    .limit(limit);
+  return rows.reverse();
+}
+
+/** Idempotent by (booking, clientId): a resend returns the stored message and `created: false`. */
+export async function insertMessage(db: DbOrTx, values: { bookingId: string; sender: 'customer' | 'notary'; clientId: string; body: string }) {
+  const inserted = await db
+    .insert(sessionMessages)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: sessionMessages.id, clientId: sessionMessages.clientId, sender: sessionMessages.sender, body: sessionMessages.body, createdAt: sessionMessages.createdAt });
+  if (inserted[0]) return { message: inserted[0], created: true };
+  const [existing] = await db
+    .select({ id: sessionMessages.id, clientId: sessionMessages.clientId, sender: sessionMessages.sender, body: sessionMessages.body, createdAt: sessionMessages.createdAt })
+    .from(sessionMessages)
+    .where(and(eq(sessionMessages.bookingId, values.bookingId), eq(sessionMessages.clientId, values.clientId)));
+  return { message: existing!, created: false };
+}

@@ -1,0 +1,401 @@
+import { Readable } from 'node:stream';
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { sessionRecordings } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { writeAudit } from '../audit.ts';
+import { findBookingIdByManageToken, markBookingOutcome } from '../booking/service.ts';
+import { onSessionFinished } from '../notifications/events.ts';
+import { staffFromCookieHeader, type StaffIdentity } from '../staff/session.ts';
+import {
+  maxRecordingChunkBytes,
+  recordingMimeType,
+  roomIsOpen,
+  sessionMessages as messages,
+  type SessionAccess,
+  type SessionChatMessage,
+  type SessionOutcome,
+  type SessionRole,
+  type SessionState,
+  type SessionView,
+} from '../../../shared/session.ts';
+import * as repo from './repository.ts';
+import type { SessionBooking } from './repository.ts';
+
+/** Reads the console shows beside a booking (session state, recordings). */
+export { findSessionBooking, listRecordings } from './repository.ts';
+
+/**
+ * The video session of a confirmed booking: who may enter, starting (the
+ * recorded act), the recording's chunks, the room's chat, and finishing with
+ * an outcome. Rules live here; the socket namespace, tRPC router and HTTP
+ * routes only translate (docs/decisions/030-session-room.md, 031-session-recording.md).
+ *
+ * Seams for features built on the room (identity proofing, signing):
+ * - `startChecks` / `finishChecks`: push a check; a non-null answer refuses.
+ * - `notifySessionChanged(deps, bookingId)`: both participants refetch the view.
+ * - `SessionView` (src/shared/session.ts) and `getSessionView`: add fields.
+ */
+
+export type SessionErrorCode = 'NOT_FOUND' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'CONFLICT' | 'BAD_REQUEST';
+export class SessionError extends Error {
+  readonly code: SessionErrorCode;
+  constructor(code: SessionErrorCode, message: string) {
+    super(message);
+    this.name = 'SessionError';
+    this.code = code;
+  }
+}
+export const sessionErrorStatus: Record<SessionErrorCode, number> = { NOT_FOUND: 404, UNAUTHORIZED: 401, FORBIDDEN: 403, CONFLICT: 409, BAD_REQUEST: 400 };
+
+/** Who is in the room: the booking's customer (manage token) or its assigned notary. */
+export interface Participant {
+  bookingId: string;
+  role: SessionRole;
+  /** The notary's staff id; null for the customer. */
+  staffId: string | null;
+  staffTimeZone: string | null;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resolves the credentials of a request or socket to a participant, or throws.
+ * Refused: a stranger, another booking's token, staff or admins, a notary not
+ * assigned to this booking, and — with `requireOpen` — a room that is not open
+ * (cancelled, not yet 10 minutes before, finished).
+ */
+export async function resolveParticipant(
+  deps: Deps,
+  access: SessionAccess,
+  cookieHeader: string | undefined,
+  options: { requireOpen?: boolean } = {},
+): Promise<{ participant: Participant; booking: SessionBooking }> {
+  let participant: Participant;
+  if ('token' in access) {
+    const bookingId = await findBookingIdByManageToken(deps.db, access.token);
+    if (!bookingId) throw new SessionError('NOT_FOUND', messages.notFound);
+    participant = { bookingId, role: 'customer', staffId: null, staffTimeZone: null };
+  } else {
+    const staff = await staffFromCookieHeader(deps, cookieHeader);
+    if (!staff) throw new SessionError('UNAUTHORIZED', 'Please sign in.');
+    participant = notaryParticipant(staff, access.bookingId);
+  }
+  const booking = uuidPattern.test(participant.bookingId) ? await repo.findSessionBooking(deps.db, participant.bookingId) : null;
+  if (!booking) throw new SessionError('NOT_FOUND', messages.notFound);
+  if (participant.role === 'notary' && booking.notaryId !== participant.staffId) throw new SessionError('FORBIDDEN', messages.notAssigned);
+  if (options.requireOpen ?? true) assertOpen(deps, booking);
+  return { participant, booking };
+}
+
+function notaryParticipant(staff: StaffIdentity, bookingId: string): Participant {
+  // Only the notary assigned to the booking: not office staff, not admins (decision 030).
+  if (staff.user.role !== 'notary') throw new SessionError('FORBIDDEN', messages.notAssigned);
+  return { bookingId, role: 'notary', staffId: staff.user.id, staffTimeZone: staff.user.timeZone };
+}
+
+function assertOpen(deps: Deps, booking: SessionBooking): void {
+  if (roomIsOpen(booking, booking.finishedAt !== null, deps.now())) return;
+  if (booking.status === 'confirmed' && booking.finishedAt === null) throw new SessionError('CONFLICT', messages.notOpenYet);
+  throw new SessionError('CONFLICT', messages.closed);
+}
+
+// ---- Telling the room --------------------------------------------------------
+
+export interface SessionNotifier {
+  updated(bookingId: string): void;
+  closed(bookingId: string, reason: string): void;
+}
+const notifiers = new WeakMap<Deps, SessionNotifier>();
+
+/** The socket namespace registers itself here (one per server). */
+export function registerSessionNotifier(deps: Deps, notifier: SessionNotifier): void {
+  notifiers.set(deps, notifier);
+}
+
+/** Both participants refetch the session view (through the Socket.IO adapter: every node). Call after commit. */
+export function notifySessionChanged(deps: Deps, bookingId: string): void {
+  notifiers.get(deps)?.updated(bookingId);
+}
+
+function notifySessionClosed(deps: Deps, bookingId: string, reason: string): void {
+  notifiers.get(deps)?.closed(bookingId, reason);
+}
+
+// ---- The view ----------------------------------------------------------------
+
+export function sessionStateOf(row: { finishedAt: Date | null; customerJoinedAt: Date | null; startedAt: Date | null }, hasStoredRecording: boolean): SessionState {
+  if (row.finishedAt) return 'finished';
+  if (hasStoredRecording) return 'recorded';
+  if (row.customerJoinedAt || row.startedAt) return 'in_session';
+  return 'waiting';
+}
+
+const name = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(' ') || 'Customer';
+
+function documentUrl(participant: Participant, access: SessionAccess, documentId: string): string {
+  return participant.role === 'customer' && 'token' in access
+    ? `/api/manage/documents/${documentId}?token=${encodeURIComponent(access.token)}`
+    : `/api/staff/documents/${documentId}`;
+}
+
+export async function getSessionView(deps: Deps, participant: Participant, booking: SessionBooking, access: SessionAccess): Promise<SessionView> {
+  const [documents, recordings] = await Promise.all([repo.sessionDocuments(deps.db, booking.id), repo.listRecordings(deps.db, booking.id)]);
+  const stored = recordings.some((r) => r.status === 'stored');
+  const finishBlockers = participant.role === 'notary' ? await finishBlockersFor(deps, booking, 'completed') : [];
+  return {
+    bookingId: booking.id,
+    reference: booking.reference,
+    role: participant.role,
+    bookingStatus: booking.status,
+    startsAt: booking.startsAt,
+    timeZone: participant.role === 'notary' ? (participant.staffTimeZone ?? booking.notaryTimeZone ?? booking.timeZone) : booking.timeZone,
+    state: sessionStateOf(booking, stored),
+    open: roomIsOpen(booking, booking.finishedAt !== null, deps.now()),
+    customerName: name(booking.customerFirstName, booking.customerLastName),
+    notaryName: booking.notaryName || 'Your notary',
+    startedAt: booking.startedAt,
+    finishedAt: booking.finishedAt,
+    outcome: booking.outcome,
+    documents: documents.map((d) => ({ id: d.id, name: d.name, contentType: d.contentType ?? 'application/octet-stream', sizeBytes: d.sizeBytes ?? 0, url: documentUrl(participant, access, d.id) })),
+    recordings: participant.role === 'notary' ? recordings.map((r) => ({ id: r.id, status: r.status === 'assembling' ? 'recording' : r.status, startedAt: r.startedAt, sizeBytes: r.sizeBytes })) : [],
+    recordingActive: recordings.some((r) => r.status === 'recording' || r.status === 'assembling'),
+    finishBlockers,
+  };
+}
+
+/** The customer entered the room (the notary's list shows "In session"). */
+export async function markCustomerJoined(deps: Deps, bookingId: string): Promise<void> {
+  await repo.upsertSession(deps.db, bookingId, { customerJoinedAt: deps.now() });
+  notifySessionChanged(deps, bookingId);
+}
+
+// ---- Start and finish --------------------------------------------------------
+
+export interface CheckContext {
+  tx: Tx;
+  deps: Deps;
+  booking: SessionBooking;
+}
+/** A precondition: a message saying what is missing, or null when satisfied. */
+export type SessionCheck = (context: CheckContext) => Promise<string | null>;
+export type FinishCheck = (context: CheckContext & { outcome: SessionOutcome }) => Promise<string | null>;
+
+/** Before the recorded act may start (identity proofing adds its check here). */
+export const startChecks: SessionCheck[] = [];
+
+/** Before a session may be finished with an outcome (sealing and the journal add theirs). */
+export const finishChecks: FinishCheck[] = [
+  async ({ tx, booking, outcome }) => {
+    if (outcome === 'no_show') return null;
+    const recordings = await repo.listRecordings(tx, booking.id);
+    if (recordings.some((r) => r.status === 'recording' || r.status === 'assembling')) return messages.recordingActive;
+    return recordings.some((r) => r.status === 'stored') ? null : messages.recordingRequired;
+  },
+  async ({ deps, booking, outcome }) =>
+    outcome === 'no_show' && (!booking.startsAt || booking.startsAt.getTime() > deps.now().getTime()) ? messages.tooEarlyForNoShow : null,
+];
+
+/** After a session is finished, inside its transaction (delivery of the sealed document adds its email). */
+export type FinishEffect = (context: CheckContext & { outcome: SessionOutcome }) => Promise<void>;
+export const finishEffects: FinishEffect[] = [];
+
+async function finishBlockersFor(deps: Deps, booking: SessionBooking, outcome: SessionOutcome): Promise<string[]> {
+  return deps.db.transaction(async (tx) => {
+    const answers = await Promise.all(finishChecks.map((check) => check({ tx, deps, booking, outcome })));
+    return answers.filter((a): a is string => a !== null);
+  });
+}
+
+/**
+ * The notary starts the recorded act: preconditions, then a new recording
+ * (a session may have several: a crashed browser starts a new one; what the
+ * earlier one received is kept). Returns where to send the chunks.
+ */
+export async function startSession(deps: Deps, participant: Participant): Promise<{ recordingId: string; mimeType: string }> {
+  if (participant.role !== 'notary' || !participant.staffId) throw new SessionError('FORBIDDEN', messages.notAssigned);
+  // A recording left running by a crashed browser is sealed with what arrived.
+  for (const earlier of await repo.listRecordings(deps.db, participant.bookingId)) {
+    if (earlier.status === 'recording') await assembleRecording(deps, earlier.id);
+  }
+  const recording = await deps.db.transaction(async (tx) => {
+    const booking = await repo.findSessionBooking(tx, participant.bookingId);
+    if (!booking || booking.notaryId !== participant.staffId) throw new SessionError('FORBIDDEN', messages.notAssigned);
+    assertOpen(deps, booking);
+    for (const check of startChecks) {
+      const refusal = await check({ tx, deps, booking });
+      if (refusal) throw new SessionError('CONFLICT', refusal);
+    }
+    if (!booking.startedAt) await repo.upsertSession(tx, booking.id, { startedAt: deps.now() });
+    const id = crypto.randomUUID();
+    const row = await repo.insertRecording(tx, {
+      id,
+      bookingId: booking.id,
+      mimeType: recordingMimeType,
+      storageKey: recordingKey(booking.id, id),
+      startedBy: participant.staffId,
+      startedAt: deps.now(),
+    });
+    await writeAudit(tx, { actorType: 'staff', actorId: participant.staffId, action: 'session.recording_started', entityType: 'booking', entityId: booking.id, data: { recordingId: id } });
+    return row;
+  });
+  notifySessionChanged(deps, participant.bookingId);
+  return { recordingId: recording.id, mimeType: recording.mimeType };
+}
+
+export interface FinishActor {
+  staffId: string;
+  role: StaffIdentity['user']['role'];
+}
+
+/**
+ * Ends the session with an outcome: the booking becomes completed, no-show or
+ * not completed, the customer is emailed, and the room closes for both.
+ * Called from the room (the notary) and from the console (staff may record a
+ * no-show; completing always needs the recording, whoever asks).
+ */
+export async function finishSession(deps: Deps, actor: FinishActor, input: { bookingId: string; outcome: SessionOutcome; reason?: string }): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const booking = uuidPattern.test(input.bookingId) ? await repo.findSessionBooking(tx, input.bookingId) : null;
+    if (!booking) throw new SessionError('NOT_FOUND', messages.notFound);
+    if (actor.role === 'notary' && booking.notaryId !== actor.staffId) throw new SessionError('FORBIDDEN', messages.notAssigned);
+    if (booking.status !== 'confirmed') throw new SessionError('CONFLICT', 'Only a confirmed booking can be finished.');
+    for (const check of finishChecks) {
+      const refusal = await check({ tx, deps, booking, outcome: input.outcome });
+      if (refusal) throw new SessionError('CONFLICT', refusal);
+    }
+    const reason = input.outcome === 'completed' ? null : (input.reason?.trim() || null);
+    await markBookingOutcome(tx, deps, { bookingId: booking.id, outcome: input.outcome, staffId: actor.staffId });
+    await repo.upsertSession(tx, booking.id, { finishedAt: deps.now(), outcome: input.outcome, outcomeReason: reason, finishedBy: actor.staffId });
+    await writeAudit(tx, { actorType: 'staff', actorId: actor.staffId, action: 'session.finished', entityType: 'booking', entityId: booking.id, data: { outcome: input.outcome, reason } });
+    await onSessionFinished(tx, deps, { bookingId: booking.id, outcome: input.outcome, reason });
+    for (const effect of finishEffects) await effect({ tx, deps, booking, outcome: input.outcome });
+  });
+  notifySessionChanged(deps, input.bookingId);
+  notifySessionClosed(deps, input.bookingId, messages.closed);
+}
+
+// ---- Recording ---------------------------------------------------------------
+
+export const recordingPrefix = 'recordings';
+/** One object per recording: `recordings/{booking}/{recording}.webm`. */
+export const recordingKey = (bookingId: string, recordingId: string) => `${recordingPrefix}/${bookingId}/${recordingId}.webm`;
+/** Chunks wait under the recording's own prefix until assembled (then deleted). */
+export const chunkKey = (bookingId: string, recordingId: string, seq: number) => `${recordingPrefix}/${bookingId}/${recordingId}.chunks/${String(seq).padStart(6, '0')}.part`;
+
+export const maxChunkSeq = 100_000;
+
+/** The recording, if `staff` is the notary of its booking and it is still receiving. */
+async function recordingForNotary(deps: Deps, staff: StaffIdentity, recordingId: string) {
+  const recording = uuidPattern.test(recordingId) ? await repo.findRecording(deps.db, recordingId) : null;
+  if (!recording) throw new SessionError('NOT_FOUND', 'Recording not found');
+  const booking = await repo.findSessionBooking(deps.db, recording.bookingId);
+  if (!booking || staff.user.role !== 'notary' || booking.notaryId !== staff.user.id) throw new SessionError('FORBIDDEN', messages.notAssigned);
+  assertOpen(deps, booking);
+  return recording;
+}
+
+/**
+ * One chunk of a running recording. Idempotent: the same sequence number sent
+ * again (the browser retrying after a lost answer) is accepted without storing
+ * twice; a different size under the same number is refused.
+ */
+export async function receiveChunk(deps: Deps, staff: StaffIdentity, input: { recordingId: string; seq: number; body: Buffer }): Promise<{ stored: boolean }> {
+  if (!Number.isInteger(input.seq) || input.seq < 0 || input.seq > maxChunkSeq) throw new SessionError('BAD_REQUEST', 'Invalid chunk number.');
+  if (input.body.length === 0 || input.body.length > maxRecordingChunkBytes) throw new SessionError('BAD_REQUEST', 'Invalid chunk size.');
+  const recording = await recordingForNotary(deps, staff, input.recordingId);
+  const existing = await repo.findChunk(deps.db, recording.id, input.seq);
+  if (existing) {
+    if (existing.sizeBytes !== input.body.length) throw new SessionError('CONFLICT', 'A different chunk was already received under this number.');
+    return { stored: false };
+  }
+  if (recording.status !== 'recording') throw new SessionError('CONFLICT', 'This recording has ended.');
+  const key = chunkKey(recording.bookingId, recording.id, input.seq);
+  await deps.storage.put(key, Readable.from([input.body]), { contentType: 'application/octet-stream', upsert: true });
+  const inserted = await repo.insertChunk(deps.db, { recordingId: recording.id, seq: input.seq, sizeBytes: input.body.length, storageKey: key });
+  return { stored: inserted };
+}
+
+/**
+ * The notary stopped the recording after `chunkCount` chunks: once all of them
+ * are here, they are joined in order into one private object. Missing numbers
+ * are answered so the browser can send them again.
+ */
+export async function stopRecording(deps: Deps, staff: StaffIdentity, input: { recordingId: string; chunkCount: number }): Promise<{ missing: number[] }> {
+  const recording = await recordingForNotary(deps, staff, input.recordingId);
+  if (recording.status === 'stored') return { missing: [] };
+  const have = new Set((await repo.listChunks(deps.db, recording.id)).map((c) => c.seq));
+  const missing: number[] = [];
+  for (let seq = 0; seq < input.chunkCount && missing.length < 50; seq++) if (!have.has(seq)) missing.push(seq);
+  if (missing.length) return { missing };
+  await assembleRecording(deps, recording.id);
+  await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'session.recording_stored', entityType: 'booking', entityId: recording.bookingId, data: { recordingId: recording.id } });
+  notifySessionChanged(deps, recording.bookingId);
+  return { missing: [] };
+}
+
+/**
+ * Joins the chunks 0, 1, 2… (up to the first gap) into the recording's object
+ * and deletes them. One MediaRecorder's chunks concatenated are one playable
+ * WebM file. The row is claimed first (`assembling`), so two callers never
+ * assemble the same recording; on failure it goes back to `recording`.
+ */
+export async function assembleRecording(deps: Deps, recordingId: string): Promise<'stored' | 'failed' | 'busy'> {
+  const [claimed] = await deps.db
+    .update(sessionRecordings)
+    .set({ status: 'assembling' })
+    .where(and(eq(sessionRecordings.id, recordingId), eq(sessionRecordings.status, 'recording')))
+    .returning();
+  if (!claimed) return 'busy';
+  try {
+    const chunks = await repo.listChunks(deps.db, recordingId);
+    const contiguous = chunks.filter((c, index) => c.seq === index);
+    if (contiguous.length === 0) {
+      await repo.updateRecording(deps.db, recordingId, { status: 'failed', chunkCount: 0 });
+      return 'failed';
+    }
+    const storage = deps.storage;
+    async function* bytes() {
+      for (const chunk of contiguous) {
+        const object = await storage.get(chunk.storageKey);
+        for await (const piece of object.body as AsyncIterable<Buffer>) yield piece;
+      }
+    }
+    // S3: put() sends multipart parts of at least 5 MB as it goes (the last may be smaller).
+    const { size } = await storage.put(claimed.storageKey, Readable.from(bytes()), { contentType: claimed.mimeType, upsert: true });
+    await repo.updateRecording(deps.db, recordingId, { status: 'stored', sizeBytes: size, chunkCount: contiguous.length, storedAt: deps.now() });
+    for (const chunk of chunks) await storage.delete(chunk.storageKey);
+    await repo.deleteChunks(deps.db, recordingId);
+    return 'stored';
+  } catch (error) {
+    await repo.updateRecording(deps.db, recordingId, { status: 'recording' });
+    throw error;
+  }
+}
+
+/**
+ * A stored recording for playback: admins, and the notary of its booking.
+ * Each playback (a request from the first byte) is audited.
+ */
+export async function openRecording(deps: Deps, staff: StaffIdentity, input: { recordingId: string; range?: { start: number; end: number } }) {
+  const recording = uuidPattern.test(input.recordingId) ? await repo.findRecording(deps.db, input.recordingId) : null;
+  if (!recording || recording.status !== 'stored') throw new SessionError('NOT_FOUND', 'Recording not found');
+  if (staff.user.role !== 'admin') {
+    const booking = await repo.findSessionBooking(deps.db, recording.bookingId);
+    if (staff.user.role !== 'notary' || booking?.notaryId !== staff.user.id) throw new SessionError('FORBIDDEN', 'You do not have access to this recording.');
+  }
+  if (!input.range || input.range.start === 0) {
+    await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'session.recording_played', entityType: 'booking', entityId: recording.bookingId, data: { recordingId: recording.id } });
+  }
+  return { recording, size: recording.sizeBytes ?? 0 };
+}
+
+// ---- Chat --------------------------------------------------------------------
+
+export async function chatHistory(deps: Deps, bookingId: string): Promise<SessionChatMessage[]> {
+  return repo.listMessages(deps.db, bookingId);
+}
+
+export async function postChat(deps: Deps, participant: Participant, input: { clientId: string; body: string }) {
+  return repo.insertMessage(deps.db, { bookingId: participant.bookingId, sender: participant.role, clientId: input.clientId, body: input.body });
+}

@@ -1,0 +1,248 @@
+import type { Namespace, Server, Socket } from 'socket.io';
+import { z } from 'zod';
+import type { Deps } from '../../deps.ts';
+import { consumeRate, type RateRule } from '../../rate-limit.ts';
+import {
+  roomEventInput,
+  sessionAccessInput,
+  sessionChatInput,
+  sessionNamespace,
+  signalInput,
+  type SessionAccess,
+  type SessionAck,
+  type SessionClientEvents,
+  type SessionRole,
+  type SessionServerEvents,
+} from '../../../shared/session.ts';
+import { iceServersFor } from './ice.ts';
+import * as session from './service.ts';
+
+/**
+ * Signalling and live events of the session room, on the chat's Socket.IO
+ * server (namespace `/session`; on PostgreSQL every node shares rooms through
+ * the adapter). Protocol: docs/decisions/030-session-room.md.
+ *
+ * The handshake names the room: `auth: { token }` for the customer (the manage
+ * token, never in the URL), `auth: { bookingId }` plus the staff cookie for the
+ * assigned notary. Every event re-checks that access (a cancelled booking, a
+ * finished session, an unassigned notary or a signed-out console lose the room
+ * at their next event), and each socket has an event budget.
+ */
+
+interface SessionData {
+  access: SessionAccess;
+  bookingId: string;
+  role: SessionRole;
+  joined: boolean;
+  /** Token bucket: events left, refilled over time. */
+  budget: number;
+  budgetAt: number;
+}
+type SessionNamespace = Namespace<SessionClientEvents, SessionServerEvents, Record<string, never>, SessionData>;
+type SessionSocket = Socket<SessionClientEvents, SessionServerEvents, Record<string, never>, SessionData>;
+
+/** New room connections per address: a page load or a reconnect each take one. */
+export const sessionConnectRate: RateRule = { name: 'session-connect', limit: 60, windowSeconds: 600 };
+/** Events per socket: ICE candidates come in bursts of a few dozen; chat is slower. */
+const burst = 120;
+const refillPerSecond = 20;
+
+const roomOf = (bookingId: string) => `session:${bookingId}`;
+/** A closed participant gets the reason first, then the connection ends (a disconnect sent at once could overtake it). */
+const closeGraceMs = 2000;
+const fetchSocketsTimeoutMs = 3000;
+
+function closeSocket(socket: { emit: (event: 'session:closed', info: { reason: string }) => unknown; disconnect: (close: boolean) => unknown }, reason: string) {
+  socket.emit('session:closed', { reason });
+  setTimeout(() => socket.disconnect(true), closeGraceMs).unref();
+}
+const signalTarget = z.object({ to: z.string().min(1).max(64) });
+
+/** The client's address, trusting `trustProxy` hops of X-Forwarded-For like Express's `trust proxy` number. */
+function handshakeAddress(direct: string | undefined, forwardedFor: string | string[] | undefined, trustProxy: number): string {
+  const chain = [direct ?? 'unknown', ...String(forwardedFor ?? '').split(',').map((p) => p.trim()).filter(Boolean).reverse()];
+  return trustProxy <= 0 ? chain[0]! : chain[Math.min(trustProxy, chain.length - 1)]!;
+}
+
+export interface SessionRoomServer {
+  close(): Promise<void>;
+}
+
+export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
+  const nsp = io.of(sessionNamespace) as unknown as SessionNamespace;
+
+  session.registerSessionNotifier(deps, {
+    updated: (bookingId) => void nsp.to(roomOf(bookingId)).emit('session:updated'),
+    closed: (bookingId, reason) => {
+      nsp.to(roomOf(bookingId)).emit('session:closed', { reason });
+      // Out of the room at once; the connections close once the reason has reached the browsers.
+      nsp.in(roomOf(bookingId)).socketsLeave(roomOf(bookingId));
+      const room = roomOf(bookingId);
+      setTimeout(() => nsp.in(room).disconnectSockets(true), closeGraceMs).unref();
+    },
+  });
+
+  /**
+   * The room's sockets on every node. Bounded: when the connection between
+   * nodes is down the answer would wait for the adapter; this node's own are
+   * better than a join that never answers.
+   */
+  async function roomSockets(room: string) {
+    let timer: NodeJS.Timeout | undefined;
+    const fallback = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), fetchSocketsTimeoutMs);
+    });
+    try {
+      const all = await Promise.race([nsp.in(room).fetchSockets().catch(() => null), fallback]);
+      if (all) return all;
+      deps.log.warn({ room: 'session' }, 'session: other nodes did not answer; using this node’s sockets');
+      return nsp.in(room).local.fetchSockets();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  nsp.use(async (socket, next) => {
+    try {
+      const parsed = sessionAccessInput.safeParse(socket.handshake.auth ?? {});
+      if (!parsed.success) return next(new Error('Invalid session link.'));
+      const address = handshakeAddress(socket.request.socket.remoteAddress, socket.request.headers['x-forwarded-for'], deps.config.TRUST_PROXY);
+      const rate = await consumeRate(deps.db, sessionConnectRate, address);
+      if (!rate.allowed) return next(new Error('Too many requests. Please wait a moment and try again.'));
+      const { participant } = await session.resolveParticipant(deps, parsed.data, socket.request.headers.cookie);
+      socket.data.access = parsed.data;
+      socket.data.bookingId = participant.bookingId;
+      socket.data.role = participant.role;
+      socket.data.joined = false;
+      socket.data.budget = burst;
+      socket.data.budgetAt = Date.now();
+      next();
+    } catch (error) {
+      if (error instanceof session.SessionError) return next(new Error(error.message));
+      deps.log.error({ err: error }, 'session: handshake failed');
+      next(new Error('unavailable'));
+    }
+  });
+
+  nsp.on('connection', (socket: SessionSocket) => {
+    const room = roomOf(socket.data.bookingId);
+
+    /** Spends one event from the budget; false when the socket is over it. */
+    const spend = () => {
+      const now = Date.now();
+      socket.data.budget = Math.min(burst, socket.data.budget + ((now - socket.data.budgetAt) / 1000) * refillPerSecond);
+      socket.data.budgetAt = now;
+      if (socket.data.budget < 1) return false;
+      socket.data.budget -= 1;
+      return true;
+    };
+
+    /** Re-checks access for this event; a refused participant is disconnected. */
+    const authorised = async () => {
+      try {
+        const { participant } = await session.resolveParticipant(deps, socket.data.access, socket.request.headers.cookie);
+        return participant;
+      } catch (error) {
+        if (!(error instanceof session.SessionError)) throw error;
+        socket.data.joined = false;
+        void socket.leave(room);
+        closeSocket(socket, error.message);
+        return null;
+      }
+    };
+
+    const handle =
+      <S extends z.ZodType, R extends SessionAck | void>(schema: S | null, run: (input: z.output<S>, participant: session.Participant) => Promise<R>) =>
+      async (...args: unknown[]) => {
+        const ackArg = args.findLast((a) => typeof a === 'function') as ((result: unknown) => void) | undefined;
+        const reply = ackArg ?? (() => {});
+        if (!spend()) return reply({ ok: false, error: 'Too many requests. Please wait a moment and try again.' });
+        let input: unknown = undefined;
+        if (schema) {
+          const parsed = schema.safeParse(args[0]);
+          if (!parsed.success) return reply({ ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid request' });
+          input = parsed.data;
+        }
+        try {
+          const participant = await authorised();
+          if (!participant) return;
+          const result = await run(input as z.output<S>, participant);
+          if (result) reply(result);
+        } catch (error) {
+          deps.log.error({ err: error, socketId: socket.id }, 'session: event failed');
+          reply({ ok: false, error: 'Something went wrong. Please try again.' });
+        }
+      };
+
+    socket.on(
+      'join',
+      handle(null, async (_input, participant) => {
+        // Another tab of the same participant takes over: one video per role.
+        for (const other of await roomSockets(room)) {
+          if (other.id !== socket.id && other.data.role === participant.role && other.data.joined) {
+            other.leave(room);
+            closeSocket(other, 'You joined this session from another window.');
+          }
+        }
+        await socket.join(room);
+        socket.data.joined = true;
+        const peers = (await roomSockets(room)).filter((s) => s.id !== socket.id && s.data.joined);
+        socket.to(room).emit('peer:joined', { id: socket.id, role: participant.role });
+        if (participant.role === 'customer') await session.markCustomerJoined(deps, participant.bookingId);
+        return {
+          ok: true as const,
+          role: participant.role,
+          selfId: socket.id,
+          peerId: peers[0]?.id ?? null,
+          iceServers: iceServersFor(deps.config, `${participant.role}-${participant.bookingId.slice(0, 8)}`, deps.now()),
+          messages: await session.chatHistory(deps, participant.bookingId),
+        };
+      }),
+    );
+
+    socket.on(
+      'signal',
+      handle(signalInput.and(signalTarget), async (input) => {
+        if (!socket.data.joined) return { ok: false as const, error: 'Join the session first.' };
+        // To the room only (on any node): the receiver keeps what is addressed to it.
+        socket.to(room).emit('signal', { ...input, from: socket.id });
+        return { ok: true as const };
+      }),
+    );
+
+    socket.on(
+      'chat',
+      handle(sessionChatInput, async (input, participant) => {
+        const { message, created } = await session.postChat(deps, participant, input);
+        if (created) nsp.to(room).emit('chat', message);
+        return { ok: true as const, message };
+      }),
+    );
+
+    socket.on(
+      'room:event',
+      handle(roomEventInput, async (input, participant) => {
+        socket.to(room).emit('room:event', { ...input, from: participant.role });
+        return { ok: true as const };
+      }),
+    );
+
+    socket.on('leave', () => {
+      if (!socket.data.joined) return;
+      socket.data.joined = false;
+      socket.to(room).emit('peer:left', { id: socket.id, role: socket.data.role });
+      void socket.leave(room);
+    });
+
+    socket.on('disconnect', () => {
+      if (socket.data.joined) nsp.to(room).emit('peer:left', { id: socket.id, role: socket.data.role });
+    });
+  });
+
+  return {
+    async close() {
+      nsp.disconnectSockets(true);
+      await Promise.resolve(nsp.adapter.close()).catch(() => {});
+    },
+  };
+}

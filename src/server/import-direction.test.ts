@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import direction of the server (docs/architecture.md, "Import direction"):
+ * - nothing under features/ imports http/ (HTTP routes call features, never
+ *   the other way round);
+ * - a feature reaches another feature only through its entry points: a
+ *   `service.ts` or `*-service.ts`, notifications' `events.ts`, and staff's
+ *   `session.ts` / `procedures.ts` (how every channel authenticates staff), and
+ *   the storage sweep's seam: its `sweep.ts` (service) and `owners.ts` (the
+ *   StorageOwner interface), and each feature's `storage-owner.ts` (the
+ *   objects it declares to the sweep, docs/decisions/029);
+ * - http/ reaches features through the same entry points (and the shared
+ *   features/audit.ts).
+ * Read from the source text: every static `import … from`, `export … from`
+ * and dynamic `import('…')` with a relative path.
+ */
+const serverDir = path.resolve(import.meta.dirname);
+const featuresDir = path.join(serverDir, 'features');
+const httpDir = path.join(serverDir, 'http');
+
+const entryPoints = (feature: string, file: string): boolean =>
+  file === 'service.ts' ||
+  file.endsWith('-service.ts') ||
+  (feature === 'notifications' && file === 'events.ts') ||
+  (feature === 'staff' && (file === 'session.ts' || file === 'procedures.ts')) ||
+  (feature === 'storage-sweep' && (file === 'sweep.ts' || file === 'owners.ts')) ||
+  file === 'storage-owner.ts';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+export function relativeImports(source: string): string[] {
+  const specifiers = [
+    ...source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+['"]([^'"]+)['"]/gms),
+    ...source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((match) => match[1]!);
+  return specifiers.filter((specifier) => specifier.startsWith('.'));
+}
+
+/** Which feature a path is in, and the file inside it; null outside features/. */
+function featureOf(file: string): { feature: string; rest: string } | null {
+  const relative = path.relative(featuresDir, file);
+  if (relative.startsWith('..')) return null;
+  const [feature, ...rest] = relative.split(path.sep);
+  return rest.length === 0 ? { feature: '', rest: feature! } : { feature: feature!, rest: rest.join('/') };
+}
+
+function violations(files: string[]): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const from = featureOf(file);
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      const target = path.resolve(path.dirname(file), specifier);
+      const where = `${path.relative(serverDir, file)} imports ${specifier}`;
+      if (from && !path.relative(httpDir, target).startsWith('..')) {
+        found.push(`${where}: features never import http/`);
+        continue;
+      }
+      const to = featureOf(target);
+      if (!to || to.feature === '' || to.feature === from?.feature) continue;
+      if (!entryPoints(to.feature, to.rest)) found.push(`${where}: reach ${to.feature} through its service`);
+    }
+  }
+  return found;
+}
+
+describe('server import direction', () => {
+  it('reads static, re-export, type and dynamic imports', () => {
+    const source = [
+      "import { a } from '../x/service.ts';",
+      "import type {\n  B,\n} from '../y/repository.ts';",
+      "export { c } from './z.ts';",
+      "const d = await import('../../http/uploads.ts');",
+      "import express from 'express';",
+    ].join('\n');
+    expect(relativeImports(source)).toEqual(['../x/service.ts', '../y/repository.ts', './z.ts', '../../http/uploads.ts']);
+  });
+
+  it('features never import http/, and reach each other only through their services', () => {
+    expect(violations(sourceFiles(featuresDir))).toEqual([]);
+  });
+
+  it('http/ reaches features only through their services', () => {
+    expect(violations(sourceFiles(httpDir))).toEqual([]);
+  });
+});

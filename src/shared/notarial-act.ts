@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { manageTokenSchema } from './manage-booking.ts';
+
+/**
+ * The notarial act, shared by both sides: identity proofing before the
+ * session, signing and sealing in it, and delivery of the sealed PDF.
+ * Visitor-facing labels and messages live here once.
+ */
+export const maxIdentityAttempts = 3;
+
+export const actLabels = {
+  verifyIdentity: 'Verify your identity',
+  downloadNotarized: 'Download notarized document',
+  documentReadySubject: 'Your notarized document is ready',
+  testMode: 'TEST MODE',
+} as const;
+
+export const identityMessages = {
+  notOpen: 'Identity verification opens once your booking is paid.',
+  alreadyVerified: 'Your identity is verified.',
+  noAttemptsLeft: `You have used all ${maxIdentityAttempts} verification attempts. Our staff have been told and will contact you to arrange another way.`,
+  badImage: 'Each photo must be a JPEG or PNG image of at most 8 MB.',
+  missingImage: 'Please add all three photos: the front and the back of your ID, and a selfie.',
+  nameRequired: 'Please enter your name exactly as it appears on your ID.',
+  inProgress: 'Your verification is being checked. This page updates when it is done.',
+  notVerified: "The signer's identity is not verified yet. The session can start once the signer has verified their identity from their booking page.",
+  notConfirmed: 'Confirm that the verified ID matches the person on camera before starting the session.',
+  failedPrefix: 'Verification failed:',
+} as const;
+
+export const identityStatusSchema = z.enum(['not_started', 'pending', 'processing', 'verified', 'failed', 'locked']);
+export type CustomerIdentityStatus = z.infer<typeof identityStatusSchema>;
+
+/** What the customer sees: no details of the ID, only where they stand. */
+export interface CustomerIdentityView {
+  mode: 'stripe' | 'test';
+  open: boolean;
+  status: CustomerIdentityStatus;
+  attemptsUsed: number;
+  attemptsLeft: number;
+  message: string | null;
+}
+
+/** What the booking's notary (and admins) see in the room. */
+export interface NotaryIdentityView {
+  bookingName: string;
+  mode: 'stripe' | 'test';
+  attemptsUsed: number;
+  latest: {
+    id: string;
+    provider: 'stripe' | 'test';
+    providerSessionId: string;
+    status: string;
+    failureMessage: string | null;
+    nameOnId: string | null;
+    nameMatchesBooking: boolean;
+    documentType: string | null;
+    issuingState: string | null;
+    expiresOn: string | null;
+    selfieMatch: boolean | null;
+    imageParts: string[];
+    confirmedAt: Date | null;
+  } | null;
+  /** Why the session cannot start yet; null when it can. */
+  startBlocker: string | null;
+}
+
+export const testVerificationFields = {
+  nameOnId: z.string().trim().min(1, identityMessages.nameRequired).max(200),
+};
+
+export const identityParts = ['front', 'back', 'selfie'] as const;
+
+// ---- Signing and sealing -------------------------------------------------------
+
+export const actTypes = ['acknowledgment', 'jurat', 'signature_witnessing', 'copy_certification'] as const;
+export type ActType = (typeof actTypes)[number];
+export const actTypeLabels: Record<ActType, string> = {
+  acknowledgment: 'Acknowledgment',
+  jurat: 'Jurat (verification on oath or affirmation)',
+  signature_witnessing: 'Signature witnessing',
+  copy_certification: 'Copy certification',
+};
+
+/** A drawn or typed signature arrives as a PNG data URL; this bounds it (~300 KB). */
+export const maxSignaturePngChars = 400_000;
+
+export const placementSchema = z.object({
+  page: z.number().int().min(1).max(500),
+  xPercent: z.number().min(0).max(100),
+  yPercent: z.number().min(0).max(100),
+});
+
+export const adoptSignatureInput = z.object({
+  token: manageTokenSchema,
+  documentId: z.uuid(),
+  kind: z.enum(['typed', 'drawn']),
+  text: z.string().trim().max(120).optional(),
+  png: z
+    .string()
+    .max(maxSignaturePngChars, 'The signature image is too large.')
+    .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/, 'The signature must be a PNG image.'),
+});
+
+export const placeSignatureInput = z.object({ bookingId: z.uuid(), documentId: z.uuid() }).extend(placementSchema.shape);
+export const sealInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), actType: z.enum(actTypes) });
+export const bookingIdInput = z.object({ bookingId: z.uuid() });
+export const confirmIdentityInput = z.object({ bookingId: z.uuid(), verificationId: z.uuid() });
+
+export interface ActDocumentView {
+  documentId: string;
+  name: string;
+  contentType: string;
+  placement: { page: number; xPercent: number; yPercent: number } | null;
+  signed: boolean;
+  signatureKind: 'typed' | 'drawn' | null;
+  actType: ActType | null;
+  sealed: boolean;
+  sealedSha256: string | null;
+  pageCount: number | null;
+}
+
+export interface ActView {
+  bookingId: string;
+  signerName: string;
+  documents: ActDocumentView[];
+  allSealed: boolean;
+}
+
+export const actMessages = {
+  notPlaced: 'Wait until the notary shows you where to sign.',
+  notSigned: 'The signer has not adopted a signature for this document yet.',
+  alreadySealed: 'This document is already sealed and can no longer be changed.',
+  commissionMissing: 'Add your commission number and expiry (Notary profile) before sealing.',
+  commissionExpired: 'Your commission has expired; a document cannot be sealed under it.',
+  certificateMissing: 'No signing certificate is on file for you. An admin must upload your PKCS#12 certificate in the console.',
+  identityFirst: 'Confirm the signer’s identity before sealing.',
+  notSealed: 'Every document must be sealed before the session can be finished.',
+  badPlacement: 'That page does not exist in this document.',
+  signatureImage: 'The signature must be a PNG image.',
+} as const;
+
+export const commissionInput = z.object({
+  commissionNumber: z.string().trim().min(1, 'Enter your commission number.').max(40),
+  commissionExpiresOn: z.iso.date('Enter the expiry as a date.'),
+  commissionState: z.string().trim().min(2).max(40).default('Iowa'),
+});
+
+export const uploadCertificateInput = z.object({
+  staffUserId: z.uuid(),
+  /** The PKCS#12 file, base64 (bounded: a certificate bundle is a few KB). */
+  p12Base64: z.string().min(100).max(200_000).regex(/^[A-Za-z0-9+/]+=*$/, 'The certificate must be a PKCS#12 (.p12/.pfx) file.'),
+  password: z.string().max(200),
+});
+
+export const journalRangeInput = z.object({
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+});

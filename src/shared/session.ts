@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import type { BookingStatus } from './booking.ts';
+import { manageTokenSchema } from './manage-booking.ts';
+
+/**
+ * The video session of a confirmed booking, shared by the server and the room
+ * (docs/decisions/030-session-room.md). The customer reaches it with the private
+ * manage token; the assigned notary with the staff session and the booking id.
+ */
+
+/** The room opens this long before the appointment and stays open until the notary finishes. */
+export const roomOpensMinutesBefore = 10;
+export const roomOpensMs = roomOpensMinutesBefore * 60_000;
+
+/** Whether the room is open at `now` for a booking in `status` starting at `startsAt`. */
+export function roomIsOpen(booking: { status: BookingStatus; startsAt: Date | null }, finished: boolean, now: Date): boolean {
+  if (booking.status !== 'confirmed' || !booking.startsAt || finished) return false;
+  return now.getTime() >= booking.startsAt.getTime() - roomOpensMs;
+}
+
+export const sessionRoles = ['customer', 'notary'] as const;
+export type SessionRole = (typeof sessionRoles)[number];
+
+/** How a participant names the room: the manage token (customer) or the booking id (notary, with the staff cookie). */
+export const sessionAccessInput = z.union([
+  z.object({ token: manageTokenSchema }).strict(),
+  z.object({ bookingId: z.uuid() }).strict(),
+]);
+export type SessionAccess = z.infer<typeof sessionAccessInput>;
+
+export const sessionStates = ['waiting', 'in_session', 'recorded', 'finished'] as const;
+export type SessionState = (typeof sessionStates)[number];
+export const sessionStateLabels: Record<SessionState, string> = {
+  waiting: 'Waiting for customer',
+  in_session: 'In session',
+  recorded: 'Recorded',
+  finished: 'Finished',
+};
+
+export const sessionOutcomes = ['completed', 'no_show', 'not_completed'] as const;
+export type SessionOutcome = (typeof sessionOutcomes)[number];
+export const sessionOutcomeLabels: Record<SessionOutcome, string> = {
+  completed: 'Completed',
+  no_show: 'Customer did not attend (no-show)',
+  not_completed: 'Could not be completed',
+};
+
+export const finishInput = z
+  .object({
+    outcome: z.enum(sessionOutcomes),
+    reason: z.string().trim().max(1000).optional(),
+  })
+  .refine((v) => v.outcome === 'completed' || (v.reason && v.reason.length >= 3), {
+    message: 'Please give a reason (at least 3 characters).',
+    path: ['reason'],
+  });
+
+export const recordingIdInput = z.object({ recordingId: z.uuid() });
+export const stopRecordingInput = z.object({ recordingId: z.uuid(), chunkCount: z.number().int().min(0).max(100_000) });
+
+/** One upload is one MediaRecorder timeslice (2 s): a few hundred KB; this bounds a runaway client. */
+export const maxRecordingChunkBytes = 8 * 1024 * 1024;
+export const recordingMimeType = 'video/webm';
+
+export interface SessionDocument {
+  id: string;
+  name: string;
+  contentType: string;
+  sizeBytes: number;
+  /** Where this viewer's browser fetches the bytes (authorised for this viewer only). */
+  url: string;
+}
+
+export interface SessionRecording {
+  id: string;
+  status: 'recording' | 'stored' | 'failed' | 'deleted';
+  startedAt: Date;
+  sizeBytes: number | null;
+}
+
+/**
+ * Everything the room shows, for one viewer. Features that build on the room
+ * (identity, signing) add their fields here and in `session/service.ts#getSessionView`.
+ */
+export interface SessionView {
+  bookingId: string;
+  reference: string;
+  role: SessionRole;
+  bookingStatus: BookingStatus;
+  startsAt: Date | null;
+  /** The zone to show times in: the customer's for the customer, the notary's for the notary. */
+  timeZone: string;
+  state: SessionState;
+  open: boolean;
+  customerName: string;
+  notaryName: string;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  outcome: SessionOutcome | null;
+  documents: SessionDocument[];
+  recordings: SessionRecording[];
+  /** A recording is running now: the customer is told on screen. */
+  recordingActive: boolean;
+  /** Notary only: why finishing as completed is refused now (empty: allowed). */
+  finishBlockers: string[];
+}
+
+export const sessionMessages = {
+  notFound: 'We could not find this session. Please use the link in your confirmation email.',
+  notOpenYet: `The video session opens ${roomOpensMinutesBefore} minutes before your appointment.`,
+  closed: 'This video session has ended.',
+  notAssigned: 'This appointment is not assigned to you.',
+  recordingRequired: 'Record the session before finishing it.',
+  recordingActive: 'Stop the recording before finishing the session.',
+  tooEarlyForNoShow: 'A no-show can only be recorded once the appointment time has passed.',
+  reconnecting: 'Reconnecting…',
+  recordingNotice: 'This session is being recorded.',
+} as const;
+
+// ---- Socket.IO namespace /session -------------------------------------------
+
+export const sessionNamespace = '/session';
+
+export const chatBodySchema = z.string().trim().min(1, 'Type a message first.').max(2000, 'Messages are at most 2,000 characters.');
+export const sessionChatInput = z.object({ clientId: z.string().min(8).max(64), body: chatBodySchema });
+
+/** An SDP description or an ICE candidate, relayed as-is to the other participant. */
+export const signalInput = z
+  .object({
+    description: z.object({ type: z.enum(['offer', 'answer', 'rollback', 'pranswer']), sdp: z.string().max(64_000).optional() }).optional(),
+    candidate: z
+      .object({
+        candidate: z.string().max(2000),
+        sdpMid: z.string().max(64).nullable().optional(),
+        sdpMLineIndex: z.number().int().min(0).max(64).nullable().optional(),
+        usernameFragment: z.string().max(256).nullable().optional(),
+      })
+      .nullable()
+      .optional(),
+  })
+  .refine((v) => v.description !== undefined || v.candidate !== undefined, 'Empty signal');
+export type SignalPayload = z.infer<typeof signalInput>;
+
+/**
+ * A small event for the other participant (the notary pointing to a page,
+ * later features' own events): relayed, not stored. `type` is namespaced, e.g. 'document:focus'.
+ */
+export const roomEventInput = z.object({
+  type: z.string().regex(/^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$/).max(64),
+  payload: z.record(z.string(), z.unknown()).refine((v) => JSON.stringify(v).length <= 4000, 'Payload too large'),
+});
+export type RoomEvent = z.infer<typeof roomEventInput>;
+
+export interface SessionChatMessage {
+  id: number;
+  clientId: string;
+  sender: SessionRole;
+  body: string;
+  createdAt: Date | string;
+}
+
+export interface IceServer {
+  urls: string[];
+  username?: string;
+  credential?: string;
+}
+
+export type SessionAck<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
+
+export interface SessionClientEvents {
+  join: (ack: (result: SessionAck<{ role: SessionRole; selfId: string; peerId: string | null; iceServers: IceServer[]; messages: SessionChatMessage[] }>) => void) => void;
+  signal: (payload: SignalPayload & { to: string }, ack?: (result: SessionAck) => void) => void;
+  chat: (input: { clientId: string; body: string }, ack: (result: SessionAck<{ message: SessionChatMessage }>) => void) => void;
+  'room:event': (event: RoomEvent, ack?: (result: SessionAck) => void) => void;
+  leave: () => void;
+}
+
+export interface SessionServerEvents {
+  'peer:joined': (peer: { id: string; role: SessionRole }) => void;
+  'peer:left': (peer: { id: string; role: SessionRole }) => void;
+  signal: (payload: SignalPayload & { from: string; to: string }) => void;
+  chat: (message: SessionChatMessage) => void;
+  'room:event': (event: RoomEvent & { from: SessionRole }) => void;
+  /** The session changed (started, recording, finished, later: identity, signatures): refetch the view. */
+  'session:updated': () => void;
+  /** The server ended this participant's access (finished, cancelled, unassigned). */
+  'session:closed': (info: { reason: string }) => void;
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
+
+/**
+ * First-load budgets measured in a real browser (docs/decisions/040-first-load-budgets.md):
+ * the console's sign-in page loads without the console — no tRPC client, React
+ * Query, superjson or Zod — and the console arrives after signing in.
+ */
+describe('first-load budgets', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await openBrowser();
+  });
+  afterAll(() => browser.close());
+
+  it('/admin/login: ≤ 110 KB of gzipped JavaScript, none of the console\'s libraries, usable and accessible', async () => {
+    const { page, errors } = browser;
+    const files = new Set<string>();
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (req.resourceType() === 'script' && url.origin === baseUrl()) files.add(url.pathname);
+    });
+    await page.goto('/admin/login', { waitUntil: 'networkidle' });
+    await page.locator('html[data-hydrated]').waitFor();
+    const clientDir = path.join(process.cwd(), 'dist/client');
+    const code = [...files].map((file) => readFileSync(path.join(clientDir, file)));
+    const gzipped = code.reduce((sum, source) => sum + gzipSync(source, { level: 6 }).length, 0);
+    expect(gzipped).toBeLessThanOrEqual(110 * 1024);
+    const all = code.map((c) => c.toString('utf8')).join('\n');
+    for (const marker of ['No QueryClient set', 'superjson', 'ZodError', 'trpc-accept']) expect(all, marker).not.toContain(marker);
+
+    // A wrong password shows the server's message, from the light client.
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('Incorrect email or password.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+});

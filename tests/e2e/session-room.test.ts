@@ -1,0 +1,252 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-provider.ts';
+import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
+import { startCoturn, type Coturn } from '../helpers/coturn.ts';
+import { axeViolations, openBrowser, type Browser } from './browser.ts';
+import { customerJoins, expectRemoteVideoPlaying, joinFromDeviceCheck, notaryJoins, openMediaBrowser, startSessionServer, type SessionFixture } from './session-helpers.ts';
+
+/**
+ * The session room end to end, in two Chromium profiles with fake camera and
+ * microphone: the customer joins from the manage page, the notary from the
+ * console; both see each other, chat, the notary records, the customer
+ * reloads and comes back, the notary finishes; the recording plays back
+ * (206 to a range request) for the notary only. Its own server: the booking
+ * must start within minutes, which only seeding can arrange.
+ */
+/** The manage page's TEST MODE identity form: the name decides the provider's outcome. */
+async function verifyIdentity(page: Page, nameOnId: string) {
+  await page.getByLabel('Your name exactly as on your ID').fill(nameOnId);
+  await page.getByLabel('Front of your ID').setInputFiles('tests/fixtures/sample.jpg');
+  await page.getByLabel('Back of your ID').setInputFiles('tests/fixtures/sample.png');
+  await page.getByLabel('A selfie').setInputFiles('tests/fixtures/sample.jpg');
+  await page.getByRole('button', { name: actLabels.verifyIdentity }).click();
+}
+
+const pdfsig = (file: string) => {
+  const run = spawnSync('pdfsig', [file], { encoding: 'utf8' });
+  return `${run.stdout}${run.stderr}`;
+};
+
+describe('session room', () => {
+  let fixture: SessionFixture;
+  let customer: Browser;
+  let notary: Browser;
+  let coturn: Coturn;
+
+  beforeAll(async () => {
+    // A TURN relay on loopback: the server hands out credentials for it (the journey may use it or not).
+    coturn = await startCoturn();
+    fixture = await startSessionServer({ TURN_URLS: coturn.url, TURN_SECRET: coturn.secret, TURN_CREDENTIAL_TTL_SECONDS: '600' });
+    [customer, notary] = await Promise.all([openMediaBrowser(fixture), openMediaBrowser(fixture)]);
+  });
+  afterAll(async () => {
+    await customer?.close();
+    await notary?.close();
+    await fixture?.server.stop();
+    await coturn?.stop();
+  });
+
+  it('connects through the coturn relay alone (iceTransportPolicy relay) with the credentials the server issued, and not without them', async () => {
+    const page = customer.page;
+    await page.goto(`${fixture.server.url}/booking/${fixture.manageToken}`);
+    const servers = await page.evaluate(async (token) => {
+      const res = await fetch(`/trpc/session.iceServers?input=${encodeURIComponent(JSON.stringify({ json: { token } }))}`);
+      return (await res.json()).result.data.json as { urls: string[]; username: string; credential: string }[];
+    }, fixture.manageToken);
+    expect(servers).toEqual([{ urls: [coturn.url], username: expect.stringMatching(/^\d+:customer-/), credential: expect.any(String) }]);
+
+    const call = (iceServers: typeof servers, timeoutMs: number) =>
+      page.evaluate(async ({ iceServers, timeoutMs }) => {
+        const config: RTCConfiguration = { iceServers, iceTransportPolicy: 'relay' };
+        const a = new RTCPeerConnection(config);
+        const b = new RTCPeerConnection(config);
+        a.onicecandidate = (e) => void (e.candidate && b.addIceCandidate(e.candidate));
+        b.onicecandidate = (e) => void (e.candidate && a.addIceCandidate(e.candidate));
+        const channel = a.createDataChannel('probe');
+        const received = new Promise<string>((resolve) => (b.ondatachannel = (e) => (e.channel.onmessage = (m) => resolve(String(m.data)))));
+        const opened = new Promise<boolean>((resolve) => {
+          channel.onopen = () => resolve(true);
+          setTimeout(() => resolve(false), timeoutMs);
+        });
+        await a.setLocalDescription();
+        await b.setRemoteDescription(a.localDescription!);
+        await b.setLocalDescription();
+        await a.setRemoteDescription(b.localDescription!);
+        if (!(await opened)) {
+          a.close();
+          b.close();
+          return { message: null, local: null, remote: null };
+        }
+        channel.send('hello over TURN');
+        const message = await received;
+        const stats = [...(await a.getStats()).values()];
+        const pair = stats.find((s) => s.type === 'candidate-pair' && s.nominated && s.state === 'succeeded');
+        const typeOf = (id: string) => stats.find((s) => s.id === id)?.candidateType ?? null;
+        a.close();
+        b.close();
+        return { message, local: typeOf(pair.localCandidateId), remote: typeOf(pair.remoteCandidateId) };
+      }, { iceServers, timeoutMs });
+
+    expect(await call(servers, 15_000)).toEqual({ message: 'hello over TURN', local: 'relay', remote: 'relay' });
+    // A credential not derived from the shared secret gets no relay: nothing connects.
+    expect(await call([{ ...servers[0]!, credential: 'not-the-right-one' }], 4000)).toEqual({ message: null, local: null, remote: null });
+  });
+
+  it('explains a refused camera and microphone on the device check, and what to do', async () => {
+    // No fake permission prompt: headless Chromium refuses the request.
+    const refused = await openBrowser({ baseURL: fixture.server.url, args: ['--use-fake-device-for-media-stream'] });
+    try {
+      await refused.page.goto(`${fixture.server.url}/booking/${fixture.manageToken}/session`);
+      await refused.page.getByRole('alert').getByText('Camera and microphone access was refused.').waitFor({ timeout: 15_000 });
+      await refused.page.getByRole('button', { name: 'Try again' }).waitFor();
+      expect(await refused.page.getByRole('button', { name: 'Join session' }).isDisabled()).toBe(true);
+      expect(await axeViolations(refused.page)).toEqual([]);
+    } finally {
+      await refused.close();
+    }
+  });
+
+  it('connects the customer and the notary, records, survives a reload and finishes', async () => {
+    const c = customer.page;
+    const n = notary.page;
+
+    await c.goto(`${fixture.server.url}/booking/${fixture.manageToken}/session`);
+    await c.getByRole('heading', { name: 'Check your camera and microphone' }).waitFor();
+    await expect.poll(() => c.getByRole('button', { name: 'Join session' }).isEnabled(), { timeout: 15_000 }).toBe(true);
+    expect(await axeViolations(c)).toEqual([]);
+
+    // Identity proofing with the TEST MODE provider: the failing name is refused with its message.
+    await c.goto(`${fixture.server.url}/booking/${fixture.manageToken}`);
+    await c.getByRole('heading', { name: actLabels.verifyIdentity }).waitFor();
+    await c.getByText(actLabels.testMode, { exact: true }).waitFor();
+    await verifyIdentity(c, 'Ida Fail');
+    await c.getByTestId('identity-status').getByText(testIdentityOutcomes.fail, { exact: false }).waitFor();
+    expect(await axeViolations(c)).toEqual([]);
+
+    await Promise.all([customerJoins(c, fixture), notaryJoins(n, fixture)]);
+    await Promise.all([expectRemoteVideoPlaying(c), expectRemoteVideoPlaying(n)]);
+    await c.getByTestId('connection-status').getByText('Connected with Nia Notary.').waitFor();
+    expect(await axeViolations(c)).toEqual([]);
+    expect(await axeViolations(n)).toEqual([]);
+
+    // Chat both ways; the customer also sees the notary's line as a caption on the video.
+    await c.getByLabel('Type a message').fill('My name is spelled G-R-A-C-E');
+    await c.getByRole('button', { name: 'Send' }).click();
+    await n.getByRole('log', { name: 'Chat messages' }).getByText('G-R-A-C-E').waitFor();
+    await n.getByLabel('Type a message').fill('Thank you, please hold your ID to the camera');
+    await n.getByLabel('Type a message').press('Enter');
+    await c.getByRole('log', { name: 'Chat messages' }).getByText('please hold your ID').waitFor();
+    await c.getByTestId('captions').getByText('please hold your ID').waitFor();
+
+    // The notary points the signer to a page of the document.
+    await n.getByRole('tab', { name: 'Documents' }).click();
+    await n.getByText('Page 1 of 1').waitFor();
+    await n.getByRole('button', { name: 'Show this page to the signer' }).click();
+    await c.getByText('Your notary is showing you page 1 of Deed of trust.pdf.').waitFor();
+    await c.getByText('Page 1 of 1').waitFor();
+
+    // Failed identity blocks the start, and the notary is told why.
+    await n.getByRole('button', { name: 'Start recording' }).click();
+    await n.getByRole('alert').getByText(identityMessages.notVerified).waitFor();
+    // The customer tries again from their booking page (another tab) and passes.
+    const manage = await customer.context.newPage();
+    await manage.goto(`${fixture.server.url}/booking/${fixture.manageToken}`);
+    await verifyIdentity(manage, 'Grace Hopper');
+    await manage.getByTestId('identity-status').getByText(identityMessages.alreadyVerified).waitFor();
+    await manage.close();
+    // The notary compares the outcome with the person on camera and confirms it.
+    await n.getByRole('tab', { name: 'Identity' }).click();
+    await n.getByText('Grace Hopper (matches)').waitFor();
+    await n.getByRole('button', { name: 'Confirm: the ID matches the person on camera' }).click();
+    await n.getByText('Identity verified and confirmed.').waitFor();
+    expect(await axeViolations(n)).toEqual([]);
+
+    // Record a few seconds: wait for two chunks to be accepted by the server.
+    const chunks = [n.waitForResponse((r) => r.url().endsWith('/chunks/0') && r.ok()), n.waitForResponse((r) => r.url().endsWith('/chunks/1') && r.ok())];
+    await n.getByRole('button', { name: 'Start recording' }).click();
+    await c.getByText('This session is being recorded.').waitFor();
+    await Promise.all(chunks);
+
+    // Signing and sealing while recording: commission, placement, adopted signature, seal.
+    await n.getByRole('tab', { name: 'Sign & seal' }).click();
+    await n.getByLabel('Commission number').fill('IA-778899');
+    await n.getByLabel('Commission expires').fill('2030-06-30');
+    await n.getByLabel('County (venue)').fill('Polk');
+    await n.getByRole('button', { name: 'Save commission' }).click();
+    await n.getByRole('button', { name: 'Save commission' }).waitFor({ state: 'detached' });
+    await n.getByRole('button', { name: 'Show the signer where to sign' }).click();
+    await c.getByRole('tab', { name: 'Sign & seal' }).click();
+    await c.getByText('Your notary asks you to sign on page 1.').waitFor();
+    expect(await axeViolations(c)).toEqual([]);
+    await c.getByRole('button', { name: 'Adopt and sign' }).click();
+    await c.getByText('Signed. The notary now completes').waitFor();
+    await n.getByText('The signer has signed (typed).').waitFor();
+    await n.getByRole('button', { name: 'Apply seal and signature' }).click();
+    await n.getByText('Sealed (Acknowledgment)', { exact: false }).waitFor({ timeout: 30_000 });
+    expect(await axeViolations(n)).toEqual([]);
+
+    // The customer reloads mid-session and comes back.
+    await c.reload();
+    await joinFromDeviceCheck(c);
+    await Promise.all([expectRemoteVideoPlaying(c), expectRemoteVideoPlaying(n)]);
+    await c.getByRole('log', { name: 'Chat messages' }).getByText('G-R-A-C-E').waitFor();
+
+    await n.getByRole('button', { name: 'Stop recording' }).click();
+    await n.getByText('Recording saved.').waitFor({ timeout: 30_000 });
+    await n.getByRole('button', { name: 'Finish session' }).click();
+    await n.getByRole('radio', { name: 'Completed', exact: true }).check();
+    await n.getByRole('button', { name: 'Finish and email the customer' }).click();
+    await c.getByText('This video session has ended.').first().waitFor();
+
+    // Playback: the notary's console lists the recording; a range request answers 206.
+    await n.goto(`${fixture.server.url}/admin/appointments/${fixture.bookingId}`);
+    const player = n.getByRole('region', { name: 'Video session' }).locator('video');
+    await player.waitFor();
+    const src = (await player.getAttribute('src'))!;
+    // The browser itself loads it through the authorised handler (metadata read: a playable WebM).
+    await player.evaluate((v: HTMLVideoElement) => {
+      v.preload = 'auto';
+      v.load();
+    });
+    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    const ranged = await n.request.get(`${fixture.server.url}${src}`, { headers: { Range: 'bytes=0-99' } });
+    expect(ranged.status()).toBe(206);
+    expect(ranged.headers()['content-range']).toMatch(/^bytes 0-99\/\d+$/);
+    const bytes = await ranged.body();
+    expect(bytes.length).toBe(100);
+    expect(bytes.subarray(0, 4).toString('hex')).toBe('1a45dfa3'); // EBML: a WebM file
+
+    // Nobody else: not the customer, not another notary, not a stranger.
+    expect((await c.request.get(`${fixture.server.url}${src}`)).status()).toBe(401);
+    expect((await fetch(`${fixture.server.url}${src}`, { headers: { cookie: fixture.otherNotaryCookie } })).status).toBe(403);
+    expect((await fetch(`${fixture.server.url}${src}`)).status).toBe(401);
+
+    // Delivery: the email, and the sealed PDF from the booking page, which pdfsig verifies and
+    // attributes to the notary; one byte changed in its content and the signature is invalid.
+    const mailDir = path.join(fixture.dataDir, 'mail');
+    await expect
+      .poll(() => readdirSync(mailDir).some((f) => readFileSync(path.join(mailDir, f), 'utf8').includes(`Subject: ${actLabels.documentReadySubject}`)), { timeout: 20_000 })
+      .toBe(true);
+    await c.goto(`${fixture.server.url}/booking/${fixture.manageToken}`);
+    const [download] = await Promise.all([c.waitForEvent('download'), c.getByRole('link', { name: actLabels.downloadNotarized }).click()]);
+    expect(await axeViolations(c)).toEqual([]);
+    const file = path.join(fixture.dataDir, 'notarized.pdf');
+    await download.saveAs(file);
+    const report = pdfsig(file);
+    expect(report).toContain('Signature is Valid');
+    expect(report).toContain('Nia Notary');
+    const sealed = readFileSync(file);
+    const at = sealed.indexOf('NOTARIAL CERTIFICATE') > 0 ? sealed.indexOf('NOTARIAL CERTIFICATE') : sealed.indexOf('/Producer');
+    sealed[at + 2] = sealed[at + 2]! ^ 0x01;
+    const tampered = path.join(fixture.dataDir, 'tampered.pdf');
+    writeFileSync(tampered, sealed);
+    expect(pdfsig(tampered)).not.toContain('Signature is Valid');
+
+    expect(customer.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+    expect(notary.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+  }, 240_000);
+});
