@@ -39,6 +39,13 @@ async function main() {
     dataDir: config.DATA_DIR,
     timeoutSeconds: config.DATABASE_TIMEOUT_SECONDS,
     onError: (err) => log.warn({ err }, 'database connection lost; the pool reconnects'),
+    // The embedded database's thread crashed: every query would fail from now
+    // on, so the process ends loudly and its supervisor starts it again (the
+    // data-folder lock of a dead process is taken over).
+    onFatal: (err) => {
+      log.fatal({ err }, 'the embedded database stopped; exiting');
+      process.exit(1);
+    },
   });
   const deps = await buildDeps(config, database, log);
   const deadline = new AbortController();

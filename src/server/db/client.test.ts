@@ -36,3 +36,66 @@ describe('embedded data folder', () => {
     }
   });
 });
+
+describe('embedded database thread', () => {
+  it('keeps the event loop turning while a long query runs, and serves other work in arrival order', async () => {
+    const database = await openPglite(null);
+    try {
+      // A query that keeps the database busy for a while (its length is not asserted).
+      const heavy = queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from generate_series(1, 2000000)`);
+      const queued = queryRows<{ n: number }>(database.db, sql`select 1 as n`);
+      const order: string[] = [];
+      void heavy.then(() => order.push('heavy'));
+      void queued.then(() => order.push('queued'));
+      // Turns of the event loop counted while the query runs: on the event loop's
+      // own thread the query would leave no turn until it finished.
+      let turns = 0;
+      let done = false;
+      void heavy.finally(() => (done = true));
+      while (!done) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns++;
+      }
+      expect((await heavy)[0]!.n).toBe(2_000_000);
+      expect(turns).toBeGreaterThan(100);
+      await queued;
+      expect(order).toEqual(['heavy', 'queued']);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('runs concurrent transactions one after another, each whole', async () => {
+    const database = await openPglite(null);
+    try {
+      await database.db.execute(sql`create table counter (n int not null)`);
+      await database.db.execute(sql`insert into counter values (0)`);
+      // Each reads, yields to the event loop, then writes: interleaved, increments would be lost.
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          database.db.transaction(async (tx) => {
+            const [row] = await queryRows<{ n: number }>(tx, sql`select n from counter`);
+            await new Promise((resolve) => setImmediate(resolve));
+            await tx.execute(sql`update counter set n = ${row!.n + 1}`);
+          }),
+        ),
+      );
+      const [row] = await queryRows<{ n: number }>(database.db, sql`select n from counter`);
+      expect(row!.n).toBe(10);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('fails queries at once and tells its owner when the thread dies, instead of hanging', async () => {
+    let fatal: Error | undefined;
+    const database = await openPglite(null, { onFatal: (error) => (fatal = error) });
+    try {
+      await database.worker!.terminate();
+      await expect(queryRows(database.db, sql`select 1`)).rejects.toThrow();
+      expect(fatal?.message).toMatch(/embedded database thread stopped/);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,8 +1,7 @@
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { Worker } from 'node:worker_threads';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { SQL } from 'drizzle-orm';
@@ -27,6 +26,8 @@ export interface Database {
    * slot (the Socket.IO adapter's LISTEN).
    */
   newPool?: (options: { max: number; name: string }) => pg.Pool;
+  /** PGlite: the thread it runs in (tests stop it to see the server fail loudly). */
+  worker?: Worker;
   close(): Promise<void>;
 }
 
@@ -57,6 +58,8 @@ export function databaseTimeouts(timeoutSeconds: number) {
 
 export interface PostgresOptions {
   max?: number;
+  /** How long a query waits for a free connection (default: the connect timeout). */
+  slotWaitMs?: number;
   /** DATABASE_TIMEOUT_SECONDS. */
   timeoutSeconds?: number;
   /** A connection was lost (logged by the caller); the pool replaces it on its own. */
@@ -77,7 +80,7 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.name ?? 'notary-online',
-    connectionTimeoutMillis: t.connectMs,
+    connectionTimeoutMillis: options.slotWaitMs ?? t.connectMs,
     idleTimeoutMillis: t.idleMs,
     statement_timeout: t.statementMs,
     query_timeout: t.queryMs,
@@ -102,26 +105,14 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
 
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
   const pool = createPool(url, options);
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
-  // Several nodes starting at once would race to create the same tables: the
-  // first to take the lock migrates, the others then find nothing to do.
-  // Migrations run on this one connection, without the statement timeout (an
-  // index on a large table may take longer than any request should).
-  const t = databaseTimeouts(options.timeoutSeconds ?? 15);
-  const lock = new pg.Client({ connectionString: url, connectionTimeoutMillis: t.connectMs, keepAlive: true, application_name: 'notary-online migrate' });
-  lock.on('error', (error) => options.onError?.(error));
   try {
-    await lock.connect();
-    await lock.query('select pg_advisory_lock($1)', [migrationLockKey]);
-    await migratePg(drizzlePg(lock, { schema }) as never, { migrationsFolder: resolveMigrations() });
+    await migrateOver(url, options, { advisoryLock: true });
   } catch (error) {
     await pool.end();
     throw error;
-  } finally {
-    await lock.end().catch(() => {});
   }
   return {
-    db,
+    db: drizzlePg(pool, { schema }) as unknown as Db,
     driver: 'postgres',
     pool,
     newPool: ({ max, name }) => createPool(url, { ...options, max, name }),
@@ -130,32 +121,142 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 }
 
 /**
- * PGlite in `dataDir` (or in memory when null). PGlite itself does not stop a
- * second process opening the same folder — which corrupts it — so we hold a
- * lock file with our pid and refuse to start while a live process holds it.
+ * Migrations run on a connection of their own, without the statement timeout
+ * (an index on a large table may take longer than any request should). On
+ * PostgreSQL several nodes starting at once would race to create the same
+ * tables: the first to take the lock migrates, the others then find nothing to
+ * do. PGlite has one opener (the data-folder lock) and one session, where a
+ * session-level lock would outlive this connection.
  */
-export async function openPglite(dataDir: string | null): Promise<Database> {
+async function migrateOver(url: string, options: PostgresOptions, { advisoryLock }: { advisoryLock: boolean }) {
+  const t = databaseTimeouts(options.timeoutSeconds ?? 15);
+  const lock = new pg.Client({ connectionString: url, connectionTimeoutMillis: t.connectMs, keepAlive: true, application_name: 'notary-online migrate' });
+  lock.on('error', (error) => options.onError?.(error));
+  try {
+    await lock.connect();
+    if (advisoryLock) await lock.query('select pg_advisory_lock($1)', [migrationLockKey]);
+    await migratePg(drizzlePg(lock, { schema }) as never, { migrationsFolder: resolveMigrations() });
+  } finally {
+    await lock.end().catch(() => {});
+  }
+}
+
+export interface PgliteOptions {
+  timeoutSeconds?: number;
+  /**
+   * The database thread ended on its own (a crash): every query fails from now
+   * on. The server exits on it (main.ts); a supervisor restarts it.
+   */
+  onFatal?: (error: Error) => void;
+}
+
+/**
+ * PGlite in `dataDir` (or in memory when null), in a worker thread behind the
+ * PostgreSQL wire protocol on a private unix socket: the server talks to it
+ * through node-postgres exactly as to PostgreSQL, with one connection, so
+ * transactions run first come first served, and the database's work never
+ * runs on the event loop (docs/decisions/046-embedded-database-in-a-worker.md).
+ *
+ * PGlite itself does not stop a second process opening the same folder —
+ * which corrupts it — so we hold a lock file with our pid and refuse to start
+ * while a live process holds it.
+ */
+export async function openPglite(dataDir: string | null, options: PgliteOptions = {}): Promise<Database> {
   let releaseLock = () => {};
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireDataDirLock(dataDir);
   }
+  // Only this user may reach the socket (mkdtemp creates the folder 0700);
+  // a short path, as unix socket paths are limited to ~100 bytes.
+  const socketDir = mkdtempSync(path.join(tmpdir(), 'notary-pglite-'));
+  const cleanUp = () => {
+    rmSync(socketDir, { recursive: true, force: true });
+    releaseLock();
+  };
+  let worker: PgliteThread | undefined;
+  let pool: pg.Pool | undefined;
   try {
-    const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
-    await migratePglite(db as never, { migrationsFolder: resolveMigrations() });
+    worker = await startPgliteThread(dataDir, socketDir, options.onFatal);
+    const url = `postgresql://postgres@${encodeURIComponent(socketDir)}/postgres`;
+    const timeouts = databaseTimeouts(options.timeoutSeconds ?? 15);
+    // One connection: PGlite is one session, and the pool's queue is the
+    // first-come-first-served order. A query may wait as long as a statement may run.
+    const poolOptions: PostgresOptions = { max: 1, timeoutSeconds: options.timeoutSeconds, slotWaitMs: timeouts.statementMs, name: 'notary-online' };
+    pool = createPool(url, poolOptions);
+    await migrateOver(url, poolOptions, { advisoryLock: false });
+    const opened = { pool, worker };
+    let closing: Promise<void> | undefined;
     return {
-      db,
+      db: drizzlePg(pool, { schema }) as unknown as Db,
       driver: 'pglite',
-      close: async () => {
-        await client.close();
-        releaseLock();
-      },
+      worker: worker.thread,
+      close: () =>
+        (closing ??= (async () => {
+          await opened.pool.end();
+          await opened.worker.stop();
+          cleanUp();
+        })()),
     };
   } catch (error) {
-    releaseLock();
+    await pool?.end().catch(() => {});
+    await worker?.stop().catch(() => {});
+    cleanUp();
     throw error;
   }
+}
+
+interface PgliteThread {
+  thread: Worker;
+  /** Closes the database (its files complete on disk), then the thread. */
+  stop(): Promise<void>;
+}
+
+function startPgliteThread(dataDir: string | null, socketDir: string, onFatal?: (error: Error) => void): Promise<PgliteThread> {
+  const thread = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
+    workerData: { dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
+    // Not the parent's flags (a preloaded module, --watch): the thread needs none.
+    execArgv: [],
+    stdout: false,
+    stderr: false,
+  });
+  let failure = '';
+  let stopping = false;
+  const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
+  thread.on('message', (message: { type: string; message?: string }) => {
+    if (message.type === 'failed') failure = message.message ?? '';
+  });
+  return new Promise<PgliteThread>((resolve, reject) => {
+    const onEarlyExit = (code: number) => reject(new Error(`The embedded database did not start (thread exit code ${code}).${failure ? `\n${failure}` : ''}`));
+    const onError = (error: Error) => reject(error);
+    thread.once('exit', onEarlyExit);
+    thread.once('error', onError);
+    thread.on('message', (message: { type: string }) => {
+      if (message.type !== 'ready') return;
+      thread.off('exit', onEarlyExit);
+      thread.off('error', onError);
+      // A forgotten close() must not keep a process (a script, a test run) alive;
+      // starting and stopping keep it (the files must be complete).
+      thread.unref();
+      // From now on an end we did not ask for is fatal: queries fail at once
+      // (nothing listens on the socket), and the owner is told.
+      thread.on('error', (error) => (failure ||= error.stack ?? error.message));
+      thread.once('exit', (code) => {
+        if (!stopping) onFatal?.(new Error(`The embedded database thread stopped (exit code ${code}).${failure ? `\n${failure}` : ''}`));
+      });
+      resolve({
+        thread,
+        async stop() {
+          if (stopping) return void (await exited);
+          stopping = true;
+          // Until the files are complete, the process waits for the thread.
+          thread.ref();
+          thread.postMessage({ type: 'close' });
+          await exited;
+        },
+      });
+    });
+  });
 }
 
 export class DataDirLockedError extends Error {}
@@ -209,10 +310,12 @@ export async function openDatabase(options: {
   dataDir: string;
   timeoutSeconds?: number;
   onError?: (error: Error) => void;
+  /** PGlite only: its thread ended on its own. */
+  onFatal?: (error: Error) => void;
 }): Promise<Database> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, { onError: options.onError, timeoutSeconds: options.timeoutSeconds })
-    : openPglite(path.join(options.dataDir, 'pglite'));
+    : openPglite(path.join(options.dataDir, 'pglite'), { timeoutSeconds: options.timeoutSeconds, onFatal: options.onFatal });
 }
 
 /**
