@@ -1,5 +1,6 @@
 import express, { Router, type Response } from 'express';
 import type { Deps } from '../deps.ts';
+import { DomainError, httpStatusOf } from '../errors.ts';
 import { ObjectNotFoundError } from '../adapters/storage/types.ts';
 import { staffFromCookieHeader } from '../features/staff/session.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -21,8 +22,8 @@ export function recordingPath(recordingId: string): string {
 }
 
 function fail(res: Response, error: unknown): boolean {
-  if (error instanceof session.SessionError) {
-    res.status(session.sessionErrorStatus[error.code]).json({ error: error.message });
+  if (error instanceof DomainError) {
+    res.status(httpStatusOf(error)).json({ error: error.message });
     return true;
   }
   if (error instanceof ObjectNotFoundError) {

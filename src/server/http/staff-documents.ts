@@ -4,7 +4,7 @@ import { ObjectNotFoundError } from '../adapters/storage/types.ts';
 import { writeAudit } from '../features/audit.ts';
 import { findDocumentForDownload } from '../features/console/service.ts';
 import { staffFromCookieHeader } from '../features/staff/session.ts';
-import { sendAttachment } from './downloads.ts';
+import { sendPrivateFile } from './downloads.ts';
 import { isUuid } from '../../shared/ids.ts';
 
 /**
@@ -40,7 +40,7 @@ export function staffDocumentsRouter(deps: Deps): Router {
         entityId: doc.bookingId,
         data: { documentId: doc.id, name: doc.name },
       });
-      sendAttachment(res, next, { name: doc.name, contentType: doc.contentType, size: object.size, body: object.body });
+      sendPrivateFile(res, next, { name: doc.name, contentType: doc.contentType, size: object.size, body: object.body });
     } catch (error) {
       if (error instanceof ObjectNotFoundError) {
         res.status(404).json({ error: 'Document not found' });

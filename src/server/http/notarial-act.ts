@@ -1,36 +1,21 @@
 import express, { Router, type Response } from 'express';
-import { TRPCError } from '@trpc/server';
-import { ObjectNotFoundError, type StoredObject } from '../../adapters/storage/types.ts';
-import type { Deps } from '../../deps.ts';
-import { identityParts, journalRangeInput } from '../../../shared/notarial-act.ts';
-import { writeAudit } from '../audit.ts';
-import { findBookingIdByManageToken } from '../booking/service.ts';
-import { openIdentityImage, requireActAccess, submitTestVerification } from '../identity/service.ts';
-import { listJournal } from '../journal/service.ts';
-import { journalCsv, journalPdf } from '../journal/export-service.ts';
-import { staffFromCookieHeader } from '../staff/session.ts';
-import { openSealed } from './service.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const statusOf: Partial<Record<TRPCError['code'], number>> = { BAD_REQUEST: 400, NOT_FOUND: 404, FORBIDDEN: 403, CONFLICT: 409, PRECONDITION_FAILED: 412 };
-
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_') || 'document';
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-function send(res: Response, object: StoredObject, headers: { type: string; disposition: string }) {
-  res.setHeader('Content-Type', headers.type);
-  res.setHeader('Content-Length', String(object.size));
-  res.setHeader('Content-Disposition', headers.disposition);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Cache-Control', 'no-store');
-  object.body.pipe(res);
-}
+import { ObjectNotFoundError } from '../adapters/storage/types.ts';
+import type { Deps } from '../deps.ts';
+import { DomainError, httpStatusOf } from '../errors.ts';
+import { isUuid } from '../../shared/ids.ts';
+import { identityParts, journalRangeInput } from '../../shared/notarial-act.ts';
+import { writeAudit } from '../features/audit.ts';
+import { findBookingIdByManageToken } from '../features/booking/service.ts';
+import { openIdentityImage, requireActAccess, submitTestVerification } from '../features/identity/service.ts';
+import { listJournal } from '../features/journal/service.ts';
+import { journalCsv, journalPdf } from '../features/journal/export-service.ts';
+import { openSealed } from '../features/notarial-act/service.ts';
+import { staffFromCookieHeader } from '../features/staff/session.ts';
+import { contentDisposition, sendPrivateFile } from './downloads.ts';
 
 function fail(res: Response, error: unknown): boolean {
   if (error instanceof ObjectNotFoundError) return void res.status(404).json({ error: 'Not found' }), true;
-  if (error instanceof TRPCError && statusOf[error.code]) return void res.status(statusOf[error.code]!).json({ error: error.message }), true;
+  if (error instanceof DomainError) return void res.status(httpStatusOf(error)).json({ error: error.message }), true;
   return false;
 }
 
@@ -58,11 +43,11 @@ export function actHttpRoutes(deps: Deps): Router {
   routes.get('/api/manage/notarized/:documentId', async (req, res, next) => {
     try {
       const token = typeof req.query.token === 'string' ? req.query.token : '';
-      const bookingId = uuidPattern.test(req.params.documentId) ? await findBookingIdByManageToken(deps.db, token) : null;
+      const bookingId = isUuid(req.params.documentId) ? await findBookingIdByManageToken(deps.db, token) : null;
       const sealed = bookingId ? await openSealed(deps, bookingId, req.params.documentId) : null;
       if (!bookingId || !sealed) return void res.status(404).json({ error: 'Not found' });
       await writeAudit(deps.db, { actorType: 'customer', action: 'notarized_document.downloaded', entityType: 'booking', entityId: bookingId, data: { documentId: req.params.documentId } });
-      send(res, sealed, { type: 'application/pdf', disposition: attachment(sealed.name) });
+      sendPrivateFile(res, next, { ...sealed, contentType: 'application/pdf' });
     } catch (error) {
       if (!fail(res, error)) next(error);
     }
@@ -72,11 +57,11 @@ export function actHttpRoutes(deps: Deps): Router {
     try {
       const staff = await staffFromCookieHeader(deps, req.headers.cookie);
       if (!staff) return void res.status(401).json({ error: 'Please sign in.' });
-      if (!uuidPattern.test(req.params.bookingId) || !uuidPattern.test(req.params.documentId)) return void res.status(404).json({ error: 'Not found' });
+      if (!isUuid(req.params.bookingId) || !isUuid(req.params.documentId)) return void res.status(404).json({ error: 'Not found' });
       await requireActAccess(deps, staff, req.params.bookingId);
       const sealed = await openSealed(deps, req.params.bookingId, req.params.documentId);
       if (!sealed) return void res.status(404).json({ error: 'Not found' });
-      send(res, sealed, { type: 'application/pdf', disposition: attachment(sealed.name) });
+      sendPrivateFile(res, next, { ...sealed, contentType: 'application/pdf' });
     } catch (error) {
       if (!fail(res, error)) next(error);
     }
@@ -87,9 +72,9 @@ export function actHttpRoutes(deps: Deps): Router {
       const staff = await staffFromCookieHeader(deps, req.headers.cookie);
       if (!staff) return void res.status(401).json({ error: 'Please sign in.' });
       const part = req.params.part;
-      if (!uuidPattern.test(req.params.verificationId) || !(identityParts as readonly string[]).includes(part)) return void res.status(404).json({ error: 'Not found' });
+      if (!isUuid(req.params.verificationId) || !(identityParts as readonly string[]).includes(part)) return void res.status(404).json({ error: 'Not found' });
       const image = await openIdentityImage(deps, staff, req.params.verificationId, part);
-      send(res, image, { type: image.contentType, disposition: 'inline' });
+      sendPrivateFile(res, next, { ...image, name: part }, { inline: true });
     } catch (error) {
       if (!fail(res, error)) next(error);
     }
@@ -108,7 +93,7 @@ export function actHttpRoutes(deps: Deps): Router {
       const name = `notary-journal${range.data.from ? `-${range.data.from}` : ''}${range.data.to ? `-to-${range.data.to}` : ''}.${format}`;
       const body = format === 'csv' ? Buffer.from(journalCsv(entries), 'utf8') : await journalPdf(entries, { title: `Notary journal — ${staff.user.name || staff.user.email}`, range: range.data });
       res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/pdf');
-      res.setHeader('Content-Disposition', attachment(name));
+      res.setHeader('Content-Disposition', contentDisposition(name));
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.end(body);
