@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
+import { SectionCard } from '../../components/ui/section-card.tsx';
 import { Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
@@ -155,52 +155,42 @@ export function MailDetailPage() {
         <MailStatusBadge status={m.status} />
       </PageHeading>
       <div className="grid gap-6">
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Delivery</h2>
-          </CardHeader>
-          <CardContent>
-            <Facts
-              rows={[
-                ['To', m.to],
-                ...(m.replyTo ? ([['Reply to', m.replyTo]] as [string, ReactNode][]) : []),
-                ['Kind', kindLabel(m.kind)],
-                ['Status', mailStatusLabels[m.status]],
-                ['Attempts', String(m.attempts)],
-                ['Created', timeIn(m.createdAt, zone)],
-                ['Sent', m.sentAt ? timeIn(m.sentAt, zone) : 'Not yet'],
-                ...(m.status === 'pending' && m.attempts > 0 ? ([['Next attempt', timeIn(m.nextAttemptAt, zone)]] as [string, ReactNode][]) : []),
-                ...(m.lastError ? ([['Last error', <span className="text-red-800">{m.lastError}</span>]] as [string, ReactNode][]) : []),
-                ...(m.attachments.length
-                  ? ([['Attachments', m.attachments.map((a) => `${a.filename} (${a.contentType.split(';')[0]})`).join(', ')]] as [string, ReactNode][])
-                  : []),
-              ]}
-            />
-            {m.retryable && (m.status === 'failed' || m.attempts > 0) && (
-              <Button className="mt-4" size="sm" onClick={onRetry} disabled={retry.isPending}>
-                {retry.isPending ? 'Retrying…' : 'Retry now'}
-              </Button>
-            )}
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Message</h2>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <iframe
-              title={`Email preview: ${m.subject}`}
-              sandbox=""
-              srcDoc={m.html}
-              referrerPolicy="no-referrer"
-              className="h-[36rem] w-full rounded-md border border-slate-200 bg-white"
-            />
-            <details>
-              <summary className="cursor-pointer text-sm font-medium text-blue-700">Plain-text version</summary>
-              <pre className="mt-2 overflow-x-auto whitespace-pre-wrap rounded-md bg-slate-50 p-4 text-sm text-slate-900">{m.text}</pre>
-            </details>
-          </CardContent>
-        </Card>
+        <SectionCard title="Delivery">
+          <Facts
+            rows={[
+              ['To', m.to],
+              ...(m.replyTo ? ([['Reply to', m.replyTo]] as [string, ReactNode][]) : []),
+              ['Kind', kindLabel(m.kind)],
+              ['Status', mailStatusLabels[m.status]],
+              ['Attempts', String(m.attempts)],
+              ['Created', timeIn(m.createdAt, zone)],
+              ['Sent', m.sentAt ? timeIn(m.sentAt, zone) : 'Not yet'],
+              ...(m.status === 'pending' && m.attempts > 0 ? ([['Next attempt', timeIn(m.nextAttemptAt, zone)]] as [string, ReactNode][]) : []),
+              ...(m.lastError ? ([['Last error', <span className="text-red-800">{m.lastError}</span>]] as [string, ReactNode][]) : []),
+              ...(m.attachments.length
+                ? ([['Attachments', m.attachments.map((a) => `${a.filename} (${a.contentType.split(';')[0]})`).join(', ')]] as [string, ReactNode][])
+                : []),
+            ]}
+          />
+          {m.retryable && (m.status === 'failed' || m.attempts > 0) && (
+            <Button className="mt-4" size="sm" onClick={onRetry} disabled={retry.isPending}>
+              {retry.isPending ? 'Retrying…' : 'Retry now'}
+            </Button>
+          )}
+        </SectionCard>
+        <SectionCard title="Message" contentClassName="grid gap-4">
+          <iframe
+            title={`Email preview: ${m.subject}`}
+            sandbox=""
+            srcDoc={m.html}
+            referrerPolicy="no-referrer"
+            className="h-[36rem] w-full rounded-md border border-slate-200 bg-white"
+          />
+          <details>
+            <summary className="cursor-pointer text-sm font-medium text-blue-700">Plain-text version</summary>
+            <pre className="mt-2 overflow-x-auto whitespace-pre-wrap rounded-md bg-slate-50 p-4 text-sm text-slate-900">{m.text}</pre>
+          </details>
+        </SectionCard>
       </div>
     </>
   );
