@@ -1,5 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { DataTable } from '../../components/ui/data-table.tsx';
+import { Loaded } from '../../components/ui/loaded.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { SectionCard } from '../../components/ui/section-card.tsx';
 import { Select } from '../../components/ui/input.tsx';
@@ -51,53 +53,33 @@ export function MailPage() {
           </Select>
         </div>
       </PageHeading>
-      {list.isLoading ? (
-        <p>Loading mail…</p>
-      ) : list.error ? (
-        <p role="alert" className="text-red-700">
-          Could not load mail.
-        </p>
-      ) : list.data?.length === 0 ? (
-        <p className="text-slate-700">No messages.</p>
-      ) : (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Outgoing email, newest first, times in {zone}</caption>
-            <thead className="bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">Created ({zone.replaceAll('_', ' ')})</th>
-                <th scope="col" className="px-4 py-3 font-semibold">To</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Subject</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Kind</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Attempts</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Last error</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Sent</th>
+      <Loaded query={list} what="mail" empty="No messages.">
+        {(rows) => (
+          <DataTable
+            caption={`Outgoing email, newest first, times in ${zone}`}
+            columns={[`Created (${zone.replaceAll('_', ' ')})`, 'To', 'Subject', 'Kind', 'Status', 'Attempts', 'Last error', 'Sent']}
+          >
+            {rows.map((m) => (
+              <tr key={m.id}>
+                <td className="px-4 py-3">{timeIn(m.createdAt, zone)}</td>
+                <td className="px-4 py-3 break-all">{m.to}</td>
+                <td className="px-4 py-3">
+                  <Link to={`/admin/mail/${m.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
+                    {m.subject || '(no subject)'}
+                  </Link>
+                </td>
+                <td className="px-4 py-3">{kindLabel(m.kind)}</td>
+                <td className="px-4 py-3">
+                  <MailStatusBadge status={m.status} />
+                </td>
+                <td className="px-4 py-3">{m.attempts}</td>
+                <td className="max-w-xs px-4 py-3 break-words text-red-800">{m.lastError ?? ''}</td>
+                <td className="px-4 py-3">{m.sentAt ? timeIn(m.sentAt, zone) : '—'}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {list.data?.map((m) => (
-                <tr key={m.id}>
-                  <td className="px-4 py-3">{timeIn(m.createdAt, zone)}</td>
-                  <td className="px-4 py-3 break-all">{m.to}</td>
-                  <td className="px-4 py-3">
-                    <Link to={`/admin/mail/${m.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
-                      {m.subject || '(no subject)'}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-3">{kindLabel(m.kind)}</td>
-                  <td className="px-4 py-3">
-                    <MailStatusBadge status={m.status} />
-                  </td>
-                  <td className="px-4 py-3">{m.attempts}</td>
-                  <td className="max-w-xs px-4 py-3 break-words text-red-800">{m.lastError ?? ''}</td>
-                  <td className="px-4 py-3">{m.sentAt ? timeIn(m.sentAt, zone) : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </Loaded>
     </>
   );
 }
