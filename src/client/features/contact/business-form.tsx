@@ -6,7 +6,7 @@ import { Input, Select, Textarea } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { api } from '../../lib/trpc.ts';
-import { useEmailField } from './email-field.tsx';
+import { PhoneField, useEmailField } from './fields.tsx';
 import { Honeypot, formValues } from './honeypot.tsx';
 import { PostedOutcomeNotice, useHydrated, usePostedOutcome } from './posted-outcome.tsx';
 
@@ -72,12 +72,7 @@ export function BusinessInquiryForm() {
           </Label>
           <Input id={`${id}-company`} name="company" autoComplete="organization" maxLength={200} />
         </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-phone`}>
-            Phone <span className="font-normal text-slate-600">(optional)</span>
-          </Label>
-          <Input id={`${id}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} />
-        </div>
+        <PhoneField idPrefix={id} />
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor={`${id}-interest`}>

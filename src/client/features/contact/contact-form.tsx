@@ -6,7 +6,7 @@ import { Input, Textarea } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { api } from '../../lib/trpc.ts';
-import { useEmailField } from './email-field.tsx';
+import { PhoneField, useEmailField } from './fields.tsx';
 import { Honeypot, formValues } from './honeypot.tsx';
 import { PostedOutcomeNotice, useHydrated, usePostedOutcome } from './posted-outcome.tsx';
 
@@ -59,12 +59,7 @@ export function ContactForm() {
         </div>
         {email.field('Email')}
       </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-phone`}>
-          Phone <span className="font-normal text-slate-600">(optional)</span>
-        </Label>
-        <Input id={`${id}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} />
-      </div>
+      <PhoneField idPrefix={id} />
       <div className="grid gap-1.5">
         <Label htmlFor={`${id}-message`}>Message</Label>
         <Textarea id={`${id}-message`} name="message" required maxLength={5000} rows={5} />

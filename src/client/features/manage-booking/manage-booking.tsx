@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { CalendarPlus, Download, FileText, Video } from 'lucide-react';
+import { Download, FileText, Video } from 'lucide-react';
 import { sessionMessages } from '../../../shared/session.ts';
-import { appointmentEvent, calendarDownloadPath, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
+import { appointmentEvent, calendarDownloadPath } from '../../../shared/calendar.ts';
+import { CalendarLinks } from '../../components/calendar-links.tsx';
 import { formatInZone } from '../../../shared/time.ts';
 import { manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
 import { paymentMethodLabel } from '../../../shared/labels.ts';
@@ -126,22 +127,7 @@ export function ManageBooking({ token }: { token: string }) {
         {booking.sessionOpensAt && <JoinSession token={token} opensAt={booking.sessionOpensAt} liveNow={booking.canJoinSession} />}
         {event && (
           <div className="mt-5 flex flex-wrap gap-3">
-            <Button asChild variant="outline" size="sm">
-              <a href={calendarDownloadPath(booking.id, token)} download={`${booking.reference}.ics`}>
-                <CalendarPlus className="h-4 w-4" aria-hidden="true" />
-                Add to Calendar
-              </a>
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <a href={googleCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-                Google Calendar<span className="sr-only"> (opens in a new tab)</span>
-              </a>
-            </Button>
-            <Button asChild variant="outline" size="sm">
-              <a href={outlookCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-                Outlook<span className="sr-only"> (opens in a new tab)</span>
-              </a>
-            </Button>
+            <CalendarLinks icsHref={calendarDownloadPath(booking.id, token)} reference={booking.reference} event={event} compact />
           </div>
         )}
       </SectionCard>

@@ -51,3 +51,15 @@ export function useEmailField(idPrefix: string, rule: ZodType) {
     ),
   };
 }
+
+/** The forms' optional phone number. */
+export function PhoneField({ idPrefix }: { idPrefix: string }) {
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={`${idPrefix}-phone`}>
+        Phone <span className="font-normal text-slate-600">(optional)</span>
+      </Label>
+      <Input id={`${idPrefix}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} />
+    </div>
+  );
+}
