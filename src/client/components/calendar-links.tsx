@@ -17,22 +17,19 @@ export function CalendarLinks({ icsHref, reference, event, compact = false }: { 
           Add to Calendar
         </a>
       </Button>
-      {event && (
-        <>
-          <Button asChild variant="outline" size={size}>
-            <a href={googleCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-              {compact ? 'Google Calendar' : 'Add to Google Calendar'}
-              <span className="sr-only"> (opens in a new tab)</span>
-            </a>
-          </Button>
-          <Button asChild variant="outline" size={size}>
-            <a href={outlookCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-              {compact ? 'Outlook' : 'Add to Outlook Calendar'}
-              <span className="sr-only"> (opens in a new tab)</span>
-            </a>
-          </Button>
-        </>
-      )}
+      {event && <NewTabLink href={googleCalendarUrl(event)} label={compact ? 'Google Calendar' : 'Add to Google Calendar'} size={size} />}
+      {event && <NewTabLink href={outlookCalendarUrl(event)} label={compact ? 'Outlook' : 'Add to Outlook Calendar'} size={size} />}
     </>
+  );
+}
+
+function NewTabLink({ href, label, size }: { href: string; label: string; size: 'sm' | undefined }) {
+  return (
+    <Button asChild variant="outline" size={size}>
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        {label}
+        <span className="sr-only"> (opens in a new tab)</span>
+      </a>
+    </Button>
   );
 }
