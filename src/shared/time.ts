@@ -1,5 +1,4 @@
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns/format';
 import { site } from './site.ts';
 
 /**
@@ -55,7 +54,11 @@ export function addDays(date: LocalDate, days: number): LocalDate {
 
 /** The calendar date an instant falls on in `zone`, as 'YYYY-MM-DD'. */
 export function localDateOf(instant: Date, zone: string): string {
-  return format(new TZDate(instant.getTime(), zone), 'yyyy-MM-dd');
+  // TZDate's own getters read the zone's wall clock; date-fns' `format` (37 modules
+  // read at start on the server) is not needed for three numbers.
+  const local = new TZDate(instant.getTime(), zone);
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  return `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1, 2)}-${pad(local.getDate(), 2)}`;
 }
 
 /** The instant of a wall-clock time in `zone` (minutes after midnight may exceed a day). */

@@ -1,8 +1,5 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { SQL } from 'drizzle-orm';
@@ -141,6 +138,12 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     releaseLock = acquireDataDirLock(dataDir);
   }
   try {
+    // Loaded only when embedded: a server on PostgreSQL never reads PGlite's modules at start.
+    const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('drizzle-orm/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+    ]);
     const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: resolveMigrations() });

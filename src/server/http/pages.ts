@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { brotliCompressSync } from 'node:zlib';
 import path from 'node:path';
@@ -231,9 +231,19 @@ const inlineStyleBudgetBytes = 9 * 1024;
 function withInlineStyles(template: string, clientDir: string): string {
   const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
   if (!link) return template;
-  const css = readFileSync(path.join(clientDir, link[1]!), 'utf8');
-  if (css.includes('</style') || brotliCompressSync(css).length > inlineStyleBudgetBytes) return template;
+  const file = path.join(clientDir, link[1]!);
+  const css = readFileSync(file, 'utf8');
+  if (css.includes('</style') || brotliSize(file, css) > inlineStyleBudgetBytes) return template;
   return template.replace(link[0], () => `<style>${css}</style>`);
+}
+
+/** The sheet's brotli size: the build's own .br beside it (no brotli-11 at start), else compressed now. */
+function brotliSize(file: string, css: string): number {
+  try {
+    return statSync(`${file}.br`).size;
+  } catch {
+    return brotliCompressSync(css).length;
+  }
 }
 
 /** Replaces the per-request nonce in the policy with the page's script hashes (same policy otherwise). */
