@@ -204,8 +204,8 @@ describe.each(dbKinds)('booking API (%s)', (kind) => {
     });
 
     it('audits the hold and each move with both times; a booking never counts against itself', async () => {
-      const a = chicago('2027-03-18', '10:00');
-      const b = chicago('2027-03-18', '10:30');
+      const a = chicago('2027-03-24', '10:00');
+      const b = chicago('2027-03-24', '10:30');
       const bookingId = await draft();
       await api.booking.hold.mutate({ bookingId, startsAt: a, timeZone: 'UTC' });
       await held(b);
