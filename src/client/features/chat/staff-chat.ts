@@ -152,6 +152,9 @@ export class StaffChat {
   private async onConnect(): Promise<void> {
     const generation = ++this.generation;
     this.store.set({ status: 'connected', error: null });
+    // The handshake may have left with the choice made before a switch while it was
+    // under way (a reload's reconnection): the server hears the current one.
+    this.socket.emit('availability', { away: this.store.get().away }, () => {});
     try {
       const listed = await this.socket.timeout(ackTimeoutMs).emitWithAck('conversations');
       if (generation !== this.generation) return;
