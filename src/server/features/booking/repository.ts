@@ -20,9 +20,6 @@ function takesCapacity(now: Date | ReturnType<typeof sql.placeholder>) {
   );
 }
 
-/** `status in (…)` for a list of our own constants, as SQL text (for the hand-written statement below). */
-const statusIn = (statuses: readonly BookingStatus[]) => sql.raw(`status in (${statuses.map((s) => `'${s}'`).join(', ')})`);
-
 /**
  * Serialises every capacity decision for one slot, across connections and
  * nodes, until the transaction ends. Keyed on (namespace, minutes since the
@@ -75,15 +72,15 @@ export async function takenBetween(db: Db, from: Date, to: Date, now: Date): Pro
 /** held: a draft now held; moved: an existing hold moved here; the rest refused, nothing written. */
 export type HoldOutcome = 'held' | 'moved' | 'not_found' | 'locked' | 'full';
 
-const editable = statusIn(editableStatuses);
-const keepsSlot = statusIn(slotKeepingStatuses);
-const holding = statusIn(holdingStatuses);
+/** `status in (…)` of the editable statuses, as SQL text (our own constants). */
+const editable = sql.raw(`in (${editableStatuses.map((s) => `'${s}'`).join(', ')})`);
 /** An instant as JavaScript's toISOString writes it, so the audit data reads the same as elsewhere. */
 const isoText = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /**
  * Holds (or moves the hold of) `bookingId` on `startsAt` in one statement:
- * locks the booking row, counts the units the slot's other bookings take,
+ * locks the booking row, counts the units the slot's other bookings take
+ * (`takesCapacity`, the one definition),
  * and — when the booking is editable and the slot has room — updates it
  * (draft → held) and writes its audit entry, as `transition` / `writeAudit`
  * would. One round trip instead of four; the hold is the busiest write.
@@ -105,8 +102,7 @@ export async function holdInSlot(
       select id, status, starts_at from bookings where id = ${hold.bookingId} for update
     ), taken as (
       select count(*)::int as n from bookings
-      where starts_at = ${startsAt}::timestamptz and id <> ${hold.bookingId}
-        and (${keepsSlot} or (${holding} and hold_expires_at > ${hold.now.toISOString()}::timestamptz))
+      where starts_at = ${startsAt}::timestamptz and id <> ${hold.bookingId} and ${takesCapacity(hold.now)}
     ), moved as (
       update bookings set
         starts_at = ${startsAt}::timestamptz,
@@ -115,7 +111,7 @@ export async function holdInSlot(
         status = case when target.status = 'draft' then 'held' else target.status end,
         updated_at = now()
       from target, taken
-      where bookings.id = target.id and target.${editable} and taken.n < ${hold.capacity}
+      where bookings.id = target.id and target.status ${editable} and taken.n < ${hold.capacity}
       returning target.status as previous_status, ${isoText('target.starts_at')} as previous_starts_at
     ), audit as (
       insert into audit_log (actor_type, action, entity_type, entity_id, data)
