@@ -3,9 +3,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { contentPlugin } from './src/build/content-plugin.ts';
 import { precompressPlugin } from './src/build/precompress-plugin.ts';
+import { routePreloadPlugin } from './src/build/route-preload-plugin.ts';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), contentPlugin(), precompressPlugin()],
+  plugins: [react(), tailwindcss(), contentPlugin(), precompressPlugin(), routePreloadPlugin()],
   ssr: {
     // Bundled into the server build (only the icons and functions used) instead of
     // loaded from node_modules at start-up: lucide-react's Node entry is one
