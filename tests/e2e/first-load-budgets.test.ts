@@ -47,7 +47,7 @@ describe('first-load budgets', () => {
       const { page, errors } = browser;
       const html = await (await fetch(new URL(pagePath, baseUrl()), { headers: { 'Accept-Encoding': 'br' } })).text();
       const announced = new Map<string, string>();
-      for (const tag of html.match(/<(?:script type="module"|link rel="modulepreload")[^>]*>/g) ?? []) {
+      for (const tag of html.match(/<(?:script[^>]* type="module"|link rel="modulepreload")[^>]*>/g) ?? []) {
         const url = /(?:src|href)="([^"]+)"/.exec(tag)?.[1];
         if (url) announced.set(url, tag);
       }
