@@ -42,7 +42,10 @@ async function hydrate() {
       <StrictMode>
         <PublicConfigProvider value={window.__PUBLIC_CONFIG__!}>
           <HydrationMarker>
-            <RouterProvider router={router} />
+            {/* Navigations commit synchronously: as transitions, an address change could wait on a
+                commit React had suspended (images, a toast's update in between) and never show —
+                Back in the booking wizard left the old step on screen (docs/decisions/039). */}
+            <RouterProvider router={router} useTransitions={false} />
           </HydrationMarker>
         </PublicConfigProvider>
       </StrictMode>,

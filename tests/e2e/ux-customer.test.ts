@@ -109,6 +109,8 @@ describe('customers at 1280 × 800', () => {
   it('item 3: Back, Forward and reload move between wizard steps; the tab rules still hold', async () => {
     const { page } = desktop;
     await page.goto('/');
+    // A new visit, also on a retry (a booking started here is remembered by this browser).
+    await page.evaluate(() => window.localStorage.clear());
     await page.goto('/schedule');
     await stepHeading(page, 'Upload Documents').waitFor();
     await page.getByLabel('Choose files').setInputFiles([pdf]);

@@ -13,7 +13,7 @@ import { DocumentsStep } from './documents-step.tsx';
 import { errorCode } from '../../lib/errors.ts';
 import { BookingStep, ConfirmStep, ContactStep, PaymentStep, preloadStep, StepLoading } from './lazy-steps.tsx';
 import { isPaid, parseStep, reachableByHistory, resumeStep, steps, tabEnabled, type StepId } from './steps.ts';
-import { useBookingId } from './use-booking-id.ts';
+import { addressParams, useBookingId } from './use-booking-id.ts';
 
 export const bookingCancelledMessage = 'This booking was cancelled. You can schedule a new appointment below.';
 const stripeReturnParams = ['payment_intent', 'payment_intent_client_secret', 'redirect_status'];
@@ -55,14 +55,9 @@ export function BookingWizard() {
   // Stripe's return_url carries the intent in the query; the booking id is all we keep.
   useEffect(() => {
     if (!stripeReturnParams.some((p) => searchParams.has(p))) return;
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const p of stripeReturnParams) next.delete(p);
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+    const next = addressParams();
+    for (const p of stripeReturnParams) next.delete(p);
+    setSearchParams(next, { replace: true, preventScrollReset: true });
   }, [searchParams, setSearchParams]);
 
   const goTo = useCallback((next: StepId) => {
@@ -81,7 +76,7 @@ export function BookingWizard() {
     if (step === null) return;
     const mode = historyMode.current;
     historyMode.current = 'push';
-    const current = new URLSearchParams(window.location.search);
+    const current = addressParams();
     // No step in the address means the first one.
     if ((parseStep(current.get('step')) ?? 'documents') === step) return;
     current.set('step', step);
@@ -106,7 +101,7 @@ export function BookingWizard() {
       });
     } else {
       // Not open any more (paid, or its groundwork is gone): the address shows the current step again.
-      const current = new URLSearchParams(window.location.search);
+      const current = addressParams();
       current.set('step', step);
       seenUrlStep.current = step;
       setSearchParams(current, { replace: true, preventScrollReset: true });

@@ -5,6 +5,16 @@ import { isUuid } from '../../../shared/ids.ts';
 const storageKey = 'notary.bookingId';
 
 /**
+ * The query as the address bar shows it now. react-router hands a functional
+ * update the params of the render that created the callback, and a callback
+ * kept across an await (the booking is created before the uploads, the step is
+ * pushed after them) would write an older address back over a newer entry.
+ */
+export function addressParams(): URLSearchParams {
+  return new URLSearchParams(window.location.search);
+}
+
+/**
  * The booking id lives in the URL (`/schedule?booking=<id>`, which is also
  * Stripe's return_url) and in localStorage, so a reload, a new tab or the
  * way back from a payment page all find the same booking. `ready` turns true
@@ -40,14 +50,9 @@ export function useBookingId() {
         // see above
       }
       setStored(id);
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          next.set('booking', id);
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      );
+      const next = addressParams();
+      next.set('booking', id);
+      setParams(next, { replace: true, preventScrollReset: true });
     },
     [setParams],
   );
@@ -62,14 +67,9 @@ export function useBookingId() {
       }
       setStored(null);
       if (!options.keepUrl) {
-        setParams(
-          (current) => {
-            const next = new URLSearchParams(current);
-            next.delete('booking');
-            return next;
-          },
-          { replace: true, preventScrollReset: true },
-        );
+        const next = addressParams();
+        next.delete('booking');
+        setParams(next, { replace: true, preventScrollReset: true });
       }
     },
     [setParams],
