@@ -18,7 +18,7 @@ export default defineConfig({
     sourcemap: false,
     // Every browser the site supports understands <link rel="modulepreload"> (Safari 17+);
     // an older one ignores the links and loads the same modules when they are imported.
-    // The polyfill was ~0.5 KB gzip on every first load (docs/decisions/050).
+    // The polyfill was ~0.2 KB gzip on every first load (docs/decisions/050).
     modulePreload: { polyfill: false },
   },
 });
