@@ -24,7 +24,7 @@ import { bodyLimit, bodyLimits } from './http/body-limit.ts';
 import { errorResponder } from './http/errors.ts';
 import { trpcMaxBatchSize } from '../shared/trpc-limits.ts';
 import { sessionRecordingRoutes } from './http/session-recordings.ts';
-import { actHttpRoutes } from './features/notarial-act/http.ts';
+import { actHttpRoutes } from './http/notarial-act.ts';
 import { attachNotarialActToSessions } from './features/notarial-act/session-hooks.ts';
 
 export interface App {

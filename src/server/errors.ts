@@ -24,10 +24,13 @@ export type ErrorCode = keyof typeof errorStatuses;
 
 export class DomainError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+  /** For TOO_MANY_REQUESTS: when to try again; each transport sends it as `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
     super(message, options);
     this.name = 'DomainError';
     this.code = code;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   /** The HTTP status of this refusal; Express's error handler (app.ts) reads `status` too. */

@@ -35,12 +35,33 @@ function sourceFiles(dir: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-export function relativeImports(source: string): string[] {
-  const specifiers = [
+function importSpecifiers(source: string): string[] {
+  return [
     ...source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+['"]([^'"]+)['"]/gms),
     ...source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
   ].map((match) => match[1]!);
-  return specifiers.filter((specifier) => specifier.startsWith('.'));
+}
+
+export function relativeImports(source: string): string[] {
+  return importSpecifiers(source).filter((specifier) => specifier.startsWith('.'));
+}
+
+/**
+ * Services know no transport (docs/decisions/045): under features/, only the
+ * transport adapters — `router.ts`, staff's `procedures.ts`, the Socket.IO
+ * namespaces' `socket.ts` — import Express, tRPC or Socket.IO (or trpc.ts).
+ */
+const transportModule = /^(?:express|@trpc\/server|socket\.io)(?:\/|$)|\/trpc\.ts$/;
+const transportAdapter = /(?:^|\/)(?:router|procedures|socket)\.ts$/;
+
+function transportLeaks(files: string[]): string[] {
+  return files
+    .filter((file) => !transportAdapter.test(file.split(path.sep).join('/')))
+    .flatMap((file) =>
+      importSpecifiers(readFileSync(file, 'utf8'))
+        .filter((specifier) => transportModule.test(specifier))
+        .map((specifier) => `${path.relative(serverDir, file)} imports ${specifier}`),
+    );
 }
 
 /** Which feature a path is in, and the file inside it; null outside features/. */
@@ -84,6 +105,10 @@ describe('server import direction', () => {
 
   it('features never import http/, and reach each other only through their services', () => {
     expect(violations(sourceFiles(featuresDir))).toEqual([]);
+  });
+
+  it('services import no transport (Express, tRPC, Socket.IO): only routers, procedure builders and sockets do', () => {
+    expect(transportLeaks(sourceFiles(featuresDir))).toEqual([]);
   });
 
   it('http/ reaches features only through their services', () => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from './db/client.ts';
+import { DomainError } from './errors.ts';
 
 export interface RateRule {
   /** Names the counter, e.g. "contact" or "login:ip". */
@@ -44,3 +45,8 @@ export async function resetRate(db: Db, rule: RateRule, subject: string): Promis
 }
 
 export const tooManyRequestsMessage = 'Too many requests. Please wait a moment and try again.';
+
+/** The refusal past a limit, for any transport: TOO_MANY_REQUESTS, sent with Retry-After. */
+export function tooManyRequests(retryAfterSeconds: number): DomainError {
+  return new DomainError('TOO_MANY_REQUESTS', tooManyRequestsMessage, { retryAfterSeconds });
+}

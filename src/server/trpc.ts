@@ -4,7 +4,7 @@ import superjson from 'superjson';
 import { ZodError } from 'zod';
 import type { Deps } from './deps.ts';
 import { DomainError } from './errors.ts';
-import { consumeRate, tooManyRequestsMessage, type RateRule } from './rate-limit.ts';
+import { consumeRate, tooManyRequests, type RateRule } from './rate-limit.ts';
 
 export interface Context {
   deps: Deps;
@@ -33,20 +33,20 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 /**
  * Every procedure starts here: a service's DomainError becomes the tRPC error
- * with the same code and message (anything else stays an internal error,
- * logged, with a generic message).
+ * with the same code and message, and its `retryAfterSeconds` the Retry-After
+ * header (anything else stays an internal error, logged, with a generic message).
  */
-export const publicProcedure = t.procedure.use(async ({ next }) => {
+export const publicProcedure = t.procedure.use(async ({ ctx, next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof DomainError) {
     const cause = result.error.cause;
+    if (cause.retryAfterSeconds !== undefined) ctx.res.setHeader('Retry-After', String(cause.retryAfterSeconds));
     // tRPC has no 507: a full store is, to a caller, a service that cannot take it now.
     const code = cause.code === 'INSUFFICIENT_STORAGE' ? 'SERVICE_UNAVAILABLE' : cause.code;
     throw new TRPCError({ code, message: cause.message, cause });
   }
   return result;
 });
-export { TRPCError };
 
 /** The caller's address as Express resolved it (behind TRUST_PROXY proxies). */
 export const clientAddress = (ctx: Context): string => ctx.req.ip ?? ctx.req.socket?.remoteAddress ?? 'unknown';
@@ -65,12 +65,9 @@ export function rateLimited<TContext extends Context>(rule: RateRule, subject: (
 }
 
 /** Counts one call against `rule` for `subject`; over the limit: TOO_MANY_REQUESTS with Retry-After. For limits that apply to some calls only. */
-export async function chargeRate(ctx: Pick<Context, 'deps' | 'res'>, rule: RateRule, subject: string): Promise<void> {
+export async function chargeRate(ctx: Pick<Context, 'deps'>, rule: RateRule, subject: string): Promise<void> {
   const decision = await consumeRate(ctx.deps.db, rule, subject);
-  if (!decision.allowed) {
-    ctx.res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: tooManyRequestsMessage });
-  }
+  if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds);
 }
 
 /** A public procedure limited per caller address by `rule`. */

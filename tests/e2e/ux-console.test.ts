@@ -22,6 +22,8 @@ describe('the console at 1280 × 800', () => {
     booking = await confirmedBookingWithManageLink({ daysAhead: 6 });
   });
 
+  const unreadText = (n: number) => (n === 1 ? '1 unread message' : `${n} unread messages`);
+
   it('items 11 and 12: available from any console page, Away, unread badge and title; a reply to an absent visitor is emailed', async () => {
     const staff = await openBrowser({ width: 1280, height: 800 });
     const visitor = await openBrowser({ width: 1280, height: 800 });
@@ -42,6 +44,11 @@ describe('the console at 1280 × 800', () => {
       const availability = staff.page.getByRole('switch', { name: /Chat availability/ });
       expect(await availability.getAttribute('aria-checked')).toBe('true');
 
+      // Unread before this visitor writes (a retried run finds its first try's message).
+      const badge = staff.page.getByRole('navigation', { name: 'Console' }).getByTestId('chat-unread');
+      const unreadBefore = (await badge.count()) > 0 ? Number((await badge.textContent())!.match(/\d+/)![0]) : 0;
+      const unread = unreadBefore + 1;
+
       // Away: visitors see offline, and leave a message with their email.
       await availability.click();
       await expect.poll(() => availability.getAttribute('aria-checked')).toBe('false');
@@ -52,10 +59,8 @@ describe('the console at 1280 × 800', () => {
       await dialog.getByText(`We'll reply to ${email}.`).waitFor();
 
       // The console shows it on whatever page is open: a badge by Chat, and the title.
-      const badge = staff.page.getByRole('navigation', { name: 'Console' }).getByTestId('chat-unread');
-      await badge.waitFor();
-      expect(await badge.textContent()).toBe('1 unread message');
-      await expect.poll(() => staff.page.title()).toMatch(/^\(1\) Bookings/);
+      await expect.poll(() => badge.textContent()).toBe(unreadText(unread));
+      await expect.poll(() => staff.page.title()).toMatch(new RegExp(`^\\(${unread}\\) Bookings`));
       expect(await axeViolations(staff.page)).toEqual([]);
 
       // The Away choice holds across a reload; Available again brings the visitor's "online" back.
@@ -74,9 +79,13 @@ describe('the console at 1280 × 800', () => {
       const mail = await waitForMail((m) => !!m.headers.to?.includes(email) && m.headers.subject === 'NotaryOnline replied to your chat message');
       expect(mail.text).toContain('You: Can you notarize a deed this evening?');
       expect(mail.text).toContain('Yes: book any evening slot and we will see you then.');
-      // Read on the Chat page: the badge and the title's count go.
-      await expect.poll(() => badge.count()).toBe(0);
-      await expect.poll(() => staff.page.title()).toMatch(/^Chat \|/);
+      // Read on the Chat page: the badge and the title's count go (back to what they were).
+      if (unreadBefore === 0) {
+        await expect.poll(() => badge.count()).toBe(0);
+        await expect.poll(() => staff.page.title()).toMatch(/^Chat \|/);
+      } else {
+        await expect.poll(() => badge.textContent()).toBe(unreadText(unreadBefore));
+      }
       expect(staff.errors.filter((e) => !ignorable(e))).toEqual([]);
     } finally {
       await staff.close();

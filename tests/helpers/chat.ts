@@ -88,8 +88,9 @@ export function connectVisitor(url: string, cookie: string, options: { origin?: 
   return socket;
 }
 
-export function connectStaff(url: string, cookie: string | null): StaffClient {
+export function connectStaff(url: string, cookie: string | null, auth: { away?: boolean } = {}): StaffClient {
   const socket: StaffClient = io(`${url}/staff`, {
+    auth,
     transports: ['websocket'],
     forceNew: true,
     reconnectionDelay: 50,

@@ -70,6 +70,20 @@ describe.each(dbKinds)('chat clients across reconnects (%s)', (kind) => {
     expect(Number(row!.n)).toBe(6);
   });
 
+  it('a switch to Available while the handshake is under way reaches the server (visitors see online)', async () => {
+    const visitor = new VisitorChat(connectVisitor(app.url, await newVisitorCookie(app.url)), '/');
+    const cookie = await (await createStaffUser(app.deps, { role: 'staff', name: 'Sam' })).sessionCookie();
+    // A console remembered as Away reloads: its handshake says away…
+    const staffSocket = connectStaff(app.url, cookie, { away: true });
+    const staff = new StaffChat(staffSocket, { away: true });
+    clients.push(visitor, staff);
+    // …and the switch is pressed after that handshake left but before it was answered.
+    staffSocket.io.once('open', () => staff.setAway(false));
+    await until(() => staff.store.get().loaded, 'staff connected');
+    expect(staff.store.get().away).toBe(false);
+    await until(() => visitor.store.get().staffOnline === true, 'the visitor sees staff online');
+  });
+
   it('sends messages written while offline once the connection is back, in order', async () => {
     const { visitor, visitorSocket, staff } = await visitorAndStaff();
     visitorSocket.disconnect();

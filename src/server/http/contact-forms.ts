@@ -2,6 +2,7 @@ import express, { type Express, type Request } from 'express';
 import { bodyLimit, bodyLimits } from './body-limit.ts';
 import { businessInquiryInput, contactInput } from '../../shared/contact.ts';
 import type { Deps } from '../deps.ts';
+import { DomainError } from '../errors.ts';
 import { consumeRate } from '../rate-limit.ts';
 import { businessRate, contactRate, submitBusinessInquiry, submitContactMessage } from '../features/contact/service.ts';
 
@@ -35,14 +36,15 @@ async function handle(deps: Deps, req: Request, form: 'contact' | 'business'): P
     if (form === 'contact') {
       const input = contactInput.safeParse(req.body ?? {});
       if (!input.success) return 'missing';
-      const result = await submitContactMessage(deps, input.data);
-      return result.status === 'missing-fields' ? 'missing' : 'sent';
+      await submitContactMessage(deps, input.data);
+      return 'sent';
     }
     const input = businessInquiryInput.safeParse(req.body ?? {});
     if (!input.success) return 'missing';
     await submitBusinessInquiry(deps, input.data);
     return 'sent';
   } catch (error) {
+    if (error instanceof DomainError && error.code === 'BAD_REQUEST') return 'missing';
     deps.log.error({ err: error, form }, 'form post failed');
     return 'error';
   }

@@ -8,17 +8,19 @@ export function contentDisposition(name: string): string {
 }
 
 /**
- * Streams a customer's document: always an attachment, never rendered in our
- * origin, never cached. A storage error mid-stream goes to `next`.
+ * Streams a private file (a customer's document, a sealed PDF, an ID image):
+ * an attachment unless `inline` (shown in the console's own frame), never
+ * sniffed, never cached. A storage error mid-stream goes to `next`.
  */
-export function sendAttachment(
+export function sendPrivateFile(
   res: Response,
   next: NextFunction,
   file: { name: string; contentType: string | null; size: number; body: Readable },
+  { inline = false }: { inline?: boolean } = {},
 ): void {
   res.setHeader('Content-Type', file.contentType ?? 'application/octet-stream');
   res.setHeader('Content-Length', String(file.size));
-  res.setHeader('Content-Disposition', contentDisposition(file.name));
+  res.setHeader('Content-Disposition', inline ? 'inline' : contentDisposition(file.name));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cache-Control', 'no-store');
   file.body.on('error', next);

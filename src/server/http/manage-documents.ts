@@ -4,7 +4,7 @@ import { ObjectNotFoundError } from '../adapters/storage/types.ts';
 import { writeAudit } from '../features/audit.ts';
 import { openDocument } from '../features/documents/service.ts';
 import { findBookingIdByManageToken } from '../features/booking/service.ts';
-import { sendAttachment } from './downloads.ts';
+import { sendPrivateFile } from './downloads.ts';
 import { DomainError } from '../errors.ts';
 import { isUuid } from '../../shared/ids.ts';
 
@@ -24,7 +24,7 @@ export function manageDocumentsRouter(deps: Deps): Router {
       if (!bookingId) return void missing();
       const doc = await openDocument(deps, { bookingId, documentId });
       await writeAudit(deps.db, { actorType: 'customer', actorId: null, action: 'document.downloaded', entityType: 'booking', entityId: bookingId, data: { documentId } });
-      sendAttachment(res, next, doc);
+      sendPrivateFile(res, next, doc);
     } catch (error) {
       if (error instanceof ObjectNotFoundError || (error instanceof DomainError && error.code === 'NOT_FOUND')) return void missing();
       next(error);

@@ -1,7 +1,6 @@
-import express, { Router, type Response } from 'express';
+import express, { Router } from 'express';
 import type { Deps } from '../deps.ts';
-import { ObjectNotFoundError } from '../adapters/storage/types.ts';
-import { staffFromCookieHeader } from '../features/staff/session.ts';
+import { staffRoute } from './handlers.ts';
 import { rateLimit } from './rate-limit.ts';
 import type { RateRule } from '../rate-limit.ts';
 import { maxRecordingChunkBytes } from '../../shared/session.ts';
@@ -20,17 +19,7 @@ export function recordingPath(recordingId: string): string {
   return `/api/session/recordings/${recordingId}`;
 }
 
-function fail(res: Response, error: unknown): boolean {
-  if (error instanceof session.SessionError) {
-    res.status(session.sessionErrorStatus[error.code]).json({ error: error.message });
-    return true;
-  }
-  if (error instanceof ObjectNotFoundError) {
-    res.status(404).json({ error: 'Recording not found' });
-    return true;
-  }
-  return false;
-}
+const recordingGone = 'Recording not found';
 
 export function sessionRecordingRoutes(deps: Deps): Router {
   const routes = Router();
@@ -39,52 +28,51 @@ export function sessionRecordingRoutes(deps: Deps): Router {
     '/api/session/recordings/:recordingId/chunks/:seq',
     rateLimit(deps.db, recordingChunkRate),
     express.raw({ type: () => true, limit: maxRecordingChunkBytes }),
-    async (req, res, next) => {
-      try {
-        const staff = await staffFromCookieHeader(deps, req.headers.cookie);
-        if (!staff) return void res.status(401).json({ error: 'Please sign in.' });
-        const seq = /^\d{1,6}$/.test(req.params.seq as string) ? Number(req.params.seq) : -1;
+    staffRoute<'recordingId' | 'seq'>(
+      deps,
+      async (staff, req, res) => {
+        const seq = /^\d{1,6}$/.test(req.params.seq) ? Number(req.params.seq) : -1;
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const result = await session.receiveChunk(deps, staff, { recordingId: req.params.recordingId as string, seq, body });
+        const result = await session.receiveChunk(deps, staff, { recordingId: req.params.recordingId, seq, body });
         res.status(result.stored ? 201 : 200).json({ ok: true });
-      } catch (error) {
-        if (!fail(res, error)) next(error);
-      }
-    },
+      },
+      recordingGone,
+    ),
   );
 
-  routes.get('/api/session/recordings/:recordingId', async (req, res, next) => {
-    try {
-      const staff = await staffFromCookieHeader(deps, req.headers.cookie);
-      if (!staff) return void res.status(401).json({ error: 'Please sign in.' });
-      const rangeHeader = req.headers.range;
-      // Authorise before reading the Range against the size (the size is private too).
-      const { recording, size } = await session.openRecording(deps, staff, { recordingId: req.params.recordingId, range: parseRange(rangeHeader, Number.MAX_SAFE_INTEGER) ?? undefined });
-      res.setHeader('Accept-Ranges', 'bytes');
-      res.setHeader('Content-Type', recording.mimeType);
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Content-Disposition', `inline; filename="${recording.id}.webm"`);
-      let range = rangeHeader ? parseRange(rangeHeader, size) : null;
-      if (rangeHeader && (!range || range.start >= size)) {
-        res.setHeader('Content-Range', `bytes */${size}`);
-        return void res.status(416).end();
-      }
-      const object = await deps.storage.get(recording.storageKey, range ?? undefined);
-      if (range) {
-        range = { start: range.start, end: Math.min(range.end, object.size - 1) };
-        res.status(206);
-        res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`);
-        res.setHeader('Content-Length', String(range.end - range.start + 1));
-      } else {
-        res.setHeader('Content-Length', String(object.size));
-      }
-      object.body.on('error', next);
-      object.body.pipe(res);
-    } catch (error) {
-      if (!fail(res, error)) next(error);
-    }
-  });
+  routes.get(
+    '/api/session/recordings/:recordingId',
+    staffRoute<'recordingId'>(
+      deps,
+      async (staff, req, res, next) => {
+        const rangeHeader = req.headers.range;
+        // Authorise before reading the Range against the size (the size is private too).
+        const { recording, size } = await session.openRecording(deps, staff, { recordingId: req.params.recordingId, range: parseRange(rangeHeader, Number.MAX_SAFE_INTEGER) ?? undefined });
+        res.setHeader('Accept-Ranges', 'bytes');
+        res.setHeader('Content-Type', recording.mimeType);
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Content-Disposition', `inline; filename="${recording.id}.webm"`);
+        let range = rangeHeader ? parseRange(rangeHeader, size) : null;
+        if (rangeHeader && (!range || range.start >= size)) {
+          res.setHeader('Content-Range', `bytes */${size}`);
+          return void res.status(416).end();
+        }
+        const object = await deps.storage.get(recording.storageKey, range ?? undefined);
+        if (range) {
+          range = { start: range.start, end: Math.min(range.end, object.size - 1) };
+          res.status(206);
+          res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`);
+          res.setHeader('Content-Length', String(range.end - range.start + 1));
+        } else {
+          res.setHeader('Content-Length', String(object.size));
+        }
+        object.body.on('error', next);
+        object.body.pipe(res);
+      },
+      recordingGone,
+    ),
+  );
 
   return routes;
 }

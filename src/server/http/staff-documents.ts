@@ -1,10 +1,9 @@
 import { Router } from 'express';
 import type { Deps } from '../deps.ts';
-import { ObjectNotFoundError } from '../adapters/storage/types.ts';
 import { writeAudit } from '../features/audit.ts';
 import { findDocumentForDownload } from '../features/console/service.ts';
-import { staffFromCookieHeader } from '../features/staff/session.ts';
-import { sendAttachment } from './downloads.ts';
+import { sendPrivateFile } from './downloads.ts';
+import { staffRoute } from './handlers.ts';
 import { isUuid } from '../../shared/ids.ts';
 
 /**
@@ -14,40 +13,34 @@ import { isUuid } from '../../shared/ids.ts';
  */
 export function staffDocumentsRouter(deps: Deps): Router {
   const routes = Router();
-  routes.get('/api/staff/documents/:id', async (req, res, next) => {
-    try {
-      const staff = await staffFromCookieHeader(deps, req.headers.cookie);
-      if (!staff) {
-        res.status(401).json({ error: 'Please sign in.' });
-        return;
-      }
-      const id = req.params.id;
-      const doc = isUuid(id) ? await findDocumentForDownload(deps.db, id) : undefined;
-      if (!doc || doc.status !== 'stored' || doc.scanStatus === 'infected') {
-        res.status(404).json({ error: 'Document not found' });
-        return;
-      }
-      if (staff.user.role === 'notary' && doc.notaryId !== staff.user.id) {
-        res.status(403).json({ error: 'This document belongs to an appointment not assigned to you.' });
-        return;
-      }
-      const object = await deps.storage.get(doc.storageKey);
-      await writeAudit(deps.db, {
-        actorType: 'staff',
-        actorId: staff.user.id,
-        action: 'document.downloaded',
-        entityType: 'booking',
-        entityId: doc.bookingId,
-        data: { documentId: doc.id, name: doc.name },
-      });
-      sendAttachment(res, next, { name: doc.name, contentType: doc.contentType, size: object.size, body: object.body });
-    } catch (error) {
-      if (error instanceof ObjectNotFoundError) {
-        res.status(404).json({ error: 'Document not found' });
-        return;
-      }
-      next(error);
-    }
-  });
+  routes.get(
+    '/api/staff/documents/:id',
+    staffRoute<'id'>(
+      deps,
+      async (staff, req, res, next) => {
+        const id = req.params.id;
+        const doc = isUuid(id) ? await findDocumentForDownload(deps.db, id) : undefined;
+        if (!doc || doc.status !== 'stored' || doc.scanStatus === 'infected') {
+          res.status(404).json({ error: 'Document not found' });
+          return;
+        }
+        if (staff.user.role === 'notary' && doc.notaryId !== staff.user.id) {
+          res.status(403).json({ error: 'This document belongs to an appointment not assigned to you.' });
+          return;
+        }
+        const object = await deps.storage.get(doc.storageKey);
+        await writeAudit(deps.db, {
+          actorType: 'staff',
+          actorId: staff.user.id,
+          action: 'document.downloaded',
+          entityType: 'booking',
+          entityId: doc.bookingId,
+          data: { documentId: doc.id, name: doc.name },
+        });
+        sendPrivateFile(res, next, { name: doc.name, contentType: doc.contentType, size: object.size, body: object.body });
+      },
+      'Document not found',
+    ),
+  );
   return routes;
 }

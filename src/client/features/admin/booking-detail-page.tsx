@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
+import { SectionCard } from '../../components/ui/section-card.tsx';
 import { Select, Textarea } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
@@ -110,112 +110,92 @@ export function BookingDetailPage() {
         <StatusBadge status={b.status} />
       </PageHeading>
       <div className="grid gap-6 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Appointment</h2>
-          </CardHeader>
-          <CardContent>
+        <SectionCard title="Appointment">
+          <Facts
+            rows={[
+              ['Your time', timeIn(b.startsAt, b.staffTimeZone)],
+              ["Customer's time", timeIn(b.startsAt, b.customerTimeZone)],
+              ['Notary', b.notary ? b.notary.name : 'Unassigned'],
+              ['Price', formatUsd(b.priceCents)],
+              ...(b.cancellationReason ? ([['Cancellation reason', b.cancellationReason]] as [string, ReactNode][]) : []),
+            ]}
+          />
+          {b.canMarkOutcome && (
+            <form onSubmit={onOutcome} className="mt-4 grid gap-2">
+              <div className="grid gap-1.5">
+                <Label htmlFor={ids.outcome}>Outcome</Label>
+                <Select id={ids.outcome} name="outcome" defaultValue="no_show">
+                  {sessionOutcomes.map((value) => (
+                    <option key={value} value={value}>
+                      {sessionOutcomeLabels[value]}
+                    </option>
+                  ))}
+                </Select>
+              </div>
+              <div className="grid gap-1.5">
+                <Label htmlFor={ids.outcomeReason}>Reason (emailed to the customer; not needed for Completed)</Label>
+                <Textarea id={ids.outcomeReason} name="reason" maxLength={1000} className="min-h-16" />
+              </div>
+              <Button size="sm" type="submit" disabled={markOutcome.isPending} className="justify-self-start">
+                Record outcome
+              </Button>
+            </form>
+          )}
+        </SectionCard>
+
+        <SectionCard title="Customer">
+          {b.customer ? (
             <Facts
               rows={[
-                ['Your time', timeIn(b.startsAt, b.staffTimeZone)],
-                ["Customer's time", timeIn(b.startsAt, b.customerTimeZone)],
-                ['Notary', b.notary ? b.notary.name : 'Unassigned'],
-                ['Price', formatUsd(b.priceCents)],
-                ...(b.cancellationReason ? ([['Cancellation reason', b.cancellationReason]] as [string, ReactNode][]) : []),
+                ['Name', b.customer.name],
+                ['Email', <a href={`mailto:${b.customer.email}`} className="text-blue-700 underline">{b.customer.email}</a>],
+                ['Phone', b.customer.phone ? <a href={`tel:${b.customer.phone}`} className="text-blue-700 underline">{b.customer.phone}</a> : 'Not given'],
               ]}
             />
-            {b.canMarkOutcome && (
-              <form onSubmit={onOutcome} className="mt-4 grid gap-2">
-                <div className="grid gap-1.5">
-                  <Label htmlFor={ids.outcome}>Outcome</Label>
-                  <Select id={ids.outcome} name="outcome" defaultValue="no_show">
-                    {sessionOutcomes.map((value) => (
-                      <option key={value} value={value}>
-                        {sessionOutcomeLabels[value]}
-                      </option>
-                    ))}
-                  </Select>
-                </div>
-                <div className="grid gap-1.5">
-                  <Label htmlFor={ids.outcomeReason}>Reason (emailed to the customer; not needed for Completed)</Label>
-                  <Textarea id={ids.outcomeReason} name="reason" maxLength={1000} className="min-h-16" />
-                </div>
-                <Button size="sm" type="submit" disabled={markOutcome.isPending} className="justify-self-start">
-                  Record outcome
-                </Button>
-              </form>
-            )}
-          </CardContent>
-        </Card>
+          ) : (
+            <p className="text-sm text-slate-700">The customer has not given contact details yet.</p>
+          )}
+        </SectionCard>
 
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Customer</h2>
-          </CardHeader>
-          <CardContent>
-            {b.customer ? (
-              <Facts
-                rows={[
-                  ['Name', b.customer.name],
-                  ['Email', <a href={`mailto:${b.customer.email}`} className="text-blue-700 underline">{b.customer.email}</a>],
-                  ['Phone', b.customer.phone ? <a href={`tel:${b.customer.phone}`} className="text-blue-700 underline">{b.customer.phone}</a> : 'Not given'],
-                ]}
-              />
-            ) : (
-              <p className="text-sm text-slate-700">The customer has not given contact details yet.</p>
-            )}
-          </CardContent>
-        </Card>
+        <SectionCard title="Documents">
+          {b.documents.length === 0 ? (
+            <p className="text-sm text-slate-700">No documents.</p>
+          ) : (
+            <ul className="grid gap-2 text-sm">
+              {b.documents.map((d) => (
+                <li key={d.id} className="flex flex-wrap items-center justify-between gap-2">
+                  {d.downloadable ? (
+                    <a href={`/api/staff/documents/${d.id}`} download className="font-medium text-blue-700 underline-offset-2 hover:underline">
+                      {d.name}
+                    </a>
+                  ) : (
+                    <span>
+                      {d.name} <span className="text-slate-600">({d.status === 'deleted' ? 'deleted after retention' : 'unavailable'})</span>
+                    </span>
+                  )}
+                  <span className="text-slate-600">{d.sizeBytes === null ? '' : formatFileSize(d.sizeBytes)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </SectionCard>
 
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Documents</h2>
-          </CardHeader>
-          <CardContent>
-            {b.documents.length === 0 ? (
-              <p className="text-sm text-slate-700">No documents.</p>
-            ) : (
-              <ul className="grid gap-2 text-sm">
-                {b.documents.map((d) => (
-                  <li key={d.id} className="flex flex-wrap items-center justify-between gap-2">
-                    {d.downloadable ? (
-                      <a href={`/api/staff/documents/${d.id}`} download className="font-medium text-blue-700 underline-offset-2 hover:underline">
-                        {d.name}
-                      </a>
-                    ) : (
-                      <span>
-                        {d.name} <span className="text-slate-600">({d.status === 'deleted' ? 'deleted after retention' : 'unavailable'})</span>
-                      </span>
-                    )}
-                    <span className="text-slate-600">{d.sizeBytes === null ? '' : formatFileSize(d.sizeBytes)}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </CardContent>
-        </Card>
-
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Payment</h2>
-          </CardHeader>
-          <CardContent>
-            {b.payment ? (
-              <Facts
-                rows={[
-                  ['Amount', formatUsd(b.payment.amountCents)],
-                  ['Status', paymentStatusLabel(b.payment.status)],
-                  ['Method', paymentMethodLabel(b.payment.method)],
-                  ['Refunded', formatUsd(b.payment.refundedCents)],
-                  ['Payment id', <span className="font-mono">{b.payment.providerPaymentId}</span>],
-                  ['Provider', b.payment.provider === 'test' ? 'Test mode' : 'Stripe'],
-                ]}
-              />
-            ) : (
-              <p className="text-sm text-slate-700">No payment yet.</p>
-            )}
-          </CardContent>
-        </Card>
+        <SectionCard title="Payment">
+          {b.payment ? (
+            <Facts
+              rows={[
+                ['Amount', formatUsd(b.payment.amountCents)],
+                ['Status', paymentStatusLabel(b.payment.status)],
+                ['Method', paymentMethodLabel(b.payment.method)],
+                ['Refunded', formatUsd(b.payment.refundedCents)],
+                ['Payment id', <span className="font-mono">{b.payment.providerPaymentId}</span>],
+                ['Provider', b.payment.provider === 'test' ? 'Test mode' : 'Stripe'],
+              ]}
+            />
+          ) : (
+            <p className="text-sm text-slate-700">No payment yet.</p>
+          )}
+        </SectionCard>
       </div>
 
       <section aria-labelledby="session-heading" className="mt-6 rounded-xl border border-slate-200 bg-white p-6">
@@ -249,72 +229,57 @@ export function BookingDetailPage() {
 
       {office && (
         <div className="mt-6 grid gap-6 lg:grid-cols-2">
-          <Card>
-            <CardHeader>
-              <h2 className="text-lg font-semibold text-slate-900">Assign a notary</h2>
-            </CardHeader>
-            <CardContent>
-              <form onSubmit={onAssign} className="flex flex-wrap items-end gap-3">
-                <div className="grid min-w-56 flex-1 gap-1.5">
-                  <Label htmlFor={ids.notary}>Notary</Label>
-                  <Select id={ids.notary} value={notaryChoice ?? b.notary?.id ?? ''} onChange={(e) => setNotaryChoice(e.target.value)} disabled={b.status === 'cancelled'}>
-                    <option value="">Unassigned</option>
-                    {notaries.data?.map((n) => (
-                      <option key={n.id} value={n.id}>
-                        {n.name || n.email}
-                      </option>
-                    ))}
-                  </Select>
-                </div>
-                <Button type="submit" disabled={assign.isPending || b.status === 'cancelled'}>
-                  Save
-                </Button>
-              </form>
-            </CardContent>
-          </Card>
+          <SectionCard title="Assign a notary">
+            <form onSubmit={onAssign} className="flex flex-wrap items-end gap-3">
+              <div className="grid min-w-56 flex-1 gap-1.5">
+                <Label htmlFor={ids.notary}>Notary</Label>
+                <Select id={ids.notary} value={notaryChoice ?? b.notary?.id ?? ''} onChange={(e) => setNotaryChoice(e.target.value)} disabled={b.status === 'cancelled'}>
+                  <option value="">Unassigned</option>
+                  {notaries.data?.map((n) => (
+                    <option key={n.id} value={n.id}>
+                      {n.name || n.email}
+                    </option>
+                  ))}
+                </Select>
+              </div>
+              <Button type="submit" disabled={assign.isPending || b.status === 'cancelled'}>
+                Save
+              </Button>
+            </form>
+          </SectionCard>
 
           {b.status === 'confirmed' && (
-            <Card>
-              <CardHeader>
-                <h2 className="text-lg font-semibold text-slate-900">Reschedule for the customer</h2>
-              </CardHeader>
-              <CardContent>
-                <StaffReschedule bookingId={b.id} customerTimeZone={b.customerTimeZone} startsAt={b.startsAt} onMoved={refresh} />
-              </CardContent>
-            </Card>
+            <SectionCard title="Reschedule for the customer">
+              <StaffReschedule bookingId={b.id} customerTimeZone={b.customerTimeZone} startsAt={b.startsAt} onMoved={refresh} />
+            </SectionCard>
           )}
 
           {b.canCancel && (
-            <Card>
-              <CardHeader>
-                <h2 className="text-lg font-semibold text-slate-900">Cancel booking</h2>
-              </CardHeader>
-              <CardContent>
-                {cancelling ? (
-                  <form onSubmit={onCancel} className="grid gap-3" noValidate>
-                    <FormMessage message={cancelErrors.formError} />
-                    <div className="grid gap-1.5">
-                      <Label htmlFor={ids.reason}>Reason (shown in the history)</Label>
-                      <Textarea id={ids.reason} name="reason" required maxLength={500} {...cancelErrors.inputProps('reason')} />
-                      {cancelErrors.message('reason')}
-                    </div>
-                    <p className="text-sm text-slate-700">Any payment is refunded in full and the customer is emailed.</p>
-                    <div className="flex gap-2">
-                      <Button type="submit" variant="destructive" disabled={cancel.isPending}>
-                        Cancel and refund
-                      </Button>
-                      <Button type="button" variant="outline" onClick={() => setCancelling(false)}>
-                        Keep booking
-                      </Button>
-                    </div>
-                  </form>
-                ) : (
-                  <Button variant="outline" onClick={() => setCancelling(true)}>
-                    Cancel with refund…
-                  </Button>
-                )}
-              </CardContent>
-            </Card>
+            <SectionCard title="Cancel booking">
+              {cancelling ? (
+                <form onSubmit={onCancel} className="grid gap-3" noValidate>
+                  <FormMessage message={cancelErrors.formError} />
+                  <div className="grid gap-1.5">
+                    <Label htmlFor={ids.reason}>Reason (shown in the history)</Label>
+                    <Textarea id={ids.reason} name="reason" required maxLength={500} {...cancelErrors.inputProps('reason')} />
+                    {cancelErrors.message('reason')}
+                  </div>
+                  <p className="text-sm text-slate-700">Any payment is refunded in full and the customer is emailed.</p>
+                  <div className="flex gap-2">
+                    <Button type="submit" variant="destructive" disabled={cancel.isPending}>
+                      Cancel and refund
+                    </Button>
+                    <Button type="button" variant="outline" onClick={() => setCancelling(false)}>
+                      Keep booking
+                    </Button>
+                  </div>
+                </form>
+              ) : (
+                <Button variant="outline" onClick={() => setCancelling(true)}>
+                  Cancel with refund…
+                </Button>
+              )}
+            </SectionCard>
           )}
         </div>
       )}

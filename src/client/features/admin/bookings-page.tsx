@@ -1,5 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { DataTable } from '../../components/ui/data-table.tsx';
+import { Loaded } from '../../components/ui/loaded.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
@@ -80,50 +82,32 @@ export function BookingsPage() {
         </div>
       </form>
 
-      {list.isLoading ? (
-        <p>Loading bookings…</p>
-      ) : list.error ? (
-        <p role="alert" className="text-red-700">
-          Could not load bookings: {errorMessage(list.error)}
-        </p>
-      ) : list.data && list.data.length === 0 ? (
-        <p className="text-slate-700">No bookings match these filters.</p>
-      ) : (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Bookings, upcoming first, times in {zone}</caption>
-            <thead className="bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">Time ({zone.replaceAll('_', ' ')})</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Customer</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Reference</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Notary</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Documents</th>
+      <Loaded query={list} what="bookings" failure={list.error && `Could not load bookings: ${errorMessage(list.error)}`} empty="No bookings match these filters.">
+        {(rows) => (
+          <DataTable
+            caption={`Bookings, upcoming first, times in ${zone}`}
+            columns={[`Time (${zone.replaceAll('_', ' ')})`, 'Customer', 'Reference', 'Status', 'Notary', 'Documents']}
+          >
+            {rows.map((b) => (
+              <tr key={b.id} className={b.startsAt && b.startsAt.getTime() < now ? 'text-slate-700' : undefined}>
+                <td className="px-4 py-3">{timeIn(b.startsAt, zone)}</td>
+                <td className="px-4 py-3">
+                  <Link to={`/admin/bookings/${b.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
+                    {b.customer?.name || 'No contact yet'}
+                  </Link>
+                  {b.customer && <div className="text-slate-600">{b.customer.email}</div>}
+                </td>
+                <td className="px-4 py-3 font-mono">{b.reference}</td>
+                <td className="px-4 py-3">
+                  <StatusBadge status={b.status} />
+                </td>
+                <td className="px-4 py-3">{b.notary?.name ?? 'Unassigned'}</td>
+                <td className="px-4 py-3">{b.documentCount}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {list.data?.map((b) => (
-                <tr key={b.id} className={b.startsAt && b.startsAt.getTime() < now ? 'text-slate-700' : undefined}>
-                  <td className="px-4 py-3">{timeIn(b.startsAt, zone)}</td>
-                  <td className="px-4 py-3">
-                    <Link to={`/admin/bookings/${b.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
-                      {b.customer?.name || 'No contact yet'}
-                    </Link>
-                    {b.customer && <div className="text-slate-600">{b.customer.email}</div>}
-                  </td>
-                  <td className="px-4 py-3 font-mono">{b.reference}</td>
-                  <td className="px-4 py-3">
-                    <StatusBadge status={b.status} />
-                  </td>
-                  <td className="px-4 py-3">{b.notary?.name ?? 'Unassigned'}</td>
-                  <td className="px-4 py-3">{b.documentCount}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </Loaded>
     </>
   );
 }

@@ -1,7 +1,9 @@
 import { useId, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { DataTable } from '../../components/ui/data-table.tsx';
+import { Loaded } from '../../components/ui/loaded.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
+import { SectionCard } from '../../components/ui/section-card.tsx';
 import { Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
@@ -51,53 +53,33 @@ export function MailPage() {
           </Select>
         </div>
       </PageHeading>
-      {list.isLoading ? (
-        <p>Loading mail…</p>
-      ) : list.error ? (
-        <p role="alert" className="text-red-700">
-          Could not load mail.
-        </p>
-      ) : list.data?.length === 0 ? (
-        <p className="text-slate-700">No messages.</p>
-      ) : (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Outgoing email, newest first, times in {zone}</caption>
-            <thead className="bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">Created ({zone.replaceAll('_', ' ')})</th>
-                <th scope="col" className="px-4 py-3 font-semibold">To</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Subject</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Kind</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Attempts</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Last error</th>
-                <th scope="col" className="px-4 py-3 font-semibold">Sent</th>
+      <Loaded query={list} what="mail" empty="No messages.">
+        {(rows) => (
+          <DataTable
+            caption={`Outgoing email, newest first, times in ${zone}`}
+            columns={[`Created (${zone.replaceAll('_', ' ')})`, 'To', 'Subject', 'Kind', 'Status', 'Attempts', 'Last error', 'Sent']}
+          >
+            {rows.map((m) => (
+              <tr key={m.id}>
+                <td className="px-4 py-3">{timeIn(m.createdAt, zone)}</td>
+                <td className="px-4 py-3 break-all">{m.to}</td>
+                <td className="px-4 py-3">
+                  <Link to={`/admin/mail/${m.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
+                    {m.subject || '(no subject)'}
+                  </Link>
+                </td>
+                <td className="px-4 py-3">{kindLabel(m.kind)}</td>
+                <td className="px-4 py-3">
+                  <MailStatusBadge status={m.status} />
+                </td>
+                <td className="px-4 py-3">{m.attempts}</td>
+                <td className="max-w-xs px-4 py-3 break-words text-red-800">{m.lastError ?? ''}</td>
+                <td className="px-4 py-3">{m.sentAt ? timeIn(m.sentAt, zone) : '—'}</td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {list.data?.map((m) => (
-                <tr key={m.id}>
-                  <td className="px-4 py-3">{timeIn(m.createdAt, zone)}</td>
-                  <td className="px-4 py-3 break-all">{m.to}</td>
-                  <td className="px-4 py-3">
-                    <Link to={`/admin/mail/${m.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
-                      {m.subject || '(no subject)'}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-3">{kindLabel(m.kind)}</td>
-                  <td className="px-4 py-3">
-                    <MailStatusBadge status={m.status} />
-                  </td>
-                  <td className="px-4 py-3">{m.attempts}</td>
-                  <td className="max-w-xs px-4 py-3 break-words text-red-800">{m.lastError ?? ''}</td>
-                  <td className="px-4 py-3">{m.sentAt ? timeIn(m.sentAt, zone) : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </Loaded>
     </>
   );
 }
@@ -155,52 +137,42 @@ export function MailDetailPage() {
         <MailStatusBadge status={m.status} />
       </PageHeading>
       <div className="grid gap-6">
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Delivery</h2>
-          </CardHeader>
-          <CardContent>
-            <Facts
-              rows={[
-                ['To', m.to],
-                ...(m.replyTo ? ([['Reply to', m.replyTo]] as [string, ReactNode][]) : []),
-                ['Kind', kindLabel(m.kind)],
-                ['Status', mailStatusLabels[m.status]],
-                ['Attempts', String(m.attempts)],
-                ['Created', timeIn(m.createdAt, zone)],
-                ['Sent', m.sentAt ? timeIn(m.sentAt, zone) : 'Not yet'],
-                ...(m.status === 'pending' && m.attempts > 0 ? ([['Next attempt', timeIn(m.nextAttemptAt, zone)]] as [string, ReactNode][]) : []),
-                ...(m.lastError ? ([['Last error', <span className="text-red-800">{m.lastError}</span>]] as [string, ReactNode][]) : []),
-                ...(m.attachments.length
-                  ? ([['Attachments', m.attachments.map((a) => `${a.filename} (${a.contentType.split(';')[0]})`).join(', ')]] as [string, ReactNode][])
-                  : []),
-              ]}
-            />
-            {m.retryable && (m.status === 'failed' || m.attempts > 0) && (
-              <Button className="mt-4" size="sm" onClick={onRetry} disabled={retry.isPending}>
-                {retry.isPending ? 'Retrying…' : 'Retry now'}
-              </Button>
-            )}
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Message</h2>
-          </CardHeader>
-          <CardContent className="grid gap-4">
-            <iframe
-              title={`Email preview: ${m.subject}`}
-              sandbox=""
-              srcDoc={m.html}
-              referrerPolicy="no-referrer"
-              className="h-[36rem] w-full rounded-md border border-slate-200 bg-white"
-            />
-            <details>
-              <summary className="cursor-pointer text-sm font-medium text-blue-700">Plain-text version</summary>
-              <pre className="mt-2 overflow-x-auto whitespace-pre-wrap rounded-md bg-slate-50 p-4 text-sm text-slate-900">{m.text}</pre>
-            </details>
-          </CardContent>
-        </Card>
+        <SectionCard title="Delivery">
+          <Facts
+            rows={[
+              ['To', m.to],
+              ...(m.replyTo ? ([['Reply to', m.replyTo]] as [string, ReactNode][]) : []),
+              ['Kind', kindLabel(m.kind)],
+              ['Status', mailStatusLabels[m.status]],
+              ['Attempts', String(m.attempts)],
+              ['Created', timeIn(m.createdAt, zone)],
+              ['Sent', m.sentAt ? timeIn(m.sentAt, zone) : 'Not yet'],
+              ...(m.status === 'pending' && m.attempts > 0 ? ([['Next attempt', timeIn(m.nextAttemptAt, zone)]] as [string, ReactNode][]) : []),
+              ...(m.lastError ? ([['Last error', <span className="text-red-800">{m.lastError}</span>]] as [string, ReactNode][]) : []),
+              ...(m.attachments.length
+                ? ([['Attachments', m.attachments.map((a) => `${a.filename} (${a.contentType.split(';')[0]})`).join(', ')]] as [string, ReactNode][])
+                : []),
+            ]}
+          />
+          {m.retryable && (m.status === 'failed' || m.attempts > 0) && (
+            <Button className="mt-4" size="sm" onClick={onRetry} disabled={retry.isPending}>
+              {retry.isPending ? 'Retrying…' : 'Retry now'}
+            </Button>
+          )}
+        </SectionCard>
+        <SectionCard title="Message" contentClassName="grid gap-4">
+          <iframe
+            title={`Email preview: ${m.subject}`}
+            sandbox=""
+            srcDoc={m.html}
+            referrerPolicy="no-referrer"
+            className="h-[36rem] w-full rounded-md border border-slate-200 bg-white"
+          />
+          <details>
+            <summary className="cursor-pointer text-sm font-medium text-blue-700">Plain-text version</summary>
+            <pre className="mt-2 overflow-x-auto whitespace-pre-wrap rounded-md bg-slate-50 p-4 text-sm text-slate-900">{m.text}</pre>
+          </details>
+        </SectionCard>
       </div>
     </>
   );

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { Loaded } from '../../components/ui/loaded.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
@@ -44,48 +45,42 @@ export function MessagesPage() {
           </Select>
         </div>
       </PageHeading>
-      {list.isLoading ? (
-        <p>Loading messages…</p>
-      ) : list.error ? (
-        <p role="alert" className="text-red-700">
-          Could not load messages.
-        </p>
-      ) : list.data?.length === 0 ? (
-        <p className="text-slate-700">{show === 'open' ? 'No open messages.' : 'No messages.'}</p>
-      ) : (
-        <ul className="grid gap-4">
-          {list.data?.map((m) => (
-            <li key={m.id}>
-              <article aria-labelledby={`msg-${m.id}`} className="rounded-xl border border-slate-200 bg-white p-5">
-                <div className="flex flex-wrap items-start justify-between gap-2">
-                  <div>
-                    <h2 id={`msg-${m.id}`} className="font-semibold text-slate-900">
-                      {m.name} <span className="font-normal text-slate-700">· {messageKindLabels[m.kind]}</span>
-                    </h2>
-                    <p className="text-sm text-slate-700">
-                      <a href={`mailto:${m.email}`} className="text-blue-700 underline">
-                        {m.email}
-                      </a>
-                      {m.phone && <> · {m.phone}</>}
-                      {m.company && <> · {m.company}</>}
-                      {m.interest && <> · {m.interest}</>}
-                    </p>
-                    <p className="text-sm text-slate-600">{timeIn(m.createdAt, zone)}</p>
+      <Loaded query={list} what="messages" empty={show === 'open' ? 'No open messages.' : 'No messages.'}>
+        {(rows) => (
+          <ul className="grid gap-4">
+            {rows.map((m) => (
+              <li key={m.id}>
+                <article aria-labelledby={`msg-${m.id}`} className="rounded-xl border border-slate-200 bg-white p-5">
+                  <div className="flex flex-wrap items-start justify-between gap-2">
+                    <div>
+                      <h2 id={`msg-${m.id}`} className="font-semibold text-slate-900">
+                        {m.name} <span className="font-normal text-slate-700">· {messageKindLabels[m.kind]}</span>
+                      </h2>
+                      <p className="text-sm text-slate-700">
+                        <a href={`mailto:${m.email}`} className="text-blue-700 underline">
+                          {m.email}
+                        </a>
+                        {m.phone && <> · {m.phone}</>}
+                        {m.company && <> · {m.company}</>}
+                        {m.interest && <> · {m.interest}</>}
+                      </p>
+                      <p className="text-sm text-slate-600">{timeIn(m.createdAt, zone)}</p>
+                    </div>
+                    {m.handledAt ? (
+                      <p className="text-sm text-green-800">Handled{m.handledBy ? ` by ${m.handledBy}` : ''}</p>
+                    ) : (
+                      <Button size="sm" variant="outline" onClick={() => onHandled(m.id)} disabled={handled.isPending}>
+                        Mark handled<span className="sr-only"> (message from {m.name})</span>
+                      </Button>
+                    )}
                   </div>
-                  {m.handledAt ? (
-                    <p className="text-sm text-green-800">Handled{m.handledBy ? ` by ${m.handledBy}` : ''}</p>
-                  ) : (
-                    <Button size="sm" variant="outline" onClick={() => onHandled(m.id)} disabled={handled.isPending}>
-                      Mark handled<span className="sr-only"> (message from {m.name})</span>
-                    </Button>
-                  )}
-                </div>
-                <p className="mt-3 whitespace-pre-wrap text-slate-900">{m.message}</p>
-              </article>
-            </li>
-          ))}
-        </ul>
-      )}
+                  <p className="mt-3 whitespace-pre-wrap text-slate-900">{m.message}</p>
+                </article>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
     </>
   );
 }

@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
+import { DataTable } from '../../components/ui/data-table.tsx';
+import { Loaded } from '../../components/ui/loaded.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
@@ -93,95 +95,75 @@ export function StaffPage() {
         )}
       </section>
 
-      {list.isLoading ? (
-        <p>Loading staff…</p>
-      ) : list.error || !list.data ? (
-        <p role="alert" className="text-red-700">
-          Could not load staff.
-        </p>
-      ) : (
-        <>
-          {/* relative: screen-reader-only text in the rows is positioned; it must scroll with the table, not widen the page. */}
-          <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
-            <table className="w-full text-left text-sm">
-              <caption className="px-4 pt-4 text-left text-lg font-semibold text-slate-900">Accounts</caption>
-              <thead className="text-slate-700">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold">Name</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Email</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Role</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Two-factor</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-                  <th scope="col" className="px-4 py-3 font-semibold">Actions</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200">
-                {list.data.users.map((u) => {
-                  const self = u.id === staff?.user.id;
-                  return (
-                    <tr key={u.id}>
-                      <td className="px-4 py-3">{u.name || '—'}</td>
-                      <td className="px-4 py-3">{u.email}</td>
-                      <td className="px-4 py-3">
-                        <Select
-                          aria-label={`Role of ${u.email}`}
-                          value={u.role}
-                          className="h-9 w-32"
-                          onChange={(e) => run(() => setRole.mutateAsync({ userId: u.id, role: e.target.value as StaffRole }), 'Role changed')}
-                        >
-                          {staffRoles.map((r) => (
-                            <option key={r} value={r}>
-                              {staffRoleLabels[r]}
-                            </option>
-                          ))}
-                        </Select>
-                      </td>
-                      <td className="px-4 py-3">{u.totpEnabled ? 'On' : 'Off'}</td>
-                      <td className="px-4 py-3">{u.active ? 'Active' : 'Deactivated'}</td>
-                      <td className="px-4 py-3">
-                        {self ? (
-                          <span className="text-slate-600">You</span>
-                        ) : u.active ? (
-                          <Button size="sm" variant="outline" onClick={() => run(() => deactivate.mutateAsync({ userId: u.id }), 'Account deactivated')}>
-                            Deactivate<span className="sr-only"> {u.email}</span>
-                          </Button>
-                        ) : (
-                          <Button size="sm" variant="outline" onClick={() => run(() => reactivate.mutateAsync({ userId: u.id }), 'Account reactivated')}>
-                            Reactivate<span className="sr-only"> {u.email}</span>
-                          </Button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+      <Loaded query={list} what="staff">
+        {(data) => (
+          <>
+            <DataTable caption="Accounts" captionVisible columns={['Name', 'Email', 'Role', 'Two-factor', 'Status', 'Actions']}>
+              {data.users.map((u) => {
+                const self = u.id === staff?.user.id;
+                return (
+                  <tr key={u.id}>
+                    <td className="px-4 py-3">{u.name || '—'}</td>
+                    <td className="px-4 py-3">{u.email}</td>
+                    <td className="px-4 py-3">
+                      <Select
+                        aria-label={`Role of ${u.email}`}
+                        value={u.role}
+                        className="h-9 w-32"
+                        onChange={(e) => run(() => setRole.mutateAsync({ userId: u.id, role: e.target.value as StaffRole }), 'Role changed')}
+                      >
+                        {staffRoles.map((r) => (
+                          <option key={r} value={r}>
+                            {staffRoleLabels[r]}
+                          </option>
+                        ))}
+                      </Select>
+                    </td>
+                    <td className="px-4 py-3">{u.totpEnabled ? 'On' : 'Off'}</td>
+                    <td className="px-4 py-3">{u.active ? 'Active' : 'Deactivated'}</td>
+                    <td className="px-4 py-3">
+                      {self ? (
+                        <span className="text-slate-600">You</span>
+                      ) : u.active ? (
+                        <Button size="sm" variant="outline" onClick={() => run(() => deactivate.mutateAsync({ userId: u.id }), 'Account deactivated')}>
+                          Deactivate<span className="sr-only"> {u.email}</span>
+                        </Button>
+                      ) : (
+                        <Button size="sm" variant="outline" onClick={() => run(() => reactivate.mutateAsync({ userId: u.id }), 'Account reactivated')}>
+                          Reactivate<span className="sr-only"> {u.email}</span>
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </DataTable>
 
-          <section aria-labelledby="invites-heading" className="mt-8">
-            <h2 id="invites-heading" className="mb-3 text-lg font-semibold text-slate-900">
-              Pending invitations
-            </h2>
-            {list.data.invites.length === 0 ? (
-              <p className="text-sm text-slate-700">None.</p>
-            ) : (
-              <ul className="grid gap-2 text-sm">
-                {list.data.invites.map((i) => (
-                  <li key={i.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-2">
-                    <span className="font-medium">{i.email}</span>
-                    <span>{staffRoleLabels[i.role]}</span>
-                    <span className="text-slate-600">expires {timeIn(i.expiresAt, zone)}</span>
-                    <Button size="sm" variant="ghost" onClick={() => run(() => revoke.mutateAsync({ inviteId: i.id }), 'Invitation revoked')}>
-                      Revoke<span className="sr-only"> invitation for {i.email}</span>
-                    </Button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-          <CertificateUpload notaries={list.data.users.filter((u) => u.role === 'notary' && u.active)} />
-        </>
-      )}
+            <section aria-labelledby="invites-heading" className="mt-8">
+              <h2 id="invites-heading" className="mb-3 text-lg font-semibold text-slate-900">
+                Pending invitations
+              </h2>
+              {data.invites.length === 0 ? (
+                <p className="text-sm text-slate-700">None.</p>
+              ) : (
+                <ul className="grid gap-2 text-sm">
+                  {data.invites.map((i) => (
+                    <li key={i.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white px-4 py-2">
+                      <span className="font-medium">{i.email}</span>
+                      <span>{staffRoleLabels[i.role]}</span>
+                      <span className="text-slate-600">expires {timeIn(i.expiresAt, zone)}</span>
+                      <Button size="sm" variant="ghost" onClick={() => run(() => revoke.mutateAsync({ inviteId: i.id }), 'Invitation revoked')}>
+                        Revoke<span className="sr-only"> invitation for {i.email}</span>
+                      </Button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+            <CertificateUpload notaries={data.users.filter((u) => u.role === 'notary' && u.active)} />
+          </>
+        )}
+      </Loaded>
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { CalendarPlus, CheckCircle2, FileText, Phone } from 'lucide-react';
+import { CheckCircle2, FileText, Phone } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import type { BookingView } from '../../../shared/booking.ts';
-import { appointmentEvent, calendarDownloadPath, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
+import { appointmentEvent, calendarDownloadPath } from '../../../shared/calendar.ts';
+import { CalendarLinks } from '../../components/calendar-links.tsx';
 import { formatInZone } from '../../../shared/time.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { sessionSteps } from '../../../shared/session-copy.ts';
@@ -145,27 +146,8 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
       )}
 
       <div className="flex flex-wrap gap-3">
-        <Button asChild>
-          <a href={calendarDownloadPath(booking.id)} download={`${booking.reference}.ics`}>
-            <CalendarPlus className="h-4 w-4" aria-hidden="true" />
-            Add to Calendar
-          </a>
-        </Button>
         {/* Decisions: 'Add to Calendar' downloads the .ics and offers Google and Outlook links. */}
-        {event && (
-          <Button asChild variant="outline">
-            <a href={googleCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-              Add to Google Calendar<span className="sr-only"> (opens in a new tab)</span>
-            </a>
-          </Button>
-        )}
-        {event && (
-          <Button asChild variant="outline">
-            <a href={outlookCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-              Add to Outlook Calendar<span className="sr-only"> (opens in a new tab)</span>
-            </a>
-          </Button>
-        )}
+        <CalendarLinks icsHref={calendarDownloadPath(booking.id)} reference={booking.reference} event={event} />
         <Button asChild variant="outline">
           <Link to="/">Return to Home</Link>
         </Button>

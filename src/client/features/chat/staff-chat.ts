@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import type { ChatAck, ChatConversationSummary, ChatMessage, StaffClientEvents, StaffServerEvents } from '../../../shared/chat.ts';
 import { ackTimeoutMs, Store, typingExpiryMs, type ConnectionStatus } from './store.ts';
+import { Outbox } from './outbox.ts';
 import { emptyThread, failed, lastSeenId, newClientId, nextToSend, queued, retried, withMessages, type Thread } from './thread.ts';
 
 export type StaffSocket = Socket<StaffServerEvents, StaffClientEvents>;
@@ -38,7 +39,20 @@ export class StaffChat {
   });
   private readonly socket: StaffSocket;
   private generation = 0;
-  private flushingGeneration = -1;
+  /** Queued messages of every thread, the first waiting one first. */
+  private readonly outbox = new Outbox({
+    generation: () => this.generation,
+    connected: () => this.socket.connected,
+    next: () => {
+      const pending = Object.entries(this.store.get().threads)
+        .map(([conversationId, thread]) => ({ conversationId, item: nextToSend(thread) }))
+        .find((entry) => entry.item);
+      return pending?.item ? { conversationId: pending.conversationId, item: pending.item } : null;
+    },
+    send: ({ conversationId, item }) => this.socket.timeout(ackTimeoutMs).emitWithAck('send', { conversationId, clientId: item.clientId, body: item.body }),
+    settle: ({ conversationId, item }, ack) => (ack.ok ? this.receive(conversationId, [ack.message]) : this.updateThread(conversationId, (t) => failed(t, item.clientId, ack.error))),
+    restart: () => this.socket.disconnect().connect(),
+  });
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private typingSentAt = 0;
 
@@ -152,6 +166,9 @@ export class StaffChat {
   private async onConnect(): Promise<void> {
     const generation = ++this.generation;
     this.store.set({ status: 'connected', error: null });
+    // The handshake may have left with the choice made before a switch while it was
+    // under way (a reload's reconnection): the server hears the current one.
+    this.socket.emit('availability', { away: this.store.get().away }, () => {});
     try {
       const listed = await this.socket.timeout(ackTimeoutMs).emitWithAck('conversations');
       if (generation !== this.generation) return;
@@ -183,29 +200,7 @@ export class StaffChat {
     }
   }
 
-  private async flush(): Promise<void> {
-    const generation = this.generation;
-    if (!this.socket.connected || this.flushingGeneration === generation) return;
-    this.flushingGeneration = generation;
-    try {
-      while (this.socket.connected && generation === this.generation) {
-        const pending = Object.entries(this.store.get().threads)
-          .map(([conversationId, thread]) => ({ conversationId, item: nextToSend(thread) }))
-          .find((entry) => entry.item);
-        if (!pending?.item) return;
-        const { conversationId, item } = pending;
-        let ack: ChatAck<{ message: ChatMessage }>;
-        try {
-          ack = await this.socket.timeout(ackTimeoutMs).emitWithAck('send', { conversationId, clientId: item.clientId, body: item.body });
-        } catch {
-          if (this.socket.connected && generation === this.generation) this.socket.disconnect().connect();
-          return;
-        }
-        if (ack.ok) this.receive(conversationId, [ack.message]);
-        else this.updateThread(conversationId, (t) => failed(t, item.clientId, ack.error));
-      }
-    } finally {
-      if (this.flushingGeneration === generation) this.flushingGeneration = -1;
-    }
+  private flush(): Promise<void> {
+    return this.outbox.drain();
   }
 }

@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import type { ChatAck, ChatMessage, VisitorClientEvents, VisitorServerEvents } from '../../../shared/chat.ts';
 import { ackTimeoutMs, Store, typingExpiryMs, type ConnectionStatus } from './store.ts';
+import { Outbox } from './outbox.ts';
 import { emptyThread, failed, lastSeenId, newClientId, nextToSend, queued, retried, withMessages, type Thread } from './thread.ts';
 
 export type VisitorSocket = Socket<VisitorServerEvents, VisitorClientEvents>;
@@ -37,7 +38,14 @@ export class VisitorChat {
   private visible = true;
   /** Bumped on every connect: a send loop from an older connection stops. */
   private generation = 0;
-  private flushingGeneration = -1;
+  private readonly outbox = new Outbox({
+    generation: () => this.generation,
+    connected: () => this.socket.connected,
+    next: () => nextToSend(this.store.get().thread),
+    send: (next) => this.socket.timeout(ackTimeoutMs).emitWithAck('send', { clientId: next.clientId, body: next.body, page: this.page }),
+    settle: (next, ack) => (ack.ok ? this.receive([ack.message]) : this.store.set((s) => ({ thread: failed(s.thread, next.clientId, ack.error) }))),
+    restart: () => this.socket.disconnect().connect(),
+  });
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private typingSentAt = 0;
 
@@ -151,27 +159,7 @@ export class VisitorChat {
     await this.flush();
   }
 
-  private async flush(): Promise<void> {
-    const generation = this.generation;
-    if (!this.socket.connected || this.flushingGeneration === generation) return;
-    this.flushingGeneration = generation;
-    try {
-      while (this.socket.connected && generation === this.generation) {
-        const next = nextToSend(this.store.get().thread);
-        if (!next) return;
-        let ack: ChatAck<{ message: ChatMessage }>;
-        try {
-          ack = await this.socket.timeout(ackTimeoutMs).emitWithAck('send', { clientId: next.clientId, body: next.body, page: this.page });
-        } catch {
-          // No acknowledgement: the message stays in the outbox and goes again on the next connection.
-          if (this.socket.connected && generation === this.generation) this.socket.disconnect().connect();
-          return;
-        }
-        if (ack.ok) this.receive([ack.message]);
-        else this.store.set((s) => ({ thread: failed(s.thread, next.clientId, ack.error) }));
-      }
-    } finally {
-      if (this.flushingGeneration === generation) this.flushingGeneration = -1;
-    }
+  private flush(): Promise<void> {
+    return this.outbox.drain();
   }
 }

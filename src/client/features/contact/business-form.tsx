@@ -3,10 +3,10 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { businessInquiryInput, businessInterests, contactMessages, honeypotField } from '../../../shared/contact.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select, Textarea } from '../../components/ui/input.tsx';
-import { FieldError, Label } from '../../components/ui/label.tsx';
+import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { api } from '../../lib/trpc.ts';
-import { fieldErrorsOf } from '../../lib/errors.ts';
+import { PhoneField, useEmailField } from './fields.tsx';
 import { Honeypot, formValues } from './honeypot.tsx';
 import { PostedOutcomeNotice, useHydrated, usePostedOutcome } from './posted-outcome.tsx';
 
@@ -23,8 +23,7 @@ export function BusinessInquiryForm() {
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>(posted === 'sent' ? 'sent' : 'idle');
   const confirmation = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const emailErrorId = `${id}-email-error`;
+  const email = useEmailField(id, businessInquiryInput.shape.email);
 
   useEffect(() => {
     if (state === 'sent') confirmation.current?.focus();
@@ -34,22 +33,14 @@ export function BusinessInquiryForm() {
     event.preventDefault();
     const form = event.currentTarget;
     const values = formValues(form, fields);
-    // The server's own email rule, shown on the field rather than as a failed send.
-    const email = businessInquiryInput.shape.email.safeParse(values.email);
-    if (!email.success) {
-      setEmailError(email.error.issues[0]?.message ?? contactMessages.invalidEmail);
-      form.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
-      return;
-    }
-    setEmailError(null);
+    if (!email.accepts(form, values.email)) return;
     setState('sending');
     try {
       await api.contact.sendBusiness.mutate(values);
       setState('sent');
     } catch (error) {
       setState('idle');
-      const emailRefusal = fieldErrorsOf(error)?.email?.[0];
-      if (emailRefusal) return setEmailError(emailRefusal);
+      if (email.refused(error)) return;
       toast({ title: contactMessages.failureTitle, description: contactMessages.failureDescription, variant: 'destructive' });
     }
   }
@@ -74,23 +65,14 @@ export function BusinessInquiryForm() {
           <Label htmlFor={`${id}-name`}>Full name</Label>
           <Input id={`${id}-name`} name="name" required autoComplete="name" maxLength={200} />
         </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-email`}>Business email</Label>
-          <Input id={`${id}-email`} name="email" type="email" required autoComplete="email" maxLength={254} aria-invalid={emailError ? true : undefined} aria-describedby={emailError ? emailErrorId : undefined} onInput={() => setEmailError(null)} />
-          <FieldError id={emailErrorId}>{emailError}</FieldError>
-        </div>
+        {email.field('Business email')}
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-company`}>
             Company <span className="font-normal text-slate-600">(optional)</span>
           </Label>
           <Input id={`${id}-company`} name="company" autoComplete="organization" maxLength={200} />
         </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-phone`}>
-            Phone <span className="font-normal text-slate-600">(optional)</span>
-          </Label>
-          <Input id={`${id}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} />
-        </div>
+        <PhoneField idPrefix={id} />
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor={`${id}-interest`}>

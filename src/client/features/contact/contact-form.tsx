@@ -3,10 +3,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { contactInput, contactMessages, hasRequiredContactFields, honeypotField } from '../../../shared/contact.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Textarea } from '../../components/ui/input.tsx';
-import { FieldError, Label } from '../../components/ui/label.tsx';
+import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { api } from '../../lib/trpc.ts';
-import { fieldErrorsOf } from '../../lib/errors.ts';
+import { PhoneField, useEmailField } from './fields.tsx';
 import { Honeypot, formValues } from './honeypot.tsx';
 import { PostedOutcomeNotice, useHydrated, usePostedOutcome } from './posted-outcome.tsx';
 
@@ -19,8 +19,7 @@ const fields = ['name', 'email', 'phone', 'message', honeypotField] as const;
 export function ContactForm() {
   const id = useId();
   const [sending, setSending] = useState(false);
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const emailErrorId = `${id}-email-error`;
+  const email = useEmailField(id, contactInput.shape.email);
   const hydrated = useHydrated();
   // Set by /api/contact when the browser posted the form before this script ran.
   const posted = usePostedOutcome('contact');
@@ -33,26 +32,16 @@ export function ContactForm() {
       toast({ title: contactMessages.missingTitle, description: contactMessages.missingDescription });
       return;
     }
-    // The server's own email rule, so an address it would refuse is caught here, on its field.
-    const email = contactInput.shape.email.safeParse(values.email);
-    if (!email.success) {
-      setEmailError(email.error.issues[0]?.message ?? contactMessages.invalidEmail);
-      form.querySelector<HTMLInputElement>('input[name="email"]')?.focus();
-      return;
-    }
-    setEmailError(null);
+    if (!email.accepts(form, values.email)) return;
     setSending(true);
     try {
       await api.contact.send.mutate(values);
       form.reset();
       toast({ title: contactMessages.successTitle, description: contactMessages.successDescription, variant: 'success' });
     } catch (error) {
-      const emailRefusal = fieldErrorsOf(error)?.email?.[0];
       if (error instanceof TRPCClientError && error.message === contactMessages.missingDescription) {
         toast({ title: contactMessages.missingTitle, description: contactMessages.missingDescription });
-      } else if (emailRefusal) {
-        setEmailError(emailRefusal);
-      } else {
+      } else if (!email.refused(error)) {
         toast({ title: contactMessages.failureTitle, description: contactMessages.failureDescription, variant: 'destructive' });
       }
     } finally {
@@ -68,28 +57,9 @@ export function ContactForm() {
           <Label htmlFor={`${id}-name`}>Name</Label>
           <Input id={`${id}-name`} name="name" required autoComplete="name" maxLength={200} />
         </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={`${id}-email`}>Email</Label>
-          <Input
-            id={`${id}-email`}
-            name="email"
-            type="email"
-            required
-            autoComplete="email"
-            maxLength={254}
-            aria-invalid={emailError ? true : undefined}
-            aria-describedby={emailError ? emailErrorId : undefined}
-            onInput={() => setEmailError(null)}
-          />
-          <FieldError id={emailErrorId}>{emailError}</FieldError>
-        </div>
+        {email.field('Email')}
       </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${id}-phone`}>
-          Phone <span className="font-normal text-slate-600">(optional)</span>
-        </Label>
-        <Input id={`${id}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} />
-      </div>
+      <PhoneField idPrefix={id} />
       <div className="grid gap-1.5">
         <Label htmlFor={`${id}-message`}>Message</Label>
         <Textarea id={`${id}-message`} name="message" required maxLength={5000} rows={5} />

@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
-import { CalendarPlus, Download, FileText, Video } from 'lucide-react';
+import { Download, FileText, Video } from 'lucide-react';
 import { sessionMessages } from '../../../shared/session.ts';
-import { appointmentEvent, calendarDownloadPath, googleCalendarUrl, outlookCalendarUrl } from '../../../shared/calendar.ts';
+import { appointmentEvent, calendarDownloadPath } from '../../../shared/calendar.ts';
+import { CalendarLinks } from '../../components/calendar-links.tsx';
 import { formatInZone } from '../../../shared/time.ts';
 import { manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
 import { paymentMethodLabel } from '../../../shared/labels.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { site } from '../../../shared/site.ts';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
+import { SectionCard } from '../../components/ui/section-card.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { CancelPanel } from './cancel-panel.tsx';
 import { ReschedulePanel } from './reschedule-panel.tsx';
@@ -96,138 +97,102 @@ export function ManageBooking({ token }: { token: string }) {
   return (
     // One column that never grows past the phone's width (a long file name is cut with an ellipsis instead).
     <div className="grid grid-cols-1 gap-6">
-      <Card>
-        <CardHeader>
-          <h2 className="text-lg font-semibold text-slate-900">Appointment</h2>
-        </CardHeader>
-        <CardContent>
-          <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
-            <dt className="font-medium text-slate-600">Reference</dt>
-            <dd className="font-mono text-slate-900">{booking.reference}</dd>
-            <dt className="font-medium text-slate-600">Status</dt>
-            <dd>
-              <span data-testid="booking-status" className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-semibold text-slate-900">
-                {statusLabels[booking.status]}
-              </span>
-            </dd>
-            <dt className="font-medium text-slate-600">Date and time</dt>
-            <dd className="text-slate-900" data-testid="booking-time">
-              {when ? (
-                <>
-                  {when.dateTime} <span className="text-slate-600">({when.zone})</span>
-                </>
-              ) : (
-                'Not scheduled'
-              )}
-            </dd>
-            {booking.contact && (
+      <SectionCard title="Appointment">
+        <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+          <dt className="font-medium text-slate-600">Reference</dt>
+          <dd className="font-mono text-slate-900">{booking.reference}</dd>
+          <dt className="font-medium text-slate-600">Status</dt>
+          <dd>
+            <span data-testid="booking-status" className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-semibold text-slate-900">
+              {statusLabels[booking.status]}
+            </span>
+          </dd>
+          <dt className="font-medium text-slate-600">Date and time</dt>
+          <dd className="text-slate-900" data-testid="booking-time">
+            {when ? (
               <>
-                <dt className="font-medium text-slate-600">Your phone</dt>
-                <dd className="text-slate-900">{booking.contact.phone}</dd>
+                {when.dateTime} <span className="text-slate-600">({when.zone})</span>
               </>
+            ) : (
+              'Not scheduled'
             )}
-          </dl>
-          {booking.sessionOpensAt && <JoinSession token={token} opensAt={booking.sessionOpensAt} liveNow={booking.canJoinSession} />}
-          {event && (
-            <div className="mt-5 flex flex-wrap gap-3">
-              <Button asChild variant="outline" size="sm">
-                <a href={calendarDownloadPath(booking.id, token)} download={`${booking.reference}.ics`}>
-                  <CalendarPlus className="h-4 w-4" aria-hidden="true" />
-                  Add to Calendar
-                </a>
-              </Button>
-              <Button asChild variant="outline" size="sm">
-                <a href={googleCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-                  Google Calendar<span className="sr-only"> (opens in a new tab)</span>
-                </a>
-              </Button>
-              <Button asChild variant="outline" size="sm">
-                <a href={outlookCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-                  Outlook<span className="sr-only"> (opens in a new tab)</span>
-                </a>
-              </Button>
-            </div>
+          </dd>
+          {booking.contact && (
+            <>
+              <dt className="font-medium text-slate-600">Your phone</dt>
+              <dd className="text-slate-900">{booking.contact.phone}</dd>
+            </>
           )}
-        </CardContent>
-      </Card>
+        </dl>
+        {booking.sessionOpensAt && <JoinSession token={token} opensAt={booking.sessionOpensAt} liveNow={booking.canJoinSession} />}
+        {event && (
+          <div className="mt-5 flex flex-wrap gap-3">
+            <CalendarLinks icsHref={calendarDownloadPath(booking.id, token)} reference={booking.reference} event={event} compact />
+          </div>
+        )}
+      </SectionCard>
 
       <NotarizedDownloads token={token} />
       <IdentitySection token={token} />
 
-      <Card>
-        <CardHeader>
-          <h2 className="text-lg font-semibold text-slate-900">Documents</h2>
-        </CardHeader>
-        <CardContent>
-          {booking.documents.length === 0 ? (
-            <p className="text-slate-700">No documents.</p>
-          ) : (
-            <ul className="grid grid-cols-1 gap-2">
-              {booking.documents.map((doc) => (
-                <li key={doc.id} className="flex min-w-0 items-center justify-between gap-3 rounded-md border border-slate-200 px-3 py-2">
-                  <span className="flex min-w-0 items-center gap-2">
-                    <FileText className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
-                    <span className="truncate text-slate-900">{doc.name}</span>
-                    <span className="shrink-0 text-sm text-slate-600">{formatFileSize(doc.sizeBytes)}</span>
-                  </span>
-                  <a
-                    className="inline-flex shrink-0 items-center gap-1 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline"
-                    href={`/api/manage/documents/${doc.id}?token=${encodeURIComponent(token)}`}
-                    download={doc.name}
-                  >
-                    <Download className="h-4 w-4" aria-hidden="true" />
-                    Download<span className="sr-only"> {doc.name}</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          )}
-        </CardContent>
-      </Card>
+      <SectionCard title="Documents">
+        {booking.documents.length === 0 ? (
+          <p className="text-slate-700">No documents.</p>
+        ) : (
+          <ul className="grid grid-cols-1 gap-2">
+            {booking.documents.map((doc) => (
+              <li key={doc.id} className="flex min-w-0 items-center justify-between gap-3 rounded-md border border-slate-200 px-3 py-2">
+                <span className="flex min-w-0 items-center gap-2">
+                  <FileText className="h-4 w-4 shrink-0 text-slate-500" aria-hidden="true" />
+                  <span className="truncate text-slate-900">{doc.name}</span>
+                  <span className="shrink-0 text-sm text-slate-600">{formatFileSize(doc.sizeBytes)}</span>
+                </span>
+                <a
+                  className="inline-flex shrink-0 items-center gap-1 text-sm font-semibold text-blue-700 underline-offset-4 hover:underline"
+                  href={`/api/manage/documents/${doc.id}?token=${encodeURIComponent(token)}`}
+                  download={doc.name}
+                >
+                  <Download className="h-4 w-4" aria-hidden="true" />
+                  Download<span className="sr-only"> {doc.name}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionCard>
 
-      <Card>
-        <CardHeader>
-          <h2 className="text-lg font-semibold text-slate-900">Payment</h2>
-        </CardHeader>
-        <CardContent>
-          {booking.payment ? (
-            <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
-              <dt className="font-medium text-slate-600">Amount paid</dt>
-              <dd className="text-slate-900">
-                {formatUsd(booking.payment.amountCents)} {booking.payment.currency.toUpperCase()}
-              </dd>
-              <dt className="font-medium text-slate-600">Method</dt>
-              <dd className="text-slate-900">{paymentMethodLabel(booking.payment.method ?? 'card')}</dd>
-              {refunded > 0 && (
-                <>
-                  <dt className="font-medium text-slate-600">Refunded</dt>
-                  <dd className="text-slate-900" data-testid="refunded">
-                    {formatUsd(refunded)} {booking.payment.currency.toUpperCase()}
-                  </dd>
-                </>
-              )}
-            </dl>
-          ) : (
-            <p className="text-slate-700">No payment recorded.</p>
-          )}
-        </CardContent>
-      </Card>
+      <SectionCard title="Payment">
+        {booking.payment ? (
+          <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+            <dt className="font-medium text-slate-600">Amount paid</dt>
+            <dd className="text-slate-900">
+              {formatUsd(booking.payment.amountCents)} {booking.payment.currency.toUpperCase()}
+            </dd>
+            <dt className="font-medium text-slate-600">Method</dt>
+            <dd className="text-slate-900">{paymentMethodLabel(booking.payment.method ?? 'card')}</dd>
+            {refunded > 0 && (
+              <>
+                <dt className="font-medium text-slate-600">Refunded</dt>
+                <dd className="text-slate-900" data-testid="refunded">
+                  {formatUsd(refunded)} {booking.payment.currency.toUpperCase()}
+                </dd>
+              </>
+            )}
+          </dl>
+        ) : (
+          <p className="text-slate-700">No payment recorded.</p>
+        )}
+      </SectionCard>
 
       {(booking.canReschedule || booking.canCancel) && (
-        <Card>
-          <CardHeader>
-            <h2 className="text-lg font-semibold text-slate-900">Change your appointment</h2>
-            <p className="text-slate-700">{manageMessages.refundPolicy}</p>
-          </CardHeader>
-          <CardContent className="grid gap-8">
-            {booking.canReschedule ? (
-              <ReschedulePanel token={token} booking={booking} onChanged={setView} />
-            ) : (
-              <p className="text-slate-700">{manageMessages.tooLateToMove}</p>
-            )}
-            {booking.canCancel && <CancelPanel token={token} booking={booking} onChanged={setView} />}
-          </CardContent>
-        </Card>
+        <SectionCard title="Change your appointment" intro={manageMessages.refundPolicy} contentClassName="grid gap-8">
+          {booking.canReschedule ? (
+            <ReschedulePanel token={token} booking={booking} onChanged={setView} />
+          ) : (
+            <p className="text-slate-700">{manageMessages.tooLateToMove}</p>
+          )}
+          {booking.canCancel && <CancelPanel token={token} booking={booking} onChanged={setView} />}
+        </SectionCard>
       )}
 
       <p className="text-slate-700">

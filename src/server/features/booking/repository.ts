@@ -73,6 +73,12 @@ export async function findBooking(db: DbOrTx, id: string): Promise<BookingRow | 
   return row ?? null;
 }
 
+/** Only the booking's time: which slot to lock before the row (the lock order, service.ts). */
+export async function findBookingStart(db: DbOrTx, id: string): Promise<{ startsAt: Date | null } | null> {
+  const [row] = await db.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, id));
+  return row ?? null;
+}
+
 export async function lockBookingRow(tx: DbOrTx, id: string): Promise<BookingRow | null> {
   const [row] = await tx.select().from(bookings).where(eq(bookings.id, id)).for('update');
   return row ?? null;

@@ -24,6 +24,7 @@ import {
   countTaken,
   findBooking,
   findBookingIdByManageTokenHash,
+  findBookingStart,
   findSealedManageToken,
   insertManageToken,
   findCustomer,
@@ -114,15 +115,33 @@ async function transition(
   return updated;
 }
 
-/** Locks the booking's current slot, then its row (the documented lock order). */
-async function lockBooking(tx: DbOrTx, bookingId: string): Promise<BookingRow | null> {
+declare const lockedInThisTransaction: unique symbol;
+/** A booking row read under its lock (`lockBooking`): it cannot change until the transaction ends. */
+export type LockedBooking = BookingRow & { readonly [lockedInThisTransaction]: true };
+
+/**
+ * Locks the booking's current slot, then its row (the documented lock order),
+ * and returns the row read under that lock. Null for an unknown id (or not a UUID).
+ * A caller that decides on the booking and then changes it in the same
+ * transaction (payments) locks once here and hands the row on as `{ locked }`.
+ */
+export async function lockBooking(tx: DbOrTx, bookingId: string): Promise<LockedBooking | null> {
   if (!isUuid(bookingId)) return null;
-  const peek = await findBooking(tx, bookingId);
+  const peek = await findBookingStart(tx, bookingId);
   if (!peek) return null;
   if (peek.startsAt) await lockSlot(tx, peek.startsAt);
   const row = await lockBookingRow(tx, bookingId);
   // Moved between the peek and the row lock: lock the new slot as well.
   if (row?.startsAt && row.startsAt.getTime() !== peek.startsAt?.getTime()) await lockSlot(tx, row.startsAt);
+  return row as LockedBooking | null;
+}
+
+/** A booking to change: by id (locked here), or already locked by the caller in this transaction. */
+export type BookingRef = { bookingId: string } | { locked: LockedBooking };
+
+async function lockRef(tx: DbOrTx, ref: BookingRef): Promise<LockedBooking> {
+  const row = 'locked' in ref ? ref.locked : await lockBooking(tx, ref.bookingId);
+  if (!row) throw notFound();
   return row;
 }
 
@@ -333,9 +352,9 @@ export async function saveContact(deps: Deps, input: ContactInput & { bookingId:
  */
 export type ConfirmOutcome = { outcome: 'confirmed'; manageToken: string } | { outcome: 'already' | 'cancelled'; manageToken: null };
 
-export async function confirmBooking(tx: Tx, deps: Deps, { bookingId }: { bookingId: string }): Promise<ConfirmOutcome> {
-  const row = await lockBooking(tx, bookingId);
-  if (!row) throw notFound();
+export async function confirmBooking(tx: Tx, deps: Deps, ref: BookingRef): Promise<ConfirmOutcome> {
+  const row = await lockRef(tx, ref);
+  const bookingId = row.id;
   if (isPaid(row.status)) return { outcome: 'already', manageToken: null };
   if (row.status === 'cancelled') {
     await writeAudit(tx, { ...provider, action: 'booking.paid_after_cancel', entityType: 'booking', entityId: row.id });
@@ -381,17 +400,15 @@ export async function openManageToken(db: DbOrTx, deps: Pick<Deps, 'secrets'>, b
 }
 
 /** Cash App Pay and other delayed methods: the slot stays taken while the money is on its way. */
-export async function markPaymentProcessing(tx: Tx, _deps: Deps, { bookingId }: { bookingId: string }): Promise<void> {
-  const row = await lockBooking(tx, bookingId);
-  if (!row) throw notFound();
+export async function markPaymentProcessing(tx: Tx, _deps: Deps, ref: BookingRef): Promise<void> {
+  const row = await lockRef(tx, ref);
   if (row.status !== 'held' && row.status !== 'awaiting_payment') return; // already further along
   await transition(tx, row, 'payment_processing', provider, { holdExpiresAt: null });
 }
 
 /** A delayed payment failed: the visitor may pay again, and gets the slot back if it is still free. */
-export async function markPaymentFailed(tx: Tx, deps: Deps, { bookingId }: { bookingId: string }): Promise<void> {
-  const row = await lockBooking(tx, bookingId);
-  if (!row) throw notFound();
+export async function markPaymentFailed(tx: Tx, deps: Deps, ref: BookingRef): Promise<void> {
+  const row = await lockRef(tx, ref);
   if (row.status !== 'payment_processing') return;
   const free = row.startsAt && (await slotHasRoom(tx, deps, row.startsAt, row.id));
   const holdExpiresAt = free ? newHoldExpiry(deps) : null;

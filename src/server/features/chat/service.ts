@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
+import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { consumeRate, tooManyRequestsMessage, type RateRule } from '../../rate-limit.ts';
 import { onChatMessageLeftOffline, onChatReplyToAbsentVisitor } from '../notifications/events.ts';
@@ -81,29 +82,7 @@ export async function sendVisitorMessage(
   visitor: VisitorRef,
   input: { clientId: string; body: string; page?: string | undefined },
 ): Promise<ChatAck<SendResult>> {
-  const existing = await repo.findConversationByTokenHash(deps.db, visitor.tokenHash);
-  const resent = await findResend(deps, existing?.id, input.clientId);
-  if (resent && existing) return { ok: true, message: resent, created: false, conversation: existing };
-
-  const refused = await checkRates(deps, [
-    [chatRateRules.perConversation, visitor.tokenHash],
-    [chatRateRules.perAddress, visitor.ip],
-  ]);
-  if (refused && !refused.ok) return refused;
-
-  return deps.db.transaction(async (tx) => {
-    const conversation = await repo.ensureConversation(tx, visitor.tokenHash, input.page ?? null);
-    await repo.lockConversation(tx, conversation.id);
-    if (input.page) await repo.setCurrentPage(tx, conversation.id, input.page);
-    const { message, created } = await repo.insertMessage(tx, {
-      conversationId: conversation.id,
-      clientId: input.clientId,
-      sender: 'visitor',
-      staffUserId: null,
-      body: input.body,
-    });
-    return { ok: true as const, message, created, conversation };
-  });
+  return storeVisitorMessage(deps, visitor, input, { rates: [], effects: async () => {} });
 }
 
 /**
@@ -116,6 +95,33 @@ export async function leaveOfflineMessage(
   visitor: VisitorRef,
   input: { clientId: string; email: string; body: string; page?: string | undefined },
 ): Promise<ChatAck<SendResult>> {
+  return storeVisitorMessage(deps, visitor, input, {
+    rates: [[chatRateRules.offlinePerAddress, visitor.ip]],
+    effects: async (tx, conversationId, stored) => {
+      await repo.setVisitorEmail(tx, conversationId, input.email);
+      if (!stored) return;
+      await repo.insertOfflineContactMessage(tx, { email: input.email, body: input.body });
+      // The notification reads the chat message (and the conversation's email) itself.
+      await onChatMessageLeftOffline(tx, deps, { conversationId, messageId: String(stored.id) });
+    },
+  });
+}
+
+/**
+ * A visitor's message, online or offline: a resend is answered from the
+ * database (no rate spent); otherwise the rates are charged, then in one
+ * transaction the conversation is found or opened and locked, the page noted,
+ * the message stored, and `effects` run (with the message when it is new).
+ */
+async function storeVisitorMessage(
+  deps: Deps,
+  visitor: VisitorRef,
+  input: { clientId: string; body: string; page?: string | undefined },
+  extra: {
+    rates: Array<[RateRule, string]>;
+    effects: (tx: Tx, conversationId: string, stored: ChatMessage | null) => Promise<void>;
+  },
+): Promise<ChatAck<SendResult>> {
   const existing = await repo.findConversationByTokenHash(deps.db, visitor.tokenHash);
   const resent = await findResend(deps, existing?.id, input.clientId);
   if (resent && existing) return { ok: true, message: resent, created: false, conversation: existing };
@@ -123,7 +129,7 @@ export async function leaveOfflineMessage(
   const refused = await checkRates(deps, [
     [chatRateRules.perConversation, visitor.tokenHash],
     [chatRateRules.perAddress, visitor.ip],
-    [chatRateRules.offlinePerAddress, visitor.ip],
+    ...extra.rates,
   ]);
   if (refused && !refused.ok) return refused;
 
@@ -131,7 +137,6 @@ export async function leaveOfflineMessage(
     const conversation = await repo.ensureConversation(tx, visitor.tokenHash, input.page ?? null);
     await repo.lockConversation(tx, conversation.id);
     if (input.page) await repo.setCurrentPage(tx, conversation.id, input.page);
-    await repo.setVisitorEmail(tx, conversation.id, input.email);
     const { message, created } = await repo.insertMessage(tx, {
       conversationId: conversation.id,
       clientId: input.clientId,
@@ -139,11 +144,7 @@ export async function leaveOfflineMessage(
       staffUserId: null,
       body: input.body,
     });
-    if (created) {
-      await repo.insertOfflineContactMessage(tx, { email: input.email, body: input.body });
-      // The notification reads the chat message (and the conversation's email) itself.
-      await onChatMessageLeftOffline(tx, deps, { conversationId: conversation.id, messageId: String(message.id) });
-    }
+    await extra.effects(tx, conversation.id, created ? message : null);
     return { ok: true as const, message, created, conversation };
   });
 }

@@ -148,26 +148,22 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
       }),
     );
 
+    /** A visitor's message was taken (or refused): remember the conversation, tell staff of a new one, answer the ack. */
+    const acknowledge = async (result: Awaited<ReturnType<typeof chat.sendVisitorMessage>>) => {
+      if (!result.ok) return result;
+      socket.data.conversationId = result.conversation.id;
+      if (result.created) await broadcastMessage(result);
+      return { ok: true as const, message: result.message };
+    };
+
     socket.on(
       'send',
-      handle(visitorSendInput, async (input) => {
-        const result = await chat.sendVisitorMessage(deps, socket.data, input);
-        if (!result.ok) return result;
-        socket.data.conversationId = result.conversation.id;
-        if (result.created) await broadcastMessage(result);
-        return { ok: true, message: result.message };
-      }),
+      handle(visitorSendInput, async (input) => acknowledge(await chat.sendVisitorMessage(deps, socket.data, input))),
     );
 
     socket.on(
       'offline',
-      handle(visitorOfflineInput, async (input) => {
-        const result = await chat.leaveOfflineMessage(deps, socket.data, input);
-        if (!result.ok) return result;
-        socket.data.conversationId = result.conversation.id;
-        if (result.created) await broadcastMessage(result);
-        return { ok: true, message: result.message };
-      }),
+      handle(visitorOfflineInput, async (input) => acknowledge(await chat.leaveOfflineMessage(deps, socket.data, input))),
     );
 
     const typingBudget = eventBudget(chatEventRates.typing);

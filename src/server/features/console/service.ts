@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { writeAudit } from '../audit.ts';
 import { currentPaymentOf, moveBooking, paymentView } from '../booking/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
-import { findSessionBooking, finishSession, listRecordings, SessionError, sessionStateOf } from '../session/service.ts';
+import { findSessionBooking, finishSession, listRecordings, sessionStateOf } from '../session/service.ts';
 import type { SessionOutcome } from '../../../shared/session.ts';
 import { onBookingRescheduled, onNotaryAssigned } from '../notifications/events.ts';
 import type { StaffIdentity } from '../staff/session.ts';
@@ -223,9 +223,8 @@ export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { boo
   try {
     await finishSession(deps, { staffId: staff.user.id, role: staff.user.role }, input);
   } catch (error) {
-    if (error instanceof SessionError) {
-      throw new DomainError(error.code === 'CONFLICT' ? 'BAD_REQUEST' : error.code, error.message);
-    }
+    // The console's form answers a refusal of the room's rules as a bad request, not a conflict.
+    if (error instanceof DomainError && error.code === 'CONFLICT') throw new DomainError('BAD_REQUEST', error.message, { cause: error });
     throw error;
   }
 }

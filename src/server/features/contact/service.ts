@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { businessInquiryInput, contactInput, hasRequiredContactFields, honeypotField, splitName } from '../../../shared/contact.ts';
+import { businessInquiryInput, contactInput, contactMessages as contactTexts, hasRequiredContactFields, honeypotField, splitName } from '../../../shared/contact.ts';
 import { contactMessages, customers } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { DomainError } from '../../errors.ts';
 import type { RateRule } from '../../rate-limit.ts';
 import { onContactMessage } from '../notifications/events.ts';
 
@@ -12,13 +13,14 @@ import { onContactMessage } from '../notifications/events.ts';
 export const contactRate: RateRule = { name: 'contact', limit: 5, windowSeconds: 600 };
 export const businessRate: RateRule = { name: 'business-inquiry', limit: 5, windowSeconds: 600 };
 
-export type ContactResult = { status: 'sent'; messageId: string } | { status: 'discarded' } | { status: 'missing-fields' };
+export type ContactResult = { status: 'sent'; messageId: string } | { status: 'discarded' };
 
 /**
  * The home contact form and the "other form" are one flow (docs/product.md §7.2): the
  * message is stored, a customer row is written (first word = first name,
  * the rest = last name) and staff are emailed — in one transaction, so a
- * stored message always has its email in the outbox and vice versa.
+ * stored message always has its email in the outbox and vice versa. Without
+ * the fields docs/product.md requires: BAD_REQUEST with the form's message.
  */
 export async function submitContactMessage(deps: Deps, input: z.output<typeof contactInput>): Promise<ContactResult> {
   if (input[honeypotField]) {
@@ -26,7 +28,7 @@ export async function submitContactMessage(deps: Deps, input: z.output<typeof co
     deps.log.info({ form: 'contact' }, 'contact form honeypot filled; discarded');
     return { status: 'discarded' };
   }
-  if (!hasRequiredContactFields(input)) return { status: 'missing-fields' };
+  if (!hasRequiredContactFields(input)) throw new DomainError('BAD_REQUEST', contactTexts.missingDescription);
   const { firstName, lastName } = splitName(input.name);
   const phone = input.phone || null;
   const messageId = await deps.db.transaction(async (tx) => {

@@ -1,7 +1,6 @@
 import { displayFileName } from '../../../shared/fields.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { Transform } from 'node:stream';
 import {
   bookingLockedMessage,
   documentNotFoundMessage,
@@ -39,6 +38,7 @@ import {
   type DocumentRow,
 } from './repository.ts';
 import { DomainError } from '../../errors.ts';
+import { countedBody, readHead, type BodyStop, type RequestBody } from './upload-stream.ts';
 
 /**
  * A visitor's documents: a tRPC call creates a one-time upload target, the
@@ -112,49 +112,18 @@ export async function createUpload(
 
 // ---- Receiving the bytes ------------------------------------------------------
 
-type RequestBody = Readable & { complete?: boolean };
-
-/**
- * Reads until at least `bytes` have arrived (or the body ended) and leaves the
- * stream paused, so the rest can be piped on.
- */
-function readHead(body: RequestBody, bytes: number, name: string): Promise<{ head: Buffer; ended: boolean }> {
-  return new Promise((resolve, reject) => {
-    // The client may have gone while we were looking up the token: 'close' has already fired.
-    if (body.destroyed && !body.readableEnded) return reject(new DomainError('BAD_REQUEST', incompleteUploadMessage(name)));
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const cleanup = () => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onAbort);
-      body.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= bytes) {
-        body.pause();
-        cleanup();
-        resolve({ head: Buffer.concat(chunks, length), ended: false });
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve({ head: Buffer.concat(chunks, length), ended: true });
-    };
-    const onAbort = () => {
-      cleanup();
-      reject(new DomainError('BAD_REQUEST', incompleteUploadMessage(name)));
-    };
-    const onClose = () => {
-      if (!body.readableEnded) onAbort();
-    };
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onAbort);
-    body.on('close', onClose);
-  });
+/** How each early stop of a body reads to the visitor. */
+function bodyStopRefusal(why: BodyStop, name: string): DomainError {
+  switch (why) {
+    case 'too-large':
+      return new DomainError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(name));
+    case 'too-slow':
+      return new DomainError('TIMEOUT', incompleteUploadMessage(name));
+    case 'shutting-down':
+      return new DomainError('SERVICE_UNAVAILABLE', uploadInterruptedMessage(name));
+    case 'aborted':
+      return new DomainError('BAD_REQUEST', incompleteUploadMessage(name));
+  }
 }
 
 async function claimUpload(deps: Deps, token: string): Promise<DocumentRow> {
@@ -187,46 +156,22 @@ export async function receiveUpload(
   try {
     if (declaredLength !== null && declaredLength > maxFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(name));
     if (declaredLength === 0) throw new DomainError('BAD_REQUEST', emptyFileMessage(name));
-    const { head, ended } = await readHead(body, sniffBytes, name);
-    if (head.length === 0) throw new DomainError('BAD_REQUEST', emptyFileMessage(name));
-    const type = detectFileType(head);
+    const stop = (why: BodyStop) => bodyStopRefusal(why, name);
+    const first = await readHead(body, sniffBytes, stop);
+    if (first.head.length === 0) throw new DomainError('BAD_REQUEST', emptyFileMessage(name));
+    const type = detectFileType(first.head);
     if (!type) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', unsupportedFileMessage(name));
     key = `${claimed.storageKey}.${type.ext}`;
 
-    let size = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        if (size > maxFileBytes) callback(new DomainError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(name)));
-        else callback(null, chunk);
-      },
-    });
-    const onAbort = () => counter.destroy(new DomainError('BAD_REQUEST', incompleteUploadMessage(name)));
-    const onClose = () => {
-      if (!body.readableEnded) onAbort();
-    };
-    // The node is shutting down and this upload ran past the deadline (docs/decisions/028).
-    const onDeadline = () => counter.destroy(new DomainError('SERVICE_UNAVAILABLE', uploadInterruptedMessage(name)));
-    const tooSlow = setTimeout(() => counter.destroy(new DomainError('TIMEOUT', incompleteUploadMessage(name))), maxUploadMinutes * 60_000);
-    tooSlow.unref();
-    body.on('error', onAbort);
-    body.on('close', onClose);
-    if (deps.deadline?.aborted) onDeadline();
-    else deps.deadline?.addEventListener('abort', onDeadline, { once: true });
-    counter.write(head);
-    if (ended) counter.end();
-    else body.pipe(counter);
+    const counted = countedBody(body, first, { maxBytes: maxFileBytes, timeoutMs: maxUploadMinutes * 60_000, deadline: deps.deadline, stop });
     try {
-      await deps.storage.put(key, counter, { contentType: type.contentType, cacheControlSeconds: documentCacheControlSeconds, upsert: true });
+      await deps.storage.put(key, counted.stream, { contentType: type.contentType, cacheControlSeconds: documentCacheControlSeconds, upsert: true });
     } catch (error) {
       throw storageRefusal(error, name);
     } finally {
-      body.unpipe(counter);
-      body.off('error', onAbort);
-      body.off('close', onClose);
-      deps.deadline?.removeEventListener('abort', onDeadline);
-      clearTimeout(tooSlow);
+      counted.release();
     }
+    const size = counted.size();
     if (declaredLength !== null && size !== declaredLength) throw new DomainError('BAD_REQUEST', incompleteUploadMessage(name));
 
     const scanStatus = await scanStored(deps, claimed, key);

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { TRPCError } from '@trpc/server';
+import { DomainError } from '../../errors.ts';
 import { eq, sql } from 'drizzle-orm';
 import {
   identityMessages,
@@ -66,19 +66,19 @@ export async function customerIdentity(deps: Deps, token: string): Promise<Custo
 /** A new attempt may begin: booking paid, not yet verified, attempts left, none under way. */
 async function assertMayAttempt(db: DbOrTx, bookingId: string): Promise<VerificationRow[]> {
   const booking = await bookingForIdentity(db, bookingId);
-  if (!booking || !openStatuses.has(booking.status)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: identityMessages.notOpen });
+  if (!booking || !openStatuses.has(booking.status)) throw new DomainError('PRECONDITION_FAILED', identityMessages.notOpen);
   const rows = await listVerifications(db, bookingId);
   const state = customerStatus(rows);
-  if (state.status === 'verified') throw new TRPCError({ code: 'CONFLICT', message: identityMessages.alreadyVerified });
-  if (state.status === 'locked') throw new TRPCError({ code: 'PRECONDITION_FAILED', message: identityMessages.noAttemptsLeft });
-  if (state.status === 'processing') throw new TRPCError({ code: 'CONFLICT', message: identityMessages.inProgress });
+  if (state.status === 'verified') throw new DomainError('CONFLICT', identityMessages.alreadyVerified);
+  if (state.status === 'locked') throw new DomainError('PRECONDITION_FAILED', identityMessages.noAttemptsLeft);
+  if (state.status === 'processing') throw new DomainError('CONFLICT', identityMessages.inProgress);
   return rows;
 }
 
 /** Stripe Identity: a VerificationSession (or the one still awaiting input) and its hosted page. */
 export async function startStripeVerification(deps: Deps, token: string): Promise<{ url: string }> {
   const provider = deps.identity;
-  if (provider.mode !== 'stripe') throw new TRPCError({ code: 'BAD_REQUEST', message: 'Stripe Identity is not configured.' });
+  if (provider.mode !== 'stripe') throw new DomainError('BAD_REQUEST', 'Stripe Identity is not configured.');
   const bookingId = await bookingIdForToken(deps.db, token);
   const rows = await assertMayAttempt(deps.db, bookingId);
   const latest = rows[0];
@@ -110,15 +110,15 @@ export interface TestSubmission {
 /** TEST MODE: the images are checked by their bytes and stored privately; the provider judges. */
 export async function submitTestVerification(deps: Deps, token: string, submission: TestSubmission): Promise<CustomerIdentityView> {
   const provider = deps.identity;
-  if (provider.mode !== 'test') throw new TRPCError({ code: 'BAD_REQUEST', message: 'The test identity provider is not in use.' });
+  if (provider.mode !== 'test') throw new DomainError('BAD_REQUEST', 'The test identity provider is not in use.');
   const name = submission.nameOnId.trim();
-  if (!name || name.length > 200) throw new TRPCError({ code: 'BAD_REQUEST', message: identityMessages.nameRequired });
+  if (!name || name.length > 200) throw new DomainError('BAD_REQUEST', identityMessages.nameRequired);
   const parts = ['front', 'back', 'selfie'] as const;
   const images = parts.map((part) => submission.images.find((i) => i.part === part));
-  if (images.some((i) => !i || i.bytes.length === 0)) throw new TRPCError({ code: 'BAD_REQUEST', message: identityMessages.missingImage });
+  if (images.some((i) => !i || i.bytes.length === 0)) throw new DomainError('BAD_REQUEST', identityMessages.missingImage);
   const typed = images.map((i) => ({ ...i!, type: detectFileType(i!.bytes.subarray(0, 8)) }));
   if (typed.some((i) => !i.type || i.type.contentType === 'application/pdf' || i.bytes.length > maxImageBytes)) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: identityMessages.badImage });
+    throw new DomainError('BAD_REQUEST', identityMessages.badImage);
   }
 
   const bookingId = await bookingIdForToken(deps.db, token);
@@ -130,7 +130,7 @@ export async function submitTestVerification(deps: Deps, token: string, submissi
     .onConflictDoNothing()
     .returning();
   // Two submissions racing for the same attempt: the second is told to wait.
-  if (!row) throw new TRPCError({ code: 'CONFLICT', message: identityMessages.inProgress });
+  if (!row) throw new DomainError('CONFLICT', identityMessages.inProgress);
   const keys: string[] = [];
   for (const image of typed) {
     const key = `${bookingId}/identity-${row.id}-${image.part}.${image.type!.ext}`;
@@ -218,10 +218,10 @@ export async function handleIdentityEvent(
 /** The booking's assigned notary, or an admin; everyone else is refused. */
 export async function requireActAccess(deps: Deps, staff: StaffIdentity, bookingId: string, options: { notaryOnly?: boolean } = {}) {
   const booking = await bookingForIdentity(deps.db, bookingId);
-  if (!booking) throw new TRPCError({ code: 'NOT_FOUND', message: 'Booking not found.' });
+  if (!booking) throw new DomainError('NOT_FOUND', 'Booking not found.');
   const assigned = staff.user.role === 'notary' && booking.notaryId === staff.user.id;
   const allowed = assigned || (!options.notaryOnly && staff.user.role === 'admin');
-  if (!allowed) throw new TRPCError({ code: 'FORBIDDEN', message: 'Only the notary assigned to this appointment (or an admin) may see this.' });
+  if (!allowed) throw new DomainError('FORBIDDEN', 'Only the notary assigned to this appointment (or an admin) may see this.');
   return booking;
 }
 
@@ -261,7 +261,7 @@ export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: {
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
   const verified = await latestVerified(deps.db, input.bookingId);
   if (!verified || verified.id !== input.verificationId) {
-    throw new TRPCError({ code: 'PRECONDITION_FAILED', message: identityMessages.notVerified });
+    throw new DomainError('PRECONDITION_FAILED', identityMessages.notVerified);
   }
   if (!verified.confirmedAt) {
     await deps.db.transaction(async (tx) => {
@@ -288,10 +288,10 @@ export async function sessionStartBlocker(db: DbOrTx, bookingId: string): Promis
 /** One ID image for the booking's notary or an admin (audited). */
 export async function openIdentityImage(deps: Deps, staff: StaffIdentity, verificationId: string, part: string) {
   const row = await findVerification(deps.db, verificationId);
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found.' });
+  if (!row) throw new DomainError('NOT_FOUND', 'Not found.');
   await requireActAccess(deps, staff, row.bookingId);
   const key = row.erasedAt ? undefined : (row.imageKeys ?? []).find((k) => k.includes(`-${part}.`));
-  if (!key) throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found.' });
+  if (!key) throw new DomainError('NOT_FOUND', 'Not found.');
   const object = await deps.storage.get(key);
   await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'identity.image_viewed', entityType: 'booking', entityId: row.bookingId, data: { verificationId, part } });
   return { ...object, contentType: key.endsWith('.png') ? 'image/png' : 'image/jpeg' };

@@ -1,4 +1,4 @@
-import { TRPCError } from '@trpc/server';
+import { DomainError } from '../../errors.ts';
 import { and, asc, desc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { auditLog, journalEntries, staffUsers } from '../../db/schema.ts';
@@ -79,8 +79,8 @@ export async function verifyJournal(db: DbOrTx): Promise<JournalVerification> {
 export async function correctJournalEntry(deps: Deps, staff: StaffIdentity, input: { seq: number; note: string; changes: Record<string, string> }) {
   return deps.db.transaction(async (tx) => {
     const [original] = await tx.select().from(journalEntries).where(eq(journalEntries.seq, input.seq));
-    if (!original) throw new TRPCError({ code: 'NOT_FOUND', message: 'Journal entry not found.' });
-    if (staff.user.role !== 'admin' && original.notaryId !== staff.user.id) throw new TRPCError({ code: 'FORBIDDEN', message: 'You may correct only your own journal.' });
+    if (!original) throw new DomainError('NOT_FOUND', 'Journal entry not found.');
+    if (staff.user.role !== 'admin' && original.notaryId !== staff.user.id) throw new DomainError('FORBIDDEN', 'You may correct only your own journal.');
     const row = await appendJournalEntry(tx, {
       notaryId: original.notaryId,
       bookingId: original.bookingId,
@@ -107,7 +107,7 @@ export interface JournalListItem {
 /** A notary sees their own journal; an admin sees every notary's. Others: refused. */
 export async function listJournal(db: Db, staff: StaffIdentity, range: { from?: string; to?: string }): Promise<JournalListItem[]> {
   if (staff.user.role !== 'admin' && staff.user.role !== 'notary') {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'Only notaries and admins may see the journal.' });
+    throw new DomainError('FORBIDDEN', 'Only notaries and admins may see the journal.');
   }
   const conditions = [];
   if (staff.user.role === 'notary') conditions.push(eq(journalEntries.notaryId, staff.user.id));

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { TRPCError } from '@trpc/server';
+import { DomainError } from '../../errors.ts';
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import {
   actMessages,
@@ -49,7 +49,7 @@ async function signerName(db: DbOrTx, bookingId: string): Promise<{ name: string
     .from(bookings)
     .leftJoin(customers, eq(customers.id, bookings.customerId))
     .where(eq(bookings.id, bookingId));
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Booking not found.' });
+  if (!row) throw new DomainError('NOT_FOUND', 'Booking not found.');
   return { name: [row.first, row.last].filter(Boolean).join(' '), reference: row.reference, priceCents: row.priceCents, currency: row.currency, timeZone: row.timeZone };
 }
 
@@ -87,7 +87,7 @@ export async function actForCustomer(deps: Deps, token: string): Promise<ActView
 async function documentOfBooking(db: DbOrTx, bookingId: string, documentId: string) {
   const rows = await actDocuments(db, bookingId);
   const row = rows.find((r) => r.doc.id === documentId);
-  if (!row) throw new TRPCError({ code: 'NOT_FOUND', message: 'Document not found.' });
+  if (!row) throw new DomainError('NOT_FOUND', 'Document not found.');
   return row;
 }
 
@@ -100,9 +100,9 @@ async function readSource(deps: Deps, doc: typeof documents.$inferSelect) {
 export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; page: number; xPercent: number; yPercent: number }): Promise<ActView> {
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
-  if (act?.sealedAt) throw new TRPCError({ code: 'CONFLICT', message: actMessages.alreadySealed });
+  if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
   const pages = await pageCountOf(await readSource(deps, doc));
-  if (input.page > pages) throw new TRPCError({ code: 'BAD_REQUEST', message: actMessages.badPlacement });
+  if (input.page > pages) throw new DomainError('BAD_REQUEST', actMessages.badPlacement);
   const placement = { page: input.page, xPercent: input.xPercent, yPercent: input.yPercent };
   await deps.db
     .insert(notarialDocuments)
@@ -116,11 +116,11 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
 export async function adoptSignature(deps: Deps, input: { token: string; documentId: string; kind: 'typed' | 'drawn'; text?: string; png: string }): Promise<ActView> {
   const bookingId = await bookingIdForToken(deps.db, input.token);
   const { act } = await documentOfBooking(deps.db, bookingId, input.documentId);
-  if (!act?.placement) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: actMessages.notPlaced });
-  if (act.sealedAt) throw new TRPCError({ code: 'CONFLICT', message: actMessages.alreadySealed });
+  if (!act?.placement) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
+  if (act.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
   const bytes = Buffer.from(input.png.slice(input.png.indexOf(',') + 1), 'base64');
-  if (bytes.length < 60 || !bytes.subarray(0, 8).equals(pngMagic)) throw new TRPCError({ code: 'BAD_REQUEST', message: actMessages.signatureImage });
-  if (input.kind === 'typed' && !input.text) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Type your name to adopt it as your signature.' });
+  if (bytes.length < 60 || !bytes.subarray(0, 8).equals(pngMagic)) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
+  if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
   await deps.db.transaction(async (tx) => {
     await tx
       .update(notarialDocuments)
@@ -166,7 +166,7 @@ export async function updateCommission(
   staff: StaffIdentity,
   input: { commissionNumber: string; commissionExpiresOn: string; commissionState: string; commissionCounty?: string | null },
 ): Promise<NotaryProfileView> {
-  if (staff.user.role !== 'notary') throw new TRPCError({ code: 'FORBIDDEN', message: 'Only notaries have a commission.' });
+  if (staff.user.role !== 'notary') throw new DomainError('FORBIDDEN', 'Only notaries have a commission.');
   const values = {
     commissionNumber: input.commissionNumber,
     commissionExpiresOn: input.commissionExpiresOn,
@@ -181,16 +181,16 @@ export async function updateCommission(
 /** An admin uploads a notary's PKCS#12 and password; both are sealed before they reach the database. */
 export async function uploadCertificate(deps: Deps, admin: StaffIdentity, input: { staffUserId: string; p12Base64: string; password: string }): Promise<NotaryProfileView> {
   const [user] = await deps.db.select({ role: staffUsers.role }).from(staffUsers).where(eq(staffUsers.id, input.staffUserId));
-  if (user?.role !== 'notary') throw new TRPCError({ code: 'BAD_REQUEST', message: 'Certificates are for notaries only.' });
+  if (user?.role !== 'notary') throw new DomainError('BAD_REQUEST', 'Certificates are for notaries only.');
   const p12 = Buffer.from(input.p12Base64, 'base64');
   let info;
   try {
     info = readP12(p12, input.password);
   } catch (error) {
-    if (error instanceof CertificateError) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
+    if (error instanceof CertificateError) throw new DomainError('BAD_REQUEST', error.message);
     throw error;
   }
-  if (info.notAfter.getTime() <= deps.now().getTime()) throw new TRPCError({ code: 'BAD_REQUEST', message: 'This certificate has expired.' });
+  if (info.notAfter.getTime() <= deps.now().getTime()) throw new DomainError('BAD_REQUEST', 'This certificate has expired.');
   await storeCertificate(deps, input.staffUserId, { p12, password: input.password, kind: 'uploaded', info });
   await writeAudit(deps.db, { actorType: 'staff', actorId: admin.user.id, action: 'notary.certificate_uploaded', entityType: 'staff_user', entityId: input.staffUserId, data: { subject: info.subject } });
   return getNotaryProfile(deps, input.staffUserId);
@@ -221,7 +221,7 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
       if (row.certificateKind !== 'test') throw error;
     }
   }
-  if (deps.identity.mode !== 'test') throw new TRPCError({ code: 'PRECONDITION_FAILED', message: actMessages.certificateMissing });
+  if (deps.identity.mode !== 'test') throw new DomainError('PRECONDITION_FAILED', actMessages.certificateMissing);
   const generated = generateTestCertificate(notaryName, deps.now());
   await storeCertificate(deps, staffUserId, { p12: generated.p12, password: generated.password, kind: 'test', info: { subject: generated.info.subject, notAfter: generated.info.notAfter } });
   return { p12: generated.p12, password: generated.password };
@@ -237,14 +237,14 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
 export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; actType: ActType }): Promise<ActView> {
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
   const blocker = await sessionStartBlocker(deps.db, input.bookingId);
-  if (blocker) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: actMessages.identityFirst });
+  if (blocker) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
-  if (act?.sealedAt) throw new TRPCError({ code: 'CONFLICT', message: actMessages.alreadySealed });
-  if (!act?.placement || !act.signaturePng || !act.signedAt) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: actMessages.notSigned });
+  if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+  if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
   const profile = await profileRow(deps.db, staff.user.id);
-  if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: actMessages.commissionMissing });
+  if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
   const now = deps.now();
-  if (profile.commissionExpiresOn < now.toISOString().slice(0, 10)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: actMessages.commissionExpired });
+  if (profile.commissionExpiresOn < now.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
 
   const notaryName = staff.user.name || staff.user.email;
   const certificate = await signingCertificate(deps, staff.user.id, notaryName);
@@ -286,7 +286,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       .set({ actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id })
       .where(and(eq(notarialDocuments.id, act.id)))
       .returning({ id: notarialDocuments.id });
-    if (!updated) throw new TRPCError({ code: 'CONFLICT', message: actMessages.alreadySealed });
+    if (!updated) throw new DomainError('CONFLICT', actMessages.alreadySealed);
     const data: JournalActData = {
       actType: input.actType,
       documentTitle: doc.originalName,
@@ -332,7 +332,7 @@ export async function onActFinished(tx: Tx, deps: Deps, bookingId: string, optio
 /** Staff send the email again (a new link; earlier ones keep working). */
 export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<void> {
   if (staff.user.role === 'notary') await requireActAccess(deps, staff, bookingId);
-  if (await finishBlocker(deps.db, bookingId)) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: actMessages.notSealed });
+  if (await finishBlocker(deps.db, bookingId)) throw new DomainError('PRECONDITION_FAILED', actMessages.notSealed);
   await deps.db.transaction(async (tx) => {
     await onActFinished(tx, deps, bookingId, { resend: true });
     await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'notarized_document.resent', entityType: 'booking', entityId: bookingId });

@@ -10,13 +10,12 @@ import type { ConfirmTestCardInput, PaymentAttempt, PaymentReceipt, PaymentSetup
 import type { ProviderEvent, RetrievedIntent } from '../../adapters/payments/types.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { isUuid } from '../../../shared/ids.ts';
 import { writeAudit } from '../audit.ts';
 import {
   confirmBooking,
   currentPaymentOf,
-  findBooking,
   getBookingView,
+  lockBooking,
   markPaymentFailed,
   markPaymentProcessing,
   paymentView,
@@ -104,9 +103,13 @@ function nextStatus(current: string, incoming: string): string {
   return incoming;
 }
 
-/** Status and price, through the booking service (an intent's metadata may name anything). */
-async function bookingState(tx: DbOrTx, bookingId: string) {
-  return isUuid(bookingId) ? findBooking(tx, bookingId) : null;
+/** What a payment's move means for its booking: confirm it, hold it as processing, or let the visitor pay again. */
+function bookingEffect(from: string, to: string, incoming: string): 'confirm' | 'processing' | 'failed' | null {
+  if (to === 'succeeded' && (to !== from || incoming === 'succeeded')) return 'confirm';
+  if (to === 'processing') return 'processing';
+  // A delayed method (Cash App Pay) failed: no-op unless the booking is processing.
+  if (to !== from && (to === 'requires_payment_method' || to === 'canceled')) return 'failed';
+  return null;
 }
 
 export interface IntentUpdate extends RetrievedIntent {
@@ -116,62 +119,67 @@ export interface IntentUpdate extends RetrievedIntent {
 /**
  * The one path from "the provider says" to our records, inside the caller's
  * transaction: moves the payments row (never backwards), and confirms the
- * booking or marks it processing. Safe to repeat.
+ * booking or marks it processing. Safe to repeat. The booking is read once,
+ * under its lock (booking/service `lockBooking`), and that row is what the
+ * price check and the booking's change both see.
  */
 export async function applyIntentUpdate(tx: Tx, deps: Deps, update: IntentUpdate): Promise<PaymentRow | null> {
-  let row = await repo.lockPaymentByProviderId(tx, update.providerPaymentId);
-  if (!row) {
-    // An intent we never recorded (e.g. our insert failed after Stripe answered): place it from its metadata.
-    if (!update.bookingId || !(await bookingState(tx, update.bookingId))) {
-      deps.log.warn({ providerPaymentId: update.providerPaymentId }, 'payment update for an unknown booking ignored');
-      return null;
-    }
-    row = await repo.insertPayment(tx, {
-      bookingId: update.bookingId,
+  const existing = await repo.lockPaymentByProviderId(tx, update.providerPaymentId);
+  const from = existing?.status ?? 'requires_payment_method';
+  const status = nextStatus(from, update.status);
+  const effect = bookingEffect(from, status, update.status);
+  // An intent we never recorded (e.g. our insert failed after Stripe answered) is placed from its metadata,
+  // which may name anything: the booking must exist.
+  const bookingId = existing?.bookingId ?? update.bookingId;
+  const booking = bookingId && (effect || !existing) ? await lockBooking(tx, bookingId) : null;
+  if (!existing && !booking) {
+    deps.log.warn({ providerPaymentId: update.providerPaymentId }, 'payment update for an unknown booking ignored');
+    return null;
+  }
+  const current =
+    existing ??
+    (await repo.insertPayment(tx, {
+      bookingId: booking!.id,
       provider: deps.payments.mode,
       providerPaymentId: update.providerPaymentId,
       amountCents: update.amountCents,
       currency: update.currency,
-      status: 'requires_payment_method',
-    });
-  }
-  const current = row;
-  const status = nextStatus(current.status, update.status);
-  const changed = status !== current.status;
+      status: from,
+    }));
   const saved = await repo.updatePayment(tx, current.id, {
     status,
     method: update.method ?? current.method,
     failureMessage: settledStatuses.has(status) || status === 'processing' ? null : (update.failureMessage ?? current.failureMessage),
   });
+  // A payment row always has its booking (foreign key), so `booking` is there whenever `effect` is.
+  if (!booking || !effect) return saved;
 
-  if (status === 'succeeded' && (changed || update.status === 'succeeded')) {
-    const booking = await bookingState(tx, current.bookingId);
-    if (booking && update.amountCents < booking.priceCents) {
+  if (effect === 'confirm') {
+    if (update.amountCents < booking.priceCents) {
       // Never confirm on less than the price the server set; staff can see the row.
-      deps.log.error({ bookingId: current.bookingId, paid: update.amountCents, price: booking.priceCents }, 'payment below booking price');
-    } else if (booking) {
-      // Whether the booking was cancelled meanwhile (abandoned, or by staff while the visitor
-      // was paying) is decided once, under the booking's row lock, by confirmBooking: an
-      // unlocked read here could miss a cancel that commits in between.
-      const { outcome } = await confirmBooking(tx, deps, { bookingId: current.bookingId });
-      if (outcome === 'cancelled') {
-        // The money goes straight back; the refund key makes a repeat harmless.
-        const { refundedCents } = await refundBookingPayment(tx, deps, { bookingId: current.bookingId, reason: 'paid after cancellation' });
-        await writeAudit(tx, {
-          actorType: 'system',
-          action: 'payment.refunded_after_cancellation',
-          entityType: 'booking',
-          entityId: current.bookingId,
-          data: { providerPaymentId: current.providerPaymentId, refundedCents },
-        });
-      }
+      deps.log.error({ bookingId: booking.id, paid: update.amountCents, price: booking.priceCents }, 'payment below booking price');
+      return saved;
     }
-  } else if (status === 'processing') {
+    // Whether the booking was cancelled meanwhile (abandoned, or by staff while the visitor
+    // was paying) is decided by confirmBooking on this row, read under the lock: an unlocked
+    // read could miss a cancel that commits in between.
+    const { outcome } = await confirmBooking(tx, deps, { locked: booking });
+    if (outcome === 'cancelled') {
+      // The money goes straight back; the refund key makes a repeat harmless.
+      const { refundedCents } = await refundBookingPayment(tx, deps, { bookingId: booking.id, reason: 'paid after cancellation' });
+      await writeAudit(tx, {
+        actorType: 'system',
+        action: 'payment.refunded_after_cancellation',
+        entityType: 'booking',
+        entityId: booking.id,
+        data: { providerPaymentId: current.providerPaymentId, refundedCents },
+      });
+    }
+  } else if (effect === 'processing') {
     // The booking service ignores this for a booking already further along (e.g. confirmed).
-    await markPaymentProcessing(tx, deps, { bookingId: current.bookingId });
-  } else if (changed && (status === 'requires_payment_method' || status === 'canceled')) {
-    // A delayed method (Cash App Pay) failed: the visitor may pay again; no-op unless processing.
-    await markPaymentFailed(tx, deps, { bookingId: current.bookingId });
+    await markPaymentProcessing(tx, deps, { locked: booking });
+  } else {
+    await markPaymentFailed(tx, deps, { locked: booking });
   }
   return saved;
 }

@@ -1,6 +1,7 @@
 import { manageRate } from '../manage-booking/service.ts';
 import { z } from 'zod';
-import { chargeRate, clientAddress, publicProcedure, router, TRPCError } from '../../trpc.ts';
+import { DomainError } from '../../errors.ts';
+import { chargeRate, clientAddress, publicProcedure, router } from '../../trpc.ts';
 import { roleProcedure } from '../staff/procedures.ts';
 import { finishInput, sessionAccessInput, stopRecordingInput } from '../../../shared/session.ts';
 import { iceServersFor } from './ice.ts';
@@ -8,19 +9,10 @@ import * as session from './service.ts';
 
 /** Thin: parse, resolve the participant, call the service (docs/decisions/030-session-room.md). */
 
-async function translate<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof session.SessionError) throw new TRPCError({ code: error.code, message: error.message });
-    throw error;
-  }
-}
-
 /** Customer (manage token) or assigned notary (staff cookie); the token path shares the manage link's rate limit. */
 const participantProcedure = publicProcedure.input(sessionAccessInput).use(async ({ ctx, input, next }) => {
   if ('token' in input) await chargeRate(ctx, manageRate, clientAddress(ctx));
-  const resolved = await translate(() => session.resolveParticipant(ctx.deps, input, ctx.req.headers.cookie, { requireOpen: false }));
+  const resolved = await session.resolveParticipant(ctx.deps, input, ctx.req.headers.cookie, { requireOpen: false });
   return next({ ctx: resolved });
 });
 
@@ -32,24 +24,20 @@ export const sessionRouter = router({
   get: participantProcedure.query(({ ctx, input }) => session.getSessionView(ctx.deps, ctx.participant, ctx.booking, input)),
   /** ICE servers with this participant's short-lived TURN credentials (also sent on joining). */
   iceServers: participantProcedure.query(({ ctx }) => {
-    if (!ctx.booking || ctx.booking.status !== 'confirmed') throw new TRPCError({ code: 'CONFLICT', message: 'This video session has ended.' });
+    if (!ctx.booking || ctx.booking.status !== 'confirmed') throw new DomainError('CONFLICT', 'This video session has ended.');
     return iceServersFor(ctx.deps.config, `${ctx.participant.role}-${ctx.participant.bookingId.slice(0, 8)}`, ctx.deps.now());
   }),
   /** The notary starts the recorded act (preconditions in service.startChecks). */
-  start: notary.input(bookingIdInput).mutation(({ ctx, input }) =>
-    translate(async () => {
-      const { participant } = await session.resolveParticipant(ctx.deps, input, ctx.req.headers.cookie);
-      return session.startSession(ctx.deps, participant);
-    }),
-  ),
-  stopRecording: notary.input(stopRecordingInput).mutation(({ ctx, input }) => translate(() => session.stopRecording(ctx.deps, ctx.staff, input))),
+  start: notary.input(bookingIdInput).mutation(async ({ ctx, input }) => {
+    const { participant } = await session.resolveParticipant(ctx.deps, input, ctx.req.headers.cookie);
+    return session.startSession(ctx.deps, participant);
+  }),
+  stopRecording: notary.input(stopRecordingInput).mutation(({ ctx, input }) => session.stopRecording(ctx.deps, ctx.staff, input)),
   /** Ends the session with an outcome (preconditions in service.finishChecks). */
   finish: roleProcedure('notary', 'admin', 'staff')
     .input(z.intersection(bookingIdInput, finishInput))
-    .mutation(({ ctx, input }) =>
-      translate(async () => {
-        await session.finishSession(ctx.deps, { staffId: ctx.staff.user.id, role: ctx.staff.user.role }, input);
-        return { ok: true as const };
-      }),
-    ),
+    .mutation(async ({ ctx, input }) => {
+      await session.finishSession(ctx.deps, { staffId: ctx.staff.user.id, role: ctx.staff.user.role }, input);
+      return { ok: true as const };
+    }),
 });

@@ -3,6 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { sessionRecordings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { DomainError } from '../../errors.ts';
+import { isUuid } from '../../../shared/ids.ts';
 import { writeAudit } from '../audit.ts';
 import { findBookingIdByManageToken, markBookingOutcome } from '../booking/service.ts';
 import { onSessionFinished } from '../notifications/events.ts';
@@ -37,17 +39,6 @@ export { findSessionBooking, listRecordings } from './repository.ts';
  * - `SessionView` (src/shared/session.ts) and `getSessionView`: add fields.
  */
 
-export type SessionErrorCode = 'NOT_FOUND' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'CONFLICT' | 'BAD_REQUEST';
-export class SessionError extends Error {
-  readonly code: SessionErrorCode;
-  constructor(code: SessionErrorCode, message: string) {
-    super(message);
-    this.name = 'SessionError';
-    this.code = code;
-  }
-}
-export const sessionErrorStatus: Record<SessionErrorCode, number> = { NOT_FOUND: 404, UNAUTHORIZED: 401, FORBIDDEN: 403, CONFLICT: 409, BAD_REQUEST: 400 };
-
 /** Who is in the room: the booking's customer (manage token) or its assigned notary. */
 export interface Participant {
   bookingId: string;
@@ -56,8 +47,6 @@ export interface Participant {
   staffId: string | null;
   staffTimeZone: string | null;
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Resolves the credentials of a request or socket to a participant, or throws.
@@ -74,30 +63,30 @@ export async function resolveParticipant(
   let participant: Participant;
   if ('token' in access) {
     const bookingId = await findBookingIdByManageToken(deps.db, access.token);
-    if (!bookingId) throw new SessionError('NOT_FOUND', messages.notFound);
+    if (!bookingId) throw new DomainError('NOT_FOUND', messages.notFound);
     participant = { bookingId, role: 'customer', staffId: null, staffTimeZone: null };
   } else {
     const staff = await staffFromCookieHeader(deps, cookieHeader);
-    if (!staff) throw new SessionError('UNAUTHORIZED', 'Please sign in.');
+    if (!staff) throw new DomainError('UNAUTHORIZED', 'Please sign in.');
     participant = notaryParticipant(staff, access.bookingId);
   }
-  const booking = uuidPattern.test(participant.bookingId) ? await repo.findSessionBooking(deps.db, participant.bookingId) : null;
-  if (!booking) throw new SessionError('NOT_FOUND', messages.notFound);
-  if (participant.role === 'notary' && booking.notaryId !== participant.staffId) throw new SessionError('FORBIDDEN', messages.notAssigned);
+  const booking = isUuid(participant.bookingId) ? await repo.findSessionBooking(deps.db, participant.bookingId) : null;
+  if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
+  if (participant.role === 'notary' && booking.notaryId !== participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
   if (options.requireOpen ?? true) assertOpen(deps, booking);
   return { participant, booking };
 }
 
 function notaryParticipant(staff: StaffIdentity, bookingId: string): Participant {
   // Only the notary assigned to the booking: not office staff, not admins (decision 030).
-  if (staff.user.role !== 'notary') throw new SessionError('FORBIDDEN', messages.notAssigned);
+  if (staff.user.role !== 'notary') throw new DomainError('FORBIDDEN', messages.notAssigned);
   return { bookingId, role: 'notary', staffId: staff.user.id, staffTimeZone: staff.user.timeZone };
 }
 
 function assertOpen(deps: Deps, booking: SessionBooking): void {
   if (roomIsOpen(booking, booking.finishedAt !== null, deps.now())) return;
-  if (booking.status === 'confirmed' && booking.finishedAt === null) throw new SessionError('CONFLICT', messages.notOpenYet);
-  throw new SessionError('CONFLICT', messages.closed);
+  if (booking.status === 'confirmed' && booking.finishedAt === null) throw new DomainError('CONFLICT', messages.notOpenYet);
+  throw new DomainError('CONFLICT', messages.closed);
 }
 
 // ---- Telling the room --------------------------------------------------------
@@ -213,18 +202,18 @@ async function finishBlockersFor(deps: Deps, booking: SessionBooking, outcome: S
  * earlier one received is kept). Returns where to send the chunks.
  */
 export async function startSession(deps: Deps, participant: Participant): Promise<{ recordingId: string; mimeType: string }> {
-  if (participant.role !== 'notary' || !participant.staffId) throw new SessionError('FORBIDDEN', messages.notAssigned);
+  if (participant.role !== 'notary' || !participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
   // A recording left running by a crashed browser is sealed with what arrived.
   for (const earlier of await repo.listRecordings(deps.db, participant.bookingId)) {
     if (earlier.status === 'recording') await assembleRecording(deps, earlier.id);
   }
   const recording = await deps.db.transaction(async (tx) => {
     const booking = await repo.findSessionBooking(tx, participant.bookingId);
-    if (!booking || booking.notaryId !== participant.staffId) throw new SessionError('FORBIDDEN', messages.notAssigned);
+    if (!booking || booking.notaryId !== participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
     assertOpen(deps, booking);
     for (const check of startChecks) {
       const refusal = await check({ tx, deps, booking });
-      if (refusal) throw new SessionError('CONFLICT', refusal);
+      if (refusal) throw new DomainError('CONFLICT', refusal);
     }
     if (!booking.startedAt) await repo.upsertSession(tx, booking.id, { startedAt: deps.now() });
     const id = crypto.randomUUID();
@@ -256,13 +245,13 @@ export interface FinishActor {
  */
 export async function finishSession(deps: Deps, actor: FinishActor, input: { bookingId: string; outcome: SessionOutcome; reason?: string }): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const booking = uuidPattern.test(input.bookingId) ? await repo.findSessionBooking(tx, input.bookingId) : null;
-    if (!booking) throw new SessionError('NOT_FOUND', messages.notFound);
-    if (actor.role === 'notary' && booking.notaryId !== actor.staffId) throw new SessionError('FORBIDDEN', messages.notAssigned);
-    if (booking.status !== 'confirmed') throw new SessionError('CONFLICT', 'Only a confirmed booking can be finished.');
+    const booking = isUuid(input.bookingId) ? await repo.findSessionBooking(tx, input.bookingId) : null;
+    if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
+    if (actor.role === 'notary' && booking.notaryId !== actor.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
+    if (booking.status !== 'confirmed') throw new DomainError('CONFLICT', 'Only a confirmed booking can be finished.');
     for (const check of finishChecks) {
       const refusal = await check({ tx, deps, booking, outcome: input.outcome });
-      if (refusal) throw new SessionError('CONFLICT', refusal);
+      if (refusal) throw new DomainError('CONFLICT', refusal);
     }
     const reason = input.outcome === 'completed' ? null : (input.reason?.trim() || null);
     await markBookingOutcome(tx, deps, { bookingId: booking.id, outcome: input.outcome, staffId: actor.staffId });
@@ -287,10 +276,10 @@ export const maxChunkSeq = 100_000;
 
 /** The recording, if `staff` is the notary of its booking and it is still receiving. */
 async function recordingForNotary(deps: Deps, staff: StaffIdentity, recordingId: string) {
-  const recording = uuidPattern.test(recordingId) ? await repo.findRecording(deps.db, recordingId) : null;
-  if (!recording) throw new SessionError('NOT_FOUND', 'Recording not found');
+  const recording = isUuid(recordingId) ? await repo.findRecording(deps.db, recordingId) : null;
+  if (!recording) throw new DomainError('NOT_FOUND', 'Recording not found');
   const booking = await repo.findSessionBooking(deps.db, recording.bookingId);
-  if (!booking || staff.user.role !== 'notary' || booking.notaryId !== staff.user.id) throw new SessionError('FORBIDDEN', messages.notAssigned);
+  if (!booking || staff.user.role !== 'notary' || booking.notaryId !== staff.user.id) throw new DomainError('FORBIDDEN', messages.notAssigned);
   assertOpen(deps, booking);
   return recording;
 }
@@ -301,15 +290,15 @@ async function recordingForNotary(deps: Deps, staff: StaffIdentity, recordingId:
  * twice; a different size under the same number is refused.
  */
 export async function receiveChunk(deps: Deps, staff: StaffIdentity, input: { recordingId: string; seq: number; body: Buffer }): Promise<{ stored: boolean }> {
-  if (!Number.isInteger(input.seq) || input.seq < 0 || input.seq > maxChunkSeq) throw new SessionError('BAD_REQUEST', 'Invalid chunk number.');
-  if (input.body.length === 0 || input.body.length > maxRecordingChunkBytes) throw new SessionError('BAD_REQUEST', 'Invalid chunk size.');
+  if (!Number.isInteger(input.seq) || input.seq < 0 || input.seq > maxChunkSeq) throw new DomainError('BAD_REQUEST', 'Invalid chunk number.');
+  if (input.body.length === 0 || input.body.length > maxRecordingChunkBytes) throw new DomainError('BAD_REQUEST', 'Invalid chunk size.');
   const recording = await recordingForNotary(deps, staff, input.recordingId);
   const existing = await repo.findChunk(deps.db, recording.id, input.seq);
   if (existing) {
-    if (existing.sizeBytes !== input.body.length) throw new SessionError('CONFLICT', 'A different chunk was already received under this number.');
+    if (existing.sizeBytes !== input.body.length) throw new DomainError('CONFLICT', 'A different chunk was already received under this number.');
     return { stored: false };
   }
-  if (recording.status !== 'recording') throw new SessionError('CONFLICT', 'This recording has ended.');
+  if (recording.status !== 'recording') throw new DomainError('CONFLICT', 'This recording has ended.');
   const key = chunkKey(recording.bookingId, recording.id, input.seq);
   await deps.storage.put(key, Readable.from([input.body]), { contentType: 'application/octet-stream', upsert: true });
   const inserted = await repo.insertChunk(deps.db, { recordingId: recording.id, seq: input.seq, sizeBytes: input.body.length, storageKey: key });
@@ -378,11 +367,11 @@ export async function assembleRecording(deps: Deps, recordingId: string): Promis
  * Each playback (a request from the first byte) is audited.
  */
 export async function openRecording(deps: Deps, staff: StaffIdentity, input: { recordingId: string; range?: { start: number; end: number } }) {
-  const recording = uuidPattern.test(input.recordingId) ? await repo.findRecording(deps.db, input.recordingId) : null;
-  if (!recording || recording.status !== 'stored') throw new SessionError('NOT_FOUND', 'Recording not found');
+  const recording = isUuid(input.recordingId) ? await repo.findRecording(deps.db, input.recordingId) : null;
+  if (!recording || recording.status !== 'stored') throw new DomainError('NOT_FOUND', 'Recording not found');
   if (staff.user.role !== 'admin') {
     const booking = await repo.findSessionBooking(deps.db, recording.bookingId);
-    if (staff.user.role !== 'notary' || booking?.notaryId !== staff.user.id) throw new SessionError('FORBIDDEN', 'You do not have access to this recording.');
+    if (staff.user.role !== 'notary' || booking?.notaryId !== staff.user.id) throw new DomainError('FORBIDDEN', 'You do not have access to this recording.');
   }
   if (!input.range || input.range.start === 0) {
     await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'session.recording_played', entityType: 'booking', entityId: recording.bookingId, data: { recordingId: recording.id } });

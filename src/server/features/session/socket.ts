@@ -1,6 +1,7 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
+import { DomainError } from '../../errors.ts';
 import { consumeRate, type RateRule } from '../../rate-limit.ts';
 import {
   roomEventInput,
@@ -118,7 +119,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       socket.data.budgetAt = Date.now();
       next();
     } catch (error) {
-      if (error instanceof session.SessionError) return next(new Error(error.message));
+      if (error instanceof DomainError) return next(new Error(error.message));
       deps.log.error({ err: error }, 'session: handshake failed');
       next(new Error('unavailable'));
     }
@@ -143,7 +144,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
         const { participant } = await session.resolveParticipant(deps, socket.data.access, socket.request.headers.cookie);
         return participant;
       } catch (error) {
-        if (!(error instanceof session.SessionError)) throw error;
+        if (!(error instanceof DomainError)) throw error;
         socket.data.joined = false;
         void socket.leave(room);
         closeSocket(socket, error.message);

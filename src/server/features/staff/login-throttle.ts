@@ -1,12 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { Response } from 'express';
 import { queryRows } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { consumeRate, resetRate, tooManyRequestsMessage, type RateRule } from '../../rate-limit.ts';
-import { TRPCError } from '../../trpc.ts';
+import { consumeRate, resetRate, tooManyRequests, type RateRule } from '../../rate-limit.ts';
 
 /**
- * Failed-login limits (docs/decisions: staff auth). Only failures count, and
+ * Failed-login limits (docs/decisions/011-staff-sign-in-limits-and-two-factor.md). Only failures count, and
  * a refused attempt counts nothing, so hammering a locked account does not
  * lengthen its lock:
  * - per account: the 10th failure inside 15 minutes locks the account for
@@ -33,17 +31,14 @@ async function activeCounter(deps: Deps, key: string): Promise<{ points: number;
 }
 
 /** Throws TOO_MANY_REQUESTS (429, Retry-After) while the account or the address is locked. */
-export async function assertLoginAllowed(deps: Deps, res: Response, account: string, ip: string): Promise<void> {
+export async function assertLoginAllowed(deps: Deps, account: string, ip: string): Promise<void> {
   const lock = await activeCounter(deps, lockKey(account));
   const ipCount = await activeCounter(deps, `${ipFailures.name}:${ip}`);
   const retryAfter = Math.max(
     lock?.retryAfterSeconds ?? 0,
     ipCount && ipCount.points >= ipFailures.limit ? ipCount.retryAfterSeconds : 0,
   );
-  if (retryAfter > 0) {
-    res.setHeader('Retry-After', String(retryAfter));
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: tooManyRequestsMessage });
-  }
+  if (retryAfter > 0) throw tooManyRequests(retryAfter);
 }
 
 export async function recordLoginFailure(deps: Deps, account: string, ip: string): Promise<void> {

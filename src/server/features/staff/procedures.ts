@@ -1,6 +1,7 @@
 import type { StaffRole } from '../../db/schema.ts';
 import type { RateRule } from '../../rate-limit.ts';
-import { publicProcedure, rateLimited, rateLimitedProcedure, TRPCError, type Context } from '../../trpc.ts';
+import { DomainError } from '../../errors.ts';
+import { publicProcedure, rateLimited, rateLimitedProcedure, type Context } from '../../trpc.ts';
 import { staffAuthFromCookieHeader, type StaffAuth } from './session.ts';
 
 /**
@@ -11,14 +12,14 @@ import { staffAuthFromCookieHeader, type StaffAuth } from './session.ts';
 /** A valid session, possibly still owing its second factor (sign-out, TOTP enrolment and check). */
 export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const auth = await staffAuthFromCookieHeader(ctx.deps, ctx.req.headers.cookie);
-  if (!auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Please sign in.' });
+  if (!auth) throw new DomainError('UNAUTHORIZED', 'Please sign in.');
   return next({ ctx: { auth } });
 });
 
 /** Fully signed in (second factor done where required), any role. */
 export const staffProcedure = sessionProcedure.use(({ ctx, next }) => {
   if (ctx.auth.twoFactor !== 'ok') {
-    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Two-factor authentication is required.' });
+    throw new DomainError('UNAUTHORIZED', 'Two-factor authentication is required.');
   }
   return next({ ctx: { staff: ctx.auth.identity } });
 });
@@ -27,7 +28,7 @@ export const staffProcedure = sessionProcedure.use(({ ctx, next }) => {
 export function roleProcedure(...roles: StaffRole[]) {
   return staffProcedure.use(({ ctx, next }) => {
     if (!roles.includes(ctx.staff.user.role)) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: 'You do not have access to this.' });
+      throw new DomainError('FORBIDDEN', 'You do not have access to this.');
     }
     return next();
   });

@@ -1,4 +1,4 @@
-import { publicProcedure, router } from '../../trpc.ts';
+import { clientAddress, publicProcedure, router, type Context } from '../../trpc.ts';
 import {
   acceptInviteInput,
   changePasswordInput,
@@ -21,7 +21,20 @@ import {
   staffProcedure,
 } from './procedures.ts';
 import * as staff from './service.ts';
+import { sessionSetCookie } from './session.ts';
 import { sendInviteEmail } from '../notifications/events.ts';
+
+const signInClient = (ctx: Context): staff.SignInClient => ({
+  ip: clientAddress(ctx),
+  userAgent: ctx.req.get('user-agent') ?? null,
+  cookieHeader: ctx.req.headers.cookie,
+});
+
+/** Hands a new session to the browser; the answer is what the console reads (never the token). */
+function signedIn(ctx: Context, { session, ...answer }: staff.SignedIn) {
+  ctx.res.append('Set-Cookie', sessionSetCookie(ctx.deps, session));
+  return answer;
+}
 
 /**
  * Accounts and sign-in. Public: me, login, invitation look-up and accept.
@@ -29,16 +42,17 @@ import { sendInviteEmail } from '../notifications/events.ts';
  */
 export const staffRouter = router({
   /** Who is signed in (null when nobody): the console decides where to go from this. */
-  me: publicProcedure.query(({ ctx }) => staff.currentAuth(ctx.deps, ctx.req)),
-  login: publicProcedure.input(loginInput).mutation(({ ctx, input }) => staff.login(ctx.deps, ctx.req, ctx.res, input)),
+  me: publicProcedure.query(({ ctx }) => staff.currentAuth(ctx.deps, ctx.req.headers.cookie)),
+  login: publicProcedure.input(loginInput).mutation(async ({ ctx, input }) => signedIn(ctx, await staff.login(ctx.deps, signInClient(ctx), input))),
   logout: sessionProcedure.mutation(async ({ ctx }) => {
-    await staff.logout(ctx.deps, ctx.res, ctx.auth);
+    await staff.logout(ctx.deps, ctx.auth);
+    ctx.res.append('Set-Cookie', sessionSetCookie(ctx.deps, null));
     return { ok: true as const };
   }),
   invitation: inviteProcedure.input(inviteTokenInput).query(({ ctx, input }) => staff.describeInvite(ctx.deps, input.token)),
   acceptInvite: inviteProcedure
     .input(acceptInviteInput)
-    .mutation(({ ctx, input }) => staff.acceptInvite(ctx.deps, ctx.req, ctx.res, input)),
+    .mutation(async ({ ctx, input }) => signedIn(ctx, await staff.acceptInvite(ctx.deps, signInClient(ctx), input))),
 
   totp: router({
     verify: sessionCodeProcedure.input(totpCodeInput).mutation(async ({ ctx, input }) => {

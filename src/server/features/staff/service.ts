@@ -1,20 +1,17 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Request, Response } from 'express';
 import { auditLog, staffInvites, staffSessions, staffUsers, type StaffRole } from '../../db/schema.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { TRPCError } from '../../trpc.ts';
+import { DomainError } from '../../errors.ts';
 import { businessTimeZone, isValidTimeZone } from '../../../shared/time.ts';
 import { invalidCodeMessage, inviteInvalidMessage, loginFailedMessage } from '../../../shared/staff.ts';
 import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from './login-throttle.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './password.ts';
 import {
-  clearSessionCookie,
   createSession,
   deleteSession,
   deleteUserSessions,
   markSessionTwoFactorVerified,
-  setSessionCookie,
   staffAuthFromCookieHeader,
   type StaffAuth,
 } from './session.ts';
@@ -50,9 +47,9 @@ export async function createStaffAccount(
   input: { email: string; role: StaffRole; name?: string; password: string; timeZone?: string },
 ): Promise<{ id: string }> {
   const problem = passwordProblem(input.password);
-  if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
+  if (problem) throw new DomainError('BAD_REQUEST', problem);
   if (await findUserByEmail(deps.db, input.email)) {
-    throw new TRPCError({ code: 'CONFLICT', message: 'A staff account with this email already exists.' });
+    throw new DomainError('CONFLICT', 'A staff account with this email already exists.');
   }
   const [user] = await deps.db
     .insert(staffUsers)
@@ -67,8 +64,18 @@ export async function createStaffAccount(
   return user!;
 }
 
-function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/** Who is signing in, as the transport saw them: address, browser, the Cookie header they sent. */
+export interface SignInClient {
+  ip: string;
+  userAgent: string | null;
+  cookieHeader: string | undefined;
+}
+
+/** A new session: the caller hands `session` to the browser (staff/session.ts `sessionSetCookie`). */
+export interface SignedIn {
+  twoFactor: StaffAuth['twoFactor'];
+  role: StaffRole;
+  session: { token: string; absoluteExpiresAt: Date };
 }
 
 export function describeAuth(auth: StaffAuth | null) {
@@ -76,43 +83,38 @@ export function describeAuth(auth: StaffAuth | null) {
   return { user: auth.identity.user, twoFactor: auth.twoFactor, totpEnabled: auth.totpEnabled };
 }
 
-export async function currentAuth(deps: Deps, req: Request) {
-  return describeAuth(await staffAuthFromCookieHeader(deps, req.headers.cookie));
+export async function currentAuth(deps: Deps, cookieHeader: string | undefined) {
+  return describeAuth(await staffAuthFromCookieHeader(deps, cookieHeader));
 }
 
 /**
- * Password check → new session (the old cookie, if any, is replaced: no
+ * Password check → new session (the old one, if any, is replaced: no
  * session fixation). The session owes its second factor when TOTP is on,
  * and an admin without TOTP must enrol before anything else.
  */
-export async function login(deps: Deps, req: Request, res: Response, input: { email: string; password: string }) {
+export async function login(deps: Deps, client: SignInClient, input: { email: string; password: string }): Promise<SignedIn> {
   const account = normaliseEmail(input.email);
-  const ip = clientIp(req);
-  await assertLoginAllowed(deps, res, account, ip);
+  const ip = client.ip;
+  await assertLoginAllowed(deps, account, ip);
   const user = await findUserByEmail(deps.db, account);
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !passwordOk || !user.active) {
     await recordLoginFailure(deps, account, ip);
     deps.log.info({ event: 'staff.login_failed' }, 'staff login failed');
-    throw new TRPCError({ code: 'UNAUTHORIZED', message: loginFailedMessage });
+    throw new DomainError('UNAUTHORIZED', loginFailedMessage);
   }
   await recordLoginSuccess(deps, account);
-  const previous = await staffAuthFromCookieHeader(deps, req.headers.cookie);
+  const previous = await staffAuthFromCookieHeader(deps, client.cookieHeader);
   if (previous) await deleteSession(deps.db, previous.identity.sessionId);
-  const session = await createSession(deps, user.id, {
-    twoFactorVerified: false,
-    ip,
-    userAgent: req.get('user-agent') ?? null,
-  });
-  setSessionCookie(res, deps, session.token, session.absoluteExpiresAt);
+  const session = await createSession(deps, user.id, { twoFactorVerified: false, ip, userAgent: client.userAgent });
   await deps.db.update(staffUsers).set({ lastSeenAt: deps.now() }).where(eq(staffUsers.id, user.id));
   const twoFactor: StaffAuth['twoFactor'] = user.totpEnabled ? 'verify' : user.role === 'admin' ? 'enrol' : 'ok';
-  return { twoFactor, role: user.role };
+  return { twoFactor, role: user.role, session };
 }
 
-export async function logout(deps: Deps, res: Response, auth: StaffAuth): Promise<void> {
+/** Ends the session; the caller clears the browser's cookie. */
+export async function logout(deps: Deps, auth: StaffAuth): Promise<void> {
   await deleteSession(deps.db, auth.identity.sessionId);
-  clearSessionCookie(res, deps);
 }
 
 /**
@@ -162,10 +164,10 @@ async function openTotpKey(deps: Deps, userId: string, stored: string): Promise<
 
 /** Second step of a login with TOTP on. */
 export async function verifySecondFactor(deps: Deps, auth: StaffAuth, code: string): Promise<void> {
-  if (auth.twoFactor !== 'verify') throw new TRPCError({ code: 'BAD_REQUEST', message: 'No code is needed for this session.' });
+  if (auth.twoFactor !== 'verify') throw new DomainError('BAD_REQUEST', 'No code is needed for this session.');
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, auth.identity.user.id));
   if (!user?.totpKey || !(await acceptTotpCode(deps, auth.identity.user.id, user.totpKey, code))) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+    throw new DomainError('BAD_REQUEST', invalidCodeMessage);
   }
   await markSessionTwoFactorVerified(deps.db, auth.identity.sessionId);
 }
@@ -176,8 +178,8 @@ export async function verifySecondFactor(deps: Deps, auth: StaffAuth, code: stri
  * password cannot replace the owner's authenticator.
  */
 export async function beginTotpEnrolment(deps: Deps, auth: StaffAuth) {
-  if (auth.totpEnabled) throw new TRPCError({ code: 'CONFLICT', message: 'Two-factor authentication is already on.' });
-  if (auth.twoFactor === 'verify') throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required.' });
+  if (auth.totpEnabled) throw new DomainError('CONFLICT', 'Two-factor authentication is already on.');
+  if (auth.twoFactor === 'verify') throw new DomainError('FORBIDDEN', 'Two-factor authentication is required.');
   const { secret } = generateTotpKey();
   await deps.db
     .update(staffUsers)
@@ -189,12 +191,12 @@ export async function beginTotpEnrolment(deps: Deps, auth: StaffAuth) {
 
 /** Enrolment, step 2: a correct code turns TOTP on and completes this session's sign-in. */
 export async function confirmTotpEnrolment(deps: Deps, auth: StaffAuth, code: string): Promise<void> {
-  if (auth.totpEnabled) throw new TRPCError({ code: 'CONFLICT', message: 'Two-factor authentication is already on.' });
-  if (auth.twoFactor === 'verify') throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required.' });
+  if (auth.totpEnabled) throw new DomainError('CONFLICT', 'Two-factor authentication is already on.');
+  if (auth.twoFactor === 'verify') throw new DomainError('FORBIDDEN', 'Two-factor authentication is required.');
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, userId));
-  if (!user?.totpKey) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Start the set-up again.' });
-  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  if (!user?.totpKey) throw new DomainError('BAD_REQUEST', 'Start the set-up again.');
+  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new DomainError('BAD_REQUEST', invalidCodeMessage);
   await deps.db.transaction(async (tx) => {
     await tx.update(staffUsers).set({ totpEnabled: true }).where(eq(staffUsers.id, userId));
     await tx.update(staffSessions).set({ twoFactorVerified: true }).where(eq(staffSessions.id, auth.identity.sessionId));
@@ -209,18 +211,18 @@ export async function confirmTotpEnrolment(deps: Deps, auth: StaffAuth, code: st
 /** Non-admins may turn TOTP off again, proving it with a current code. */
 export async function disableTotp(deps: Deps, auth: StaffAuth, code: string): Promise<void> {
   if (auth.identity.user.role === 'admin') {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'Two-factor authentication is required for admins.' });
+    throw new DomainError('FORBIDDEN', 'Two-factor authentication is required for admins.');
   }
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey, totpEnabled: staffUsers.totpEnabled }).from(staffUsers).where(eq(staffUsers.id, userId));
-  if (!user?.totpEnabled || !user.totpKey) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Two-factor authentication is not on.' });
-  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new TRPCError({ code: 'BAD_REQUEST', message: invalidCodeMessage });
+  if (!user?.totpEnabled || !user.totpKey) throw new DomainError('BAD_REQUEST', 'Two-factor authentication is not on.');
+  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new DomainError('BAD_REQUEST', invalidCodeMessage);
   await deps.db.update(staffUsers).set({ totpEnabled: false, totpKey: null, totpLastStep: null }).where(eq(staffUsers.id, userId));
   await audit(deps.db, { actorId: userId, action: 'staff.totp_disabled', entityType: 'staff_user', entityId: userId });
 }
 
 export async function updateProfile(deps: Deps, auth: StaffAuth, input: { name: string; timeZone: string }) {
-  if (!isValidTimeZone(input.timeZone)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Unknown time zone' });
+  if (!isValidTimeZone(input.timeZone)) throw new DomainError('BAD_REQUEST', 'Unknown time zone');
   await deps.db.update(staffUsers).set({ name: input.name, timeZone: input.timeZone }).where(eq(staffUsers.id, auth.identity.user.id));
 }
 
@@ -229,10 +231,10 @@ export async function changePassword(deps: Deps, auth: StaffAuth, input: { curre
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ passwordHash: staffUsers.passwordHash }).from(staffUsers).where(eq(staffUsers.id, userId));
   if (!(await verifyPassword(user?.passwordHash, input.currentPassword))) {
-    throw new TRPCError({ code: 'BAD_REQUEST', message: 'The current password is not correct.' });
+    throw new DomainError('BAD_REQUEST', 'The current password is not correct.');
   }
   const problem = passwordProblem(input.newPassword);
-  if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
+  if (problem) throw new DomainError('BAD_REQUEST', problem);
   await deps.db.update(staffUsers).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(staffUsers.id, userId));
   await deleteUserSessions(deps.db, userId, auth.identity.sessionId);
   await audit(deps.db, { actorId: userId, action: 'staff.password_changed', entityType: 'staff_user', entityId: userId });
@@ -285,7 +287,7 @@ export async function createInvite(
   sendInvite?: InviteMailer,
 ) {
   const existing = await findUserByEmail(deps.db, input.email);
-  if (existing) throw new TRPCError({ code: 'CONFLICT', message: 'A staff account with this email already exists.' });
+  if (existing) throw new DomainError('CONFLICT', 'A staff account with this email already exists.');
   const token = generateToken();
   const expiresAt = new Date(deps.now().getTime() + inviteLifetimeMs);
   const url = `${deps.config.publicUrl}/admin/invite/${token}`;
@@ -327,14 +329,14 @@ async function openInvite(db: DbOrTx, token: string, now: Date) {
 
 export async function describeInvite(deps: Deps, token: string) {
   const invite = await openInvite(deps.db, token, deps.now());
-  if (!invite) throw new TRPCError({ code: 'NOT_FOUND', message: inviteInvalidMessage });
+  if (!invite) throw new DomainError('NOT_FOUND', inviteInvalidMessage);
   return { email: invite.email, role: invite.role };
 }
 
 /** Uses the invitation once (atomically), creates the account and signs it in. */
-export async function acceptInvite(deps: Deps, req: Request, res: Response, input: { token: string; name: string; password: string }) {
+export async function acceptInvite(deps: Deps, client: SignInClient, input: { token: string; name: string; password: string }): Promise<SignedIn> {
   const problem = passwordProblem(input.password);
-  if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem });
+  if (problem) throw new DomainError('BAD_REQUEST', problem);
   const passwordHash = await hashPassword(input.password);
   const now = deps.now();
   const user = await deps.db.transaction(async (tx) => {
@@ -343,9 +345,9 @@ export async function acceptInvite(deps: Deps, req: Request, res: Response, inpu
       .set({ acceptedAt: now })
       .where(and(eq(staffInvites.tokenHash, hashToken(input.token)), isNull(staffInvites.acceptedAt), gt(staffInvites.expiresAt, now)))
       .returning();
-    if (!invite) throw new TRPCError({ code: 'NOT_FOUND', message: inviteInvalidMessage });
+    if (!invite) throw new DomainError('NOT_FOUND', inviteInvalidMessage);
     if (await findUserByEmail(tx, invite.email)) {
-      throw new TRPCError({ code: 'CONFLICT', message: 'A staff account with this email already exists.' });
+      throw new DomainError('CONFLICT', 'A staff account with this email already exists.');
     }
     const [created] = await tx
       .insert(staffUsers)
@@ -354,9 +356,8 @@ export async function acceptInvite(deps: Deps, req: Request, res: Response, inpu
     await audit(tx, { actorId: created!.id, action: 'staff.invite_accepted', entityType: 'staff_user', entityId: created!.id });
     return created!;
   });
-  const session = await createSession(deps, user.id, { twoFactorVerified: false, ip: clientIp(req), userAgent: req.get('user-agent') ?? null });
-  setSessionCookie(res, deps, session.token, session.absoluteExpiresAt);
-  return { twoFactor: (user.role === 'admin' ? 'enrol' : 'ok') as StaffAuth['twoFactor'], role: user.role };
+  const session = await createSession(deps, user.id, { twoFactorVerified: false, ip: client.ip, userAgent: client.userAgent });
+  return { twoFactor: user.role === 'admin' ? 'enrol' : 'ok', role: user.role, session };
 }
 
 async function activeAdminCount(db: DbOrTx): Promise<number> {
@@ -369,17 +370,17 @@ async function activeAdminCount(db: DbOrTx): Promise<number> {
 
 async function targetUser(db: DbOrTx, userId: string) {
   const [user] = await db.select().from(staffUsers).where(eq(staffUsers.id, userId));
-  if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: 'Staff account not found' });
+  if (!user) throw new DomainError('NOT_FOUND', 'Staff account not found');
   return user;
 }
 
 /** Deactivation ends every session at once; the last active admin cannot be removed. */
 export async function setActive(deps: Deps, actor: StaffAuth, userId: string, active: boolean) {
-  if (userId === actor.identity.user.id) throw new TRPCError({ code: 'BAD_REQUEST', message: 'You cannot deactivate your own account.' });
+  if (userId === actor.identity.user.id) throw new DomainError('BAD_REQUEST', 'You cannot deactivate your own account.');
   await deps.db.transaction(async (tx) => {
     const user = await targetUser(tx, userId);
     if (!active && user.role === 'admin' && user.active && (await activeAdminCount(tx)) <= 1) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: 'At least one active admin is required.' });
+      throw new DomainError('BAD_REQUEST', 'At least one active admin is required.');
     }
     await tx.update(staffUsers).set({ active }).where(eq(staffUsers.id, userId));
     if (!active) await tx.delete(staffSessions).where(eq(staffSessions.userId, userId));
@@ -391,7 +392,7 @@ export async function setRole(deps: Deps, actor: StaffAuth, userId: string, role
   await deps.db.transaction(async (tx) => {
     const user = await targetUser(tx, userId);
     if (user.role === 'admin' && role !== 'admin' && user.active && (await activeAdminCount(tx)) <= 1) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: 'At least one active admin is required.' });
+      throw new DomainError('BAD_REQUEST', 'At least one active admin is required.');
     }
     await tx.update(staffUsers).set({ role }).where(eq(staffUsers.id, userId));
     await audit(tx, { actorId: actor.identity.user.id, action: 'staff.role_changed', entityType: 'staff_user', entityId: userId, data: { from: user.role, to: role } });

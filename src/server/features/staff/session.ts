@@ -1,6 +1,5 @@
 import { and, eq, lt, ne, or } from 'drizzle-orm';
 import { parseCookie, stringifySetCookie } from 'cookie';
-import type { Response } from 'express';
 import { staffSessions, staffUsers, type StaffRole } from '../../db/schema.ts';
 import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -8,7 +7,7 @@ import { hashToken } from '../../tokens.ts';
 import { generateToken } from './tokens.ts';
 
 /**
- * Staff sessions after Lucia's design (see docs/decisions/0xx-staff-sessions.md):
+ * Staff sessions after Lucia's design (docs/decisions/010-staff-sessions.md):
  * a random 160-bit token lives only in the browser's cookie; the database
  * keeps its SHA-256 as the session id. Sliding expiry (12 h of inactivity,
  * pushed forward once half used) under an absolute limit (7 days).
@@ -151,35 +150,18 @@ export async function deleteUserSessions(db: Db, userId: string, exceptSessionId
 }
 
 /**
- * The cookie lives until the absolute limit; the server enforces the sliding
- * idle expiry, so extending a session needs no new Set-Cookie.
+ * The `Set-Cookie` value that starts `session` in the browser, or (null) ends
+ * it. The cookie lives until the absolute limit; the server enforces the
+ * sliding idle expiry, so extending a session needs no new Set-Cookie.
  */
-export function setSessionCookie(res: Response, deps: Deps, token: string, absoluteExpiresAt: Date): void {
-  res.append(
-    'Set-Cookie',
-    stringifySetCookie({
-      name: staffSessionCookieName(deps.config),
-      value: token,
-      httpOnly: true,
-      secure: deps.config.SESSION_COOKIE_SECURE,
-      sameSite: 'lax',
-      path: '/',
-      expires: absoluteExpiresAt,
-    }),
-  );
-}
-
-export function clearSessionCookie(res: Response, deps: Deps): void {
-  res.append(
-    'Set-Cookie',
-    stringifySetCookie({
-      name: staffSessionCookieName(deps.config),
-      value: '',
-      httpOnly: true,
-      secure: deps.config.SESSION_COOKIE_SECURE,
-      sameSite: 'lax',
-      path: '/',
-      maxAge: 0,
-    }),
-  );
+export function sessionSetCookie(deps: Pick<Deps, 'config'>, session: { token: string; absoluteExpiresAt: Date } | null): string {
+  return stringifySetCookie({
+    name: staffSessionCookieName(deps.config),
+    value: session?.token ?? '',
+    httpOnly: true,
+    secure: deps.config.SESSION_COOKIE_SECURE,
+    sameSite: 'lax',
+    path: '/',
+    ...(session ? { expires: session.absoluteExpiresAt } : { maxAge: 0 }),
+  });
 }

@@ -1,0 +1,39 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ObjectNotFoundError } from '../adapters/storage/types.ts';
+import type { Deps } from '../deps.ts';
+import { DomainError, httpStatusOf } from '../errors.ts';
+import { staffFromCookieHeader, type StaffIdentity } from '../features/staff/session.ts';
+
+/** `Name`: the route's parameters (`'documentId'` for `/…/:documentId`), each a string. */
+type Params<Name extends string> = Record<Name, string>;
+type Run<Name extends string> = (req: Request<Params<Name>>, res: Response, next: NextFunction) => Promise<void>;
+
+/**
+ * An async plain route whose refusals are answered as JSON: a service's
+ * DomainError with its status and message (docs/decisions/045), a stored
+ * object that is gone with 404 `notFound`. Anything else goes to the error handler.
+ */
+export function jsonRoute<Name extends string = never>(run: Run<Name>, notFound = 'Not found'): RequestHandler<Params<Name>> {
+  return async (req, res, next) => {
+    try {
+      await run(req, res, next);
+    } catch (error) {
+      if (error instanceof DomainError) res.status(httpStatusOf(error)).json({ error: error.message });
+      else if (error instanceof ObjectNotFoundError) res.status(404).json({ error: notFound });
+      else next(error);
+    }
+  };
+}
+
+/** The same for signed-in staff only (second factor done): anyone else gets 401 'Please sign in.'. */
+export function staffRoute<Name extends string = never>(
+  deps: Deps,
+  run: (staff: StaffIdentity, ...args: Parameters<Run<Name>>) => Promise<void>,
+  notFound?: string,
+): RequestHandler<Params<Name>> {
+  return jsonRoute<Name>(async (req, res, next) => {
+    const staff = await staffFromCookieHeader(deps, req.headers.cookie);
+    if (!staff) return void res.status(401).json({ error: 'Please sign in.' });
+    await run(staff, req, res, next);
+  }, notFound);
+}

@@ -1,0 +1,72 @@
+import express, { Router } from 'express';
+import type { Deps } from '../deps.ts';
+import { isUuid } from '../../shared/ids.ts';
+import { identityParts, journalRangeInput } from '../../shared/notarial-act.ts';
+import { writeAudit } from '../features/audit.ts';
+import { findBookingIdByManageToken } from '../features/booking/service.ts';
+import { openIdentityImage, requireActAccess, submitTestVerification } from '../features/identity/service.ts';
+import { listJournal } from '../features/journal/service.ts';
+import { journalCsv, journalPdf } from '../features/journal/export-service.ts';
+import { openSealed } from '../features/notarial-act/service.ts';
+import { contentDisposition, sendPrivateFile } from './downloads.ts';
+import { jsonRoute, staffRoute } from './handlers.ts';
+
+/**
+ * The notarial act's non-tRPC routes: the TEST MODE identity upload (three
+ * images in one JSON body), the sealed PDF for the manage-link holder, ID
+ * images for the booking's notary and admins, the journal's CSV/PDF export.
+ */
+export function actHttpRoutes(deps: Deps): Router {
+  const routes = Router();
+
+  // Three photos of at most 8 MB each, base64: the only large JSON body we accept.
+  routes.post('/api/manage/identity/test', express.json({ limit: '34mb' }), jsonRoute(async (req, res) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const images = identityParts.map((part) => ({ part, bytes: Buffer.from(typeof body[part] === 'string' ? (body[part] as string) : '', 'base64') }));
+    const view = await submitTestVerification(deps, token, { nameOnId: typeof body.nameOnId === 'string' ? body.nameOnId : '', images });
+    res.json(view);
+  }));
+
+  routes.get('/api/manage/notarized/:documentId', jsonRoute<'documentId'>(async (req, res, next) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    const bookingId = isUuid(req.params.documentId) ? await findBookingIdByManageToken(deps.db, token) : null;
+    const sealed = bookingId ? await openSealed(deps, bookingId, req.params.documentId) : null;
+    if (!bookingId || !sealed) return void res.status(404).json({ error: 'Not found' });
+    await writeAudit(deps.db, { actorType: 'customer', action: 'notarized_document.downloaded', entityType: 'booking', entityId: bookingId, data: { documentId: req.params.documentId } });
+    sendPrivateFile(res, next, { ...sealed, contentType: 'application/pdf' });
+  }));
+
+  routes.get('/api/staff/notarized/:bookingId/:documentId', staffRoute<'bookingId' | 'documentId'>(deps, async (staff, req, res, next) => {
+    if (!isUuid(req.params.bookingId) || !isUuid(req.params.documentId)) return void res.status(404).json({ error: 'Not found' });
+    await requireActAccess(deps, staff, req.params.bookingId);
+    const sealed = await openSealed(deps, req.params.bookingId, req.params.documentId);
+    if (!sealed) return void res.status(404).json({ error: 'Not found' });
+    sendPrivateFile(res, next, { ...sealed, contentType: 'application/pdf' });
+  }));
+
+  routes.get('/api/staff/identity/:verificationId/:part', staffRoute<'verificationId' | 'part'>(deps, async (staff, req, res, next) => {
+    const part = req.params.part;
+    if (!isUuid(req.params.verificationId) || !(identityParts as readonly string[]).includes(part)) return void res.status(404).json({ error: 'Not found' });
+    const image = await openIdentityImage(deps, staff, req.params.verificationId, part);
+    sendPrivateFile(res, next, { ...image, name: part }, { inline: true });
+  }));
+
+  routes.get('/api/staff/journal.:format', staffRoute<'format'>(deps, async (staff, req, res) => {
+    const format = req.params.format;
+    if (format !== 'csv' && format !== 'pdf') return void res.status(404).json({ error: 'Not found' });
+    const range = journalRangeInput.safeParse({ from: req.query.from || undefined, to: req.query.to || undefined });
+    if (!range.success) return void res.status(400).json({ error: 'Dates must be given as YYYY-MM-DD.' });
+    const entries = await listJournal(deps.db, staff, range.data);
+    await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'journal.exported', entityType: 'journal', entityId: staff.user.id, data: { format, ...range.data } });
+    const name = `notary-journal${range.data.from ? `-${range.data.from}` : ''}${range.data.to ? `-to-${range.data.to}` : ''}.${format}`;
+    const body = format === 'csv' ? Buffer.from(journalCsv(entries), 'utf8') : await journalPdf(entries, { title: `Notary journal — ${staff.user.name || staff.user.email}`, range: range.data });
+    res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/pdf');
+    res.setHeader('Content-Disposition', contentDisposition(name));
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.end(body);
+  }));
+
+  return routes;
+}
