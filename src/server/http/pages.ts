@@ -23,6 +23,7 @@ import {
   type CachedPage,
   type PageCache,
 } from './page-cache.ts';
+import { loadRoutePreloads } from './route-preloads.ts';
 import { redactPath } from './security.ts';
 
 type RenderFn = (typeof import('../../client/entry-server.tsx'))['render'];
@@ -104,6 +105,8 @@ export async function mountPages(
   let loadTemplate: (url: string) => Promise<string>;
   /** Public pages' template: the same, with the style sheet inline (see below). */
   let loadPublicTemplate: (url: string) => Promise<string>;
+  /** Writes the matched route's `modulepreload` links into a template (production builds only). */
+  let withRoutePreloads: (template: string, pathname: string) => string = (template) => template;
 
   if (mode === 'development') {
     const { createServer } = await import('vite');
@@ -123,6 +126,7 @@ export async function mountPages(
     loadTemplate = async () => template;
     loadPublicTemplate = async () => publicTemplate;
     loadRender = async () => render;
+    withRoutePreloads = loadRoutePreloads(clientDir);
   }
 
   const publicConfig: PublicConfig = {
@@ -164,7 +168,7 @@ export async function mountPages(
       if (result.redirect) return res.redirect(result.status, result.redirect);
       if (result.status === 404) deps.log.warn({ path: redactPath(req.path) }, 'page not found');
       const nonceAttribute = nonce ? ` nonce="${nonce}"` : '';
-      const rendered = template
+      const rendered = withRoutePreloads(template, req.path)
         // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
         .replace('<!--app-head-->', () => result.head)
         .replace('<!--app-html-->', () => result.html)
@@ -205,7 +209,7 @@ export async function mountPages(
     const [template, render] = await Promise.all([loadTemplate('/'), loadRender()]);
     const result = await render(new Request(new URL('/not-found', deps.config.publicUrl)), { origin: deps.config.publicUrl, nonce, publicConfig });
     res.setHeader('Cache-Control', 'no-store');
-    sendHtml(res, status, fillTemplate(template, result, nonce));
+    sendHtml(res, status, fillTemplate(withRoutePreloads(template, '/not-found'), result, nonce));
   };
 
   return {
