@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
-
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-}
-type Manifest = Record<string, ManifestChunk>;
+import { entryKeyOf, readRoutes, staticClosure, type Manifest } from '../../src/build/route-chunks.ts';
 
 export interface RouteBundle {
   route: string;
@@ -24,24 +17,13 @@ export interface RouteBundle {
 }
 
 /** Pages that are not marketing pages (booking, payment, chat and admin code split out). */
-const nonMarketing = new Set(['/schedule', '/booking/:token', '/admin/*', '/*']);
+const nonMarketing = new Set(['/schedule', '/booking/:token', '/booking/:token/session', '/admin/*', '/*']);
 /** First-load budgets (gzip), see docs/decisions/040-first-load-budgets.md. */
 const budgets: Record<string, number> = { '/schedule': 150, '/admin/login': 110, '/admin/two-factor': 110, '/admin/invite/:token': 110 };
 export function budgetFor(route: string): number | null {
   if (route in budgets) return budgets[route]! * 1024;
   if (route.startsWith('/admin') || nonMarketing.has(route)) return null;
   return 100 * 1024;
-}
-
-/** The routes of src/client/routes.tsx and the module each one lazily imports. */
-export function readRoutes(root: string): Array<{ route: string; module: string }> {
-  const source = readFileSync(path.join(root, 'src/client/routes.tsx'), 'utf8');
-  const pattern = /\{\s*(?:index:\s*true|path:\s*'([^']+)')\s*,\s*lazy:\s*\(\)\s*=>\s*import\('\.\/([^']+)'\)/g;
-  return [...source.matchAll(pattern)].map((m) => {
-    const raw = m[1];
-    const route = raw === undefined ? '/' : raw.startsWith('/') ? raw : `/${raw}`;
-    return { route, module: `src/client/${m[2]}` };
-  });
 }
 
 /**
@@ -52,15 +34,8 @@ export function readRoutes(root: string): Array<{ route: string; module: string 
 export function measureBundles(root: string): RouteBundle[] {
   const clientDir = path.join(root, 'dist/client');
   const manifest = JSON.parse(readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
-  if (!entryKey) throw new Error('no entry chunk in the Vite manifest');
-
-  const closure = (key: string, into: Set<string>) => {
-    const chunk = manifest[key];
-    if (!chunk || into.has(chunk.file)) return;
-    into.add(chunk.file);
-    for (const imported of chunk.imports ?? []) closure(imported, into);
-  };
+  const entryKey = entryKeyOf(manifest);
+  const closure = (key: string, into: Set<string>) => staticClosure(manifest, key, into);
   const sizes = new Map<string, { raw: number; gzip: number; brotli: number }>();
   const sizeOf = (file: string) => {
     let size = sizes.get(file);
@@ -76,7 +51,7 @@ export function measureBundles(root: string): RouteBundle[] {
     return size;
   };
 
-  return readRoutes(root).map(({ route, module }) => {
+  return readRoutes(readFileSync(path.join(root, 'src/client/routes.tsx'), 'utf8')).map(({ route, module }) => {
     const files = new Set<string>();
     closure(entryKey, files);
     // A module imported statically elsewhere (e.g. the Not Found page) has no chunk of its own: it is in the entry.

@@ -20,6 +20,8 @@ export interface ReplaySpec {
 }
 
 export interface SqlStatement {
+  /** Set when the app sent it as a named prepared statement. */
+  name?: string;
   text: string;
   values: unknown[];
 }
@@ -85,7 +87,7 @@ if (mode === 'replay') {
       const t0 = performance.now();
       const client = await pool.connect();
       try {
-        for (const statement of statements) await client.query(statement.text, statement.values);
+        for (const { name, text, values } of statements) await (name ? client.query({ name, text, values }) : client.query(text, values));
       } catch {
         errors++;
         await client.query('rollback').catch(() => {});

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon, { type RawRequest, type Result } from 'autocannon';
 import { io, type Socket } from 'socket.io-client';
-import superjson from 'superjson';
+import { deserialize, serialize } from '../../src/shared/trpc-transformer.ts';
 import type { ReplaySpec, SqlFigures, SqlSpec, SqlStatement } from './floor.ts';
 
 export interface Figures {
@@ -62,8 +62,8 @@ export function nextAddress(): string {
 }
 
 // The tRPC wire format (the server's transformer): one place to change if it changes.
-const encodeInput = (input: unknown) => JSON.stringify(superjson.serialize(input));
-const decodeOutput = (data: unknown) => superjson.deserialize(data as never);
+const encodeInput = (input: unknown) => JSON.stringify(serialize(input));
+const decodeOutput = (data: unknown) => deserialize(data);
 const trpcInput = (input: unknown) => encodeURIComponent(encodeInput(input));
 
 function figures(result: Result): Figures {
@@ -201,7 +201,7 @@ async function recordStatements(options: LoadOptions, run: () => Promise<unknown
   return lines
     .slice(from + 1, to)
     .map((l) => JSON.parse(l) as SqlStatement & { client: number })
-    .map(({ text, values }) => ({ text, values }));
+    .map(({ name, text, values }) => ({ name, text, values }));
 }
 
 // ---------------------------------------------------------------- measurements

@@ -10,7 +10,7 @@ import { createIdentityProvider, type AnyIdentityProvider } from './adapters/ide
 
 /**
  * Everything a request handler or a service may reach outside its own code,
- * built once by `buildDeps` (in `main.ts`, or by a test) and passed down.
+ * built once by `buildDeps` (in `serve.ts`, or by a test) and passed down.
  * Each outside service is an adapter chosen here from configuration.
  */
 export interface Deps {
@@ -32,7 +32,7 @@ export interface Deps {
   identity: AnyIdentityProvider;
   /** The clock, replaceable in tests. */
   now: () => Date;
-  /** Aborted at the shutdown deadline (main.ts): work still running, such as an upload, stops cleanly. */
+  /** Aborted at the shutdown deadline (serve.ts): work still running, such as an upload, stops cleanly. */
   deadline?: AbortSignal;
 }
 

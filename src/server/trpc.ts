@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { Request, Response } from 'express';
-import superjson from 'superjson';
 import { ZodError } from 'zod';
+import { transformer } from '../shared/trpc-transformer.ts';
 import type { Deps } from './deps.ts';
 import { DomainError } from './errors.ts';
 import { consumeRate, tooManyRequests, type RateRule } from './rate-limit.ts';
@@ -14,7 +14,8 @@ export interface Context {
 }
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  // superjson's wire format, cheaply for JSON and Dates; the client uses the same one.
+  transformer,
   errorFormatter({ shape, error }) {
     return {
       ...shape,

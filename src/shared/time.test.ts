@@ -66,6 +66,10 @@ describe('business slots and zone formatting', () => {
     expect(fall.end.getTime() - fall.start.getTime()).toBe(25 * 3600_000);
     expect(localDateOf(new Date('2027-03-14T04:00:00Z'), 'America/Chicago')).toBe('2027-03-13');
     expect(localDateOf(new Date('2027-03-14T04:00:00Z'), 'Asia/Tokyo')).toBe('2027-03-14');
+    // Zero-padded month and day; a new year reached in one zone and not another.
+    expect(localDateOf(new Date('2026-12-31T20:00:00Z'), 'Asia/Tokyo')).toBe('2027-01-01');
+    expect(localDateOf(new Date('2026-12-31T20:00:00Z'), 'America/Chicago')).toBe('2026-12-31');
+    expect(localDateOf(new Date('2027-06-05T10:00:00Z'), 'Pacific/Kiritimati')).toBe('2027-06-06');
   });
 
   it('recognises only grid starts within business hours', () => {

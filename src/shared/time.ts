@@ -1,6 +1,8 @@
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns/format';
-import { site } from './site.ts';
+import { businessTimeZone } from './zones.ts';
+
+// The zone helpers without date-fns live in zones.ts (the booking wizard's first step needs only those).
+export { businessTimeZone, detectTimeZone, isValidTimeZone } from './zones.ts';
 
 /**
  * Time-zone helpers shared by the server and the wizard. Instants are plain
@@ -9,28 +11,10 @@ import { site } from './site.ts';
  * in either zone never adds, drops or shifts a slot.
  */
 
-/** Des Moines, Iowa (the site configuration's zone). */
-export const businessTimeZone = site.businessTimeZone;
 export const slotMinutes = 30;
 /** First start 8:00 AM, last start 10:30 PM, business zone. */
 export const firstSlotMinuteOfDay = 8 * 60;
 export const lastSlotMinuteOfDay = 22 * 60 + 30;
-
-const validZones = new Map<string, boolean>();
-
-export function isValidTimeZone(zone: string): boolean {
-  let valid = validZones.get(zone);
-  if (valid === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      valid = true;
-    } catch {
-      valid = false;
-    }
-    if (validZones.size < 1000) validZones.set(zone, valid);
-  }
-  return valid;
-}
 
 export interface LocalDate {
   year: number;
@@ -55,7 +39,11 @@ export function addDays(date: LocalDate, days: number): LocalDate {
 
 /** The calendar date an instant falls on in `zone`, as 'YYYY-MM-DD'. */
 export function localDateOf(instant: Date, zone: string): string {
-  return format(new TZDate(instant.getTime(), zone), 'yyyy-MM-dd');
+  // TZDate's own getters read the zone's wall clock; date-fns' `format` (37 modules
+  // read at start on the server) is not needed for three numbers.
+  const local = new TZDate(instant.getTime(), zone);
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  return `${pad(local.getFullYear(), 4)}-${pad(local.getMonth() + 1, 2)}-${pad(local.getDate(), 2)}`;
 }
 
 /** The instant of a wall-clock time in `zone` (minutes after midnight may exceed a day). */
@@ -158,14 +146,4 @@ export function zoneAbbreviation(instant: Date, zone: string): string {
     .formatToParts(instant)
     .find((p) => p.type === 'timeZoneName');
   return part?.value ?? zone;
-}
-
-/** The visitor's zone as the browser reports it, or the business zone. */
-export function detectTimeZone(): string {
-  try {
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    return zone && isValidTimeZone(zone) ? zone : businessTimeZone;
-  } catch {
-    return businessTimeZone;
-  }
 }

@@ -40,4 +40,34 @@ describe('first-load budgets', () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
+
+  // Docs/decisions/050: the page names every script its first load runs, so none waits for the entry to run first.
+  for (const pagePath of ['/cookie-policy', '/blog/how-remote-online-notarization-works', '/schedule']) {
+    it(`${pagePath}: every script of the first load is announced in the HTML at low priority`, async () => {
+      const { page, errors } = browser;
+      const errorsBefore = errors.length;
+      const html = await (await fetch(new URL(pagePath, baseUrl()), { headers: { 'Accept-Encoding': 'br' } })).text();
+      const announced = new Map<string, string>();
+      for (const tag of html.match(/<(?:script[^>]* type="module"|link rel="modulepreload")[^>]*>/g) ?? []) {
+        const url = /(?:src|href)="([^"]+)"/.exec(tag)?.[1];
+        if (url) announced.set(url, tag);
+      }
+      const loaded = new Set<string>();
+      const onRequest = (req: { url(): string; resourceType(): string }) => {
+        const url = new URL(req.url());
+        if (req.resourceType() === 'script' && url.origin === baseUrl()) loaded.add(url.pathname);
+      };
+      page.on('request', onRequest);
+      await page.goto(pagePath);
+      await page.locator('html[data-hydrated]').waitFor();
+      // What loads later on purpose (the chat on first use, a form near the viewport) is not the first load.
+      page.off('request', onRequest);
+      expect(loaded.size).toBeGreaterThan(3);
+      // The route's own chunks are among them: more than the entry's.
+      expect(announced.size).toBeGreaterThan(4);
+      for (const file of loaded) expect([...announced.keys()], file).toContain(file);
+      for (const tag of announced.values()) expect(tag).toContain('fetchpriority="low"');
+      expect(errors.slice(errorsBefore)).toEqual([]);
+    });
+  }
 });

@@ -21,7 +21,7 @@ export interface ChatTestApp extends TestServer {
   chat: ChatServer;
 }
 
-/** The test app with the chat attached to its HTTP server, as main.ts does. */
+/** The test app with the chat attached to its HTTP server, as serve.ts does. */
 export async function startChatApp(kind: DbKind, env: Record<string, string> = {}): Promise<ChatTestApp> {
   const app = await startTestApp(kind, env);
   const chat = await attachChat(app.server, app.deps);

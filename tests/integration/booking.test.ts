@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   bookingLockedMessage,
@@ -201,6 +201,39 @@ describe.each(dbKinds)('booking API (%s)', (kind) => {
       const { slots } = await api.slots.list.query({ date: '2027-03-16', timeZone: 'America/Chicago' });
       expect(slots.find((s) => s.startsAt.getTime() === a.getTime())!.remaining).toBe(3);
       expect(slots.find((s) => s.startsAt.getTime() === b.getTime())!.remaining).toBe(2);
+    });
+
+    it('audits the hold and each move with both times; a booking never counts against itself', async () => {
+      const a = chicago('2027-03-24', '10:00');
+      const b = chicago('2027-03-24', '10:30');
+      const bookingId = await draft();
+      await api.booking.hold.mutate({ bookingId, startsAt: a, timeZone: 'UTC' });
+      await held(b);
+      await held(b);
+      await api.booking.hold.mutate({ bookingId, startsAt: b, timeZone: 'America/Chicago' });
+      // b is full now, with this booking one of its three: choosing it again renews the hold.
+      app.deps.now = () => new Date(now.getTime() + 60_000);
+      expect(await api.booking.hold.mutate({ bookingId, startsAt: b, timeZone: 'America/Chicago' })).toEqual({
+        startsAt: b,
+        holdExpiresAt: new Date(now.getTime() + 16 * 60_000),
+      });
+      expect(await api.booking.get.query({ bookingId })).toMatchObject({ status: 'held', startsAt: b, timeZone: 'America/Chicago' });
+      const entries = await app.deps.db
+        .select({ action: auditLog.action, actorType: auditLog.actorType, actorId: auditLog.actorId, entityType: auditLog.entityType, data: auditLog.data })
+        .from(auditLog)
+        .where(and(eq(auditLog.entityId, bookingId), inArray(auditLog.action, ['booking.status_changed', 'booking.hold_moved'])))
+        .orderBy(asc(auditLog.id));
+      const entry = { actorType: 'customer', actorId: null, entityType: 'booking' };
+      expect(entries).toEqual([
+        { ...entry, action: 'booking.status_changed', data: { from: 'draft', to: 'held', startsAt: a.toISOString(), previousStartsAt: null } },
+        { ...entry, action: 'booking.hold_moved', data: { startsAt: b.toISOString(), previousStartsAt: a.toISOString() } },
+        { ...entry, action: 'booking.hold_moved', data: { startsAt: b.toISOString(), previousStartsAt: b.toISOString() } },
+      ]);
+      // A refused hold writes nothing.
+      const other = await draft();
+      expect(await rejectionOf(api.booking.hold.mutate({ bookingId: other, startsAt: b, timeZone: 'UTC' }))).toMatchObject({ code: 'CONFLICT', message: slotTakenMessage });
+      expect(await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, other), eq(auditLog.action, 'booking.status_changed')))).toEqual([]);
+      expect((await api.booking.get.query({ bookingId: other })).status).toBe('draft');
     });
 
     it("refuses a full slot with the spec's message, and lets the slot be taken again once a hold lapses", async () => {

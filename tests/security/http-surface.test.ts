@@ -42,7 +42,7 @@ describe('HTTP surface', () => {
     closePages = app.close;
     server = createServer(app.app);
     chat = await attachChat(server, deps);
-    applySecurityHeadersToEngine(chat.io.engine, deps.config); // as main.ts does
+    applySecurityHeadersToEngine(chat.io.engine, deps.config); // as serve.ts does
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -1,7 +1,7 @@
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { trpcMaxBatchSize } from '../../shared/trpc-limits.ts';
 import { createTRPCReact } from '@trpc/react-query';
-import superjson from 'superjson';
+import { transformer } from '../../shared/trpc-transformer.ts';
 import type { AppRouter } from '../../server/router.ts';
 
 /**
@@ -12,6 +12,6 @@ import type { AppRouter } from '../../server/router.ts';
  */
 export const trpc = createTRPCReact<AppRouter>();
 
-export const trpcLinks = () => [httpBatchLink({ url: '/trpc', transformer: superjson, maxItems: trpcMaxBatchSize })];
+export const trpcLinks = () => [httpBatchLink({ url: '/trpc', transformer, maxItems: trpcMaxBatchSize })];
 
 export const api = createTRPCClient<AppRouter>({ links: trpcLinks() });

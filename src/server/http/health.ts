@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { Deps } from '../deps.ts';
 
-/** Shared with `main.ts`: set while the process drains, so the load balancer stops sending work. */
+/** Shared with `serve.ts`: set while the process drains, so the load balancer stops sending work. */
 export interface Readiness {
   draining: boolean;
   /**

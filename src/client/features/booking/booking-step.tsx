@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { DayPicker } from 'react-day-picker';
-import { selectTimeFirstMessage, type BookingView } from '../../../shared/booking.ts';
+import type { BookingView } from '../../../shared/booking.ts';
+import { selectTimeFirstMessage } from '../../../shared/booking-rules.ts';
 import { formatInZone } from '../../../shared/time.ts';
 import { addDays, localDateOf, parseIsoDate, toIsoDate, zoneAbbreviation } from '../../../shared/time.ts';
 import { Button } from '../../components/ui/button.tsx';

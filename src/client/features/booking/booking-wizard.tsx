@@ -2,11 +2,12 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { Loader2 } from 'lucide-react';
 import { startTransition, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { holdExpiredMessage } from '../../../shared/booking.ts';
-import { businessTimeZone, detectTimeZone } from '../../../shared/time.ts';
-import { Button } from '../../components/ui/button.tsx';
+// The zod-free and date-fns-free halves of shared/booking.ts and shared/time.ts: this is the first step's code.
+import { holdExpiredMessage } from '../../../shared/booking-rules.ts';
+import { businessTimeZone, detectTimeZone } from '../../../shared/zones.ts';
+import { buttonVariants } from '../../components/ui/button-variants.ts';
 import { toast } from '../../components/ui/toast.tsx';
-import { cn } from '../../lib/cn.ts';
+import { cx } from '../../lib/cx.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DocumentsStep } from './documents-step.tsx';
 import { errorCode } from '../../lib/errors.ts';
@@ -196,9 +197,9 @@ export function BookingWizard() {
     return (
       <div className="flex flex-col items-start gap-3 rounded-xl border border-red-300 bg-red-50 p-8" role="alert">
         <p className="font-semibold text-red-900">An unexpected error occurred</p>
-        <Button variant="outline" onClick={() => window.location.reload()}>
+        <button className={buttonVariants({ variant: 'outline' })} onClick={() => window.location.reload()}>
           Try Again
-        </Button>
+        </button>
       </div>
     );
   }
@@ -240,7 +241,7 @@ export function BookingWizard() {
               disabled={!enabled}
               onPointerEnter={enabled ? () => void preloadStep(s.id) : undefined}
               onFocus={enabled ? () => void preloadStep(s.id) : undefined}
-              className={cn(
+              className={cx(
                 'flex items-center justify-center gap-2 rounded-lg border px-2 py-3 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700',
                 active
                   ? 'border-blue-700 bg-blue-700 text-white'
@@ -250,7 +251,7 @@ export function BookingWizard() {
               )}
             >
               <span
-                className={cn(
+                className={cx(
                   'flex h-7 w-7 items-center justify-center rounded-full text-sm',
                   active ? 'bg-white text-blue-800' : 'bg-slate-200 text-slate-800',
                 )}

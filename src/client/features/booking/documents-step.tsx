@@ -1,9 +1,10 @@
 import { FileText, Trash2, Upload } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
-import { acceptedFileExtensions, noDocumentsMessage, type BookingView } from '../../../shared/booking.ts';
-import { Button } from '../../components/ui/button.tsx';
+import type { BookingView } from '../../../shared/booking.ts';
+import { acceptedFileExtensions, noDocumentsMessage } from '../../../shared/booking-rules.ts';
+import { buttonVariants } from '../../components/ui/button-variants.ts';
 import { toast } from '../../components/ui/toast.tsx';
-import { cn } from '../../lib/cn.ts';
+import { cx } from '../../lib/cx.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { putFile, precheckFile, uploadFailedMessage, UploadError, uploadWithRetry } from './upload.ts';
 import { errorMessage, isClientError } from '../../lib/errors.ts';
@@ -165,7 +166,7 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
         data-testid="drop-zone"
-        className={cn(
+        className={cx(
           'flex flex-col items-center gap-3 rounded-xl border-2 border-dashed p-8 text-center transition-colors',
           dragging ? 'border-blue-700 bg-blue-50' : 'border-slate-300 bg-slate-50',
         )}
@@ -217,9 +218,9 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
                 <FileText className="h-5 w-5 shrink-0 text-green-700" aria-hidden="true" />
                 <span className="flex-1 truncate">{doc.name}</span>
                 <span className="text-sm text-slate-600">{formatFileSize(doc.sizeBytes)}</span>
-                <Button variant="ghost" size="icon" aria-label={`Remove ${doc.name}`} disabled={busy} onClick={() => void removeUploaded(doc.id)}>
+                <button className={buttonVariants({ variant: 'ghost', size: 'icon' })} aria-label={`Remove ${doc.name}`} disabled={busy} onClick={() => void removeUploaded(doc.id)}>
                   <Trash2 className="h-4 w-4" aria-hidden="true" />
-                </Button>
+                </button>
               </li>
             ))}
           </ul>
@@ -238,15 +239,14 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
                   <FileText className="h-5 w-5 shrink-0 text-blue-700" aria-hidden="true" />
                   <span className="flex-1 truncate">{item.file.name}</span>
                   <span className="text-sm text-slate-600">{formatFileSize(item.file.size)}</span>
-                  <Button
-                    variant="ghost"
-                    size="icon"
+                  <button
+                    className={buttonVariants({ variant: 'ghost', size: 'icon' })}
                     aria-label={`Remove ${item.file.name}`}
                     disabled={busy}
                     onClick={() => setQueue((current) => current.filter((q) => q.key !== item.key))}
                   >
                     <Trash2 className="h-4 w-4" aria-hidden="true" />
-                  </Button>
+                  </button>
                 </div>
                 {item.progress !== null && (
                   <progress
@@ -277,9 +277,9 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
       )}
 
       <div className="flex justify-end">
-        <Button onClick={() => void uploadAll()} disabled={busy} size="lg">
+        <button className={buttonVariants({ size: 'lg' })} onClick={() => void uploadAll()} disabled={busy}>
           {busy ? 'Uploading...' : 'Continue to Booking'}
-        </Button>
+        </button>
       </div>
     </div>
   );

@@ -1,7 +1,8 @@
 import type { Stripe } from '@stripe/stripe-js';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { holdExpiredMessage, type BookingView } from '../../../shared/booking.ts';
+import type { BookingView } from '../../../shared/booking.ts';
+import { holdExpiredMessage } from '../../../shared/booking-rules.ts';
 import { formatInZone } from '../../../shared/time.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import type { PaymentReceipt, PaymentSetup } from '../../../shared/payments.ts';

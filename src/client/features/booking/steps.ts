@@ -1,4 +1,5 @@
-import { isPaid as isPaidStatus, type BookingView } from '../../../shared/booking.ts';
+import type { BookingView } from '../../../shared/booking.ts';
+import { isPaid as isPaidStatus } from '../../../shared/booking-rules.ts';
 
 /** The wizard's five steps, in order (docs/product.md §4.1). */
 export const steps = [

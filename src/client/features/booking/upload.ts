@@ -1,10 +1,5 @@
-import {
-  acceptedFileExtensions,
-  fileTooLargeMessage,
-  maxFileBytes,
-  unsupportedFileMessage,
-  type UploadResult,
-} from '../../../shared/booking.ts';
+import type { UploadResult } from '../../../shared/booking.ts';
+import { acceptedFileExtensions, fileTooLargeMessage, maxFileBytes, unsupportedFileMessage } from '../../../shared/booking-rules.ts';
 
 /**
  * Uploading one document: ask the server for a one-time URL, then PUT the raw

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { probeWritable, sweepTemporaryFiles, writeFileAtomic } from '../../fs/atomic.ts';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../../logger.ts';
 import { toNodemailer } from './compose.ts';
 import type { MailTransport } from './types.ts';
@@ -12,11 +12,14 @@ import type { MailTransport } from './types.ts';
  * that any mail program opens, plus one log line.
  */
 export function createMailboxTransport(options: { dir: string; from: string; log: Logger }): MailTransport {
-  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  // nodemailer (about 40 files) loads with the first message, not at start.
+  let builder: Promise<Transporter> | undefined;
+  const build = () =>
+    (builder ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })));
   return {
     kind: 'mailbox',
     async send(message) {
-      const info = await builder.sendMail(toNodemailer(options.from, message));
+      const info = await (await build()).sendMail(toNodemailer(options.from, message));
       await mkdir(options.dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('.', '');
       const local = message.messageId.split('@')[0]!.replace(/[^A-Za-z0-9-]/g, '');

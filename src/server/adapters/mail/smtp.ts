@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../../logger.ts';
 import { toNodemailer } from './compose.ts';
 import type { MailTransport } from './types.ts';
@@ -9,20 +9,25 @@ import type { MailTransport } from './types.ts';
  * inside the outbox lease, so the outbox (not this adapter) does the retrying.
  */
 export function createSmtpTransport(options: { url: string; from: string; log: Logger }): MailTransport {
-  const transporter = nodemailer.createTransport({
-    url: options.url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  } as never);
+  // nodemailer (about 40 files) loads with the first message, not at start.
+  let transporter: Promise<Transporter> | undefined;
+  const connect = () =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: options.url,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      } as never),
+    ));
   return {
     kind: 'smtp',
     async send(message) {
-      const info = await transporter.sendMail(toNodemailer(options.from, message));
+      const info = await (await connect()).sendMail(toNodemailer(options.from, message));
       options.log.info({ messageId: message.messageId, to: message.to, subject: message.subject, response: info.response }, 'mail sent');
     },
     async close() {
-      transporter.close();
+      (await transporter)?.close();
     },
   };
 }

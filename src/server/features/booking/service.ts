@@ -28,6 +28,7 @@ import {
   findSealedManageToken,
   insertManageToken,
   findCustomer,
+  holdInSlot,
   insertCustomer,
   insertDraft,
   currentPaymentRow,
@@ -286,22 +287,17 @@ export async function holdSlot(
   { bookingId, startsAt, timeZone }: { bookingId: string; startsAt: Date; timeZone: string },
 ): Promise<{ startsAt: Date; holdExpiresAt: Date }> {
   assertBookableSlot(deps, startsAt);
-  return deps.db.transaction(async (tx) => {
+  const holdExpiresAt = newHoldExpiry(deps);
+  const held = await deps.db.transaction(async (tx) => {
     await lockSlot(tx, startsAt);
-    const row = await lockBookingRow(tx, bookingId);
-    if (!row) throw notFound();
-    assertEditable(row);
-    if (!(await slotHasRoom(tx, deps, startsAt, bookingId))) throw new DomainError('CONFLICT', slotTakenMessage);
-    const holdExpiresAt = newHoldExpiry(deps);
-    const patch = { startsAt, timeZone, holdExpiresAt };
-    const data = { startsAt: startsAt.toISOString(), previousStartsAt: row.startsAt?.toISOString() ?? null };
-    if (row.status === 'draft') await transition(tx, row, 'held', customer, patch, data);
-    else {
-      await updateBooking(tx, row.id, patch);
-      await writeAudit(tx, { ...customer, action: 'booking.hold_moved', entityType: 'booking', entityId: row.id, data });
-    }
-    return { startsAt, holdExpiresAt };
+    // The rules of `assertEditable`, `slotHasRoom` and `transition` (draft → held),
+    // decided and written by one statement under the slot's lock.
+    return holdInSlot(tx, { bookingId, startsAt, timeZone, holdExpiresAt, now: deps.now(), capacity: deps.config.BOOKING_SLOT_CAPACITY });
   });
+  if (held === 'not_found') throw notFound();
+  if (held === 'locked') throw new DomainError('CONFLICT', bookingLockedMessage);
+  if (held === 'full') throw new DomainError('CONFLICT', slotTakenMessage);
+  return { startsAt, holdExpiresAt };
 }
 
 /** Takes the hold again when it lapsed (if the slot still has room); otherwise leaves it. */

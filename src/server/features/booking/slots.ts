@@ -5,7 +5,7 @@ import {
   type SlotsListView,
 } from '../../../shared/booking.ts';
 import { businessSlotsOnDate, isBusinessSlotStart } from '../../../shared/time.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { takenBetween } from './repository.ts';
 import { DomainError } from '../../errors.ts';
@@ -57,7 +57,8 @@ export function slotStartsOnDate(date: string, timeZone: string): readonly Date[
  */
 export async function listSlots(
   deps: Pick<Deps, 'config' | 'now'>,
-  db: DbOrTx,
+  /** The database, not a transaction: the capacity query is prepared on it. */
+  db: Db,
   { date, timeZone }: { date: string; timeZone: string },
 ): Promise<SlotsListView> {
   const { earliest, latest } = bookableRange(deps);

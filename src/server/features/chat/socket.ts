@@ -317,7 +317,7 @@ export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<Ch
     async close() {
       clearInterval(sweep);
       presence.stop();
-      // Like io.close(), but leaves the HTTP server to its owner (main.ts closes it).
+      // Like io.close(), but leaves the HTTP server to its owner (serve.ts closes it).
       for (const nsp of [visitors, staff, io.of('/')] as unknown as Namespace[]) {
         nsp.disconnectSockets(true);
         await Promise.resolve(nsp.adapter.close()).catch(() => {});

@@ -1,4 +1,3 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { JournalListItem } from './service.ts';
 
 /** The journal as CSV (RFC 4180) and as a printable PDF, one row per entry. */
@@ -26,6 +25,8 @@ export function journalCsv(entries: JournalListItem[]): string {
 }
 
 export async function journalPdf(entries: JournalListItem[], meta: { title: string; range: { from?: string; to?: string } }): Promise<Buffer> {
+  // pdf-lib loads with the first export, not at start.
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);

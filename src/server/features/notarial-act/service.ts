@@ -20,8 +20,13 @@ import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { notifySessionUpdated } from '../session-events.ts';
-import { CertificateError, generateTestCertificate, readP12 } from './certificates.ts';
-import { buildSealedPdf, pageCountOf } from './pdf.ts';
+/**
+ * pdf-lib, @signpdf and node-forge (some 250 files) load with the first page
+ * count, seal or certificate, not at start: no request before that needs them
+ * (docs/decisions/048-database-endpoints-and-start-up.md).
+ */
+const pdfModule = () => import('./pdf.ts');
+const certificatesModule = () => import('./certificates.ts');
 
 /**
  * Signing and sealing in the session, and delivery of the sealed PDF. The
@@ -101,6 +106,7 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
   if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+  const { pageCountOf } = await pdfModule();
   const pages = await pageCountOf(await readSource(deps, doc));
   if (input.page > pages) throw new DomainError('BAD_REQUEST', actMessages.badPlacement);
   const placement = { page: input.page, xPercent: input.xPercent, yPercent: input.yPercent };
@@ -183,6 +189,7 @@ export async function uploadCertificate(deps: Deps, admin: StaffIdentity, input:
   const [user] = await deps.db.select({ role: staffUsers.role }).from(staffUsers).where(eq(staffUsers.id, input.staffUserId));
   if (user?.role !== 'notary') throw new DomainError('BAD_REQUEST', 'Certificates are for notaries only.');
   const p12 = Buffer.from(input.p12Base64, 'base64');
+  const { CertificateError, readP12 } = await certificatesModule();
   let info;
   try {
     info = readP12(p12, input.password);
@@ -222,6 +229,7 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
     }
   }
   if (deps.identity.mode !== 'test') throw new DomainError('PRECONDITION_FAILED', actMessages.certificateMissing);
+  const { generateTestCertificate } = await certificatesModule();
   const generated = generateTestCertificate(notaryName, deps.now());
   await storeCertificate(deps, staffUserId, { p12: generated.p12, password: generated.password, kind: 'test', info: { subject: generated.info.subject, notAfter: generated.info.notAfter } });
   return { p12: generated.p12, password: generated.password };
@@ -250,6 +258,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
   const certificate = await signingCertificate(deps, staff.user.id, notaryName);
   const signer = await signerName(deps.db, input.bookingId);
   const source = await readSource(deps, doc);
+  const { buildSealedPdf } = await pdfModule();
   const sealed = await buildSealedPdf({
     source,
     placement: act.placement,
