@@ -55,6 +55,8 @@ export class StaffChat {
   });
   private readonly typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private typingSentAt = 0;
+  /** Away / Available changed while not connected: told again once connected. */
+  private awayChangedOffline = false;
 
   constructor(socket: StaffSocket, options: { away?: boolean } = {}) {
     this.socket = socket;
@@ -134,6 +136,7 @@ export class StaffChat {
     this.store.set({ away });
     this.socket.auth = { away };
     if (this.socket.connected) this.socket.emit('availability', { away }, () => {});
+    else this.awayChangedOffline = true;
   }
 
   close(): void {
@@ -166,9 +169,12 @@ export class StaffChat {
   private async onConnect(): Promise<void> {
     const generation = ++this.generation;
     this.store.set({ status: 'connected', error: null });
-    // The handshake may have left with the choice made before a switch while it was
-    // under way (a reload's reconnection): the server hears the current one.
-    this.socket.emit('availability', { away: this.store.get().away }, () => {});
+    // A switch made while this handshake was under way may not be in it (a reload's
+    // reconnection): the server hears the current choice.
+    if (this.awayChangedOffline) {
+      this.awayChangedOffline = false;
+      this.socket.emit('availability', { away: this.store.get().away }, () => {});
+    }
     try {
       const listed = await this.socket.timeout(ackTimeoutMs).emitWithAck('conversations');
       if (generation !== this.generation) return;
