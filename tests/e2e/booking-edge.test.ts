@@ -8,6 +8,7 @@ import { addDays, localDateOf, parseIsoDate, toIsoDate } from '../../src/shared/
 import { createTestDatabase } from '../helpers/db.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { bookingClient, putBytes } from '../integration/booking-helpers.ts';
+import { pickDateTwoDaysAhead } from './wizard.ts';
 import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
 
 /**
@@ -45,7 +46,7 @@ async function bookingReadyToPay(url: string): Promise<string> {
 
 /** Two days ahead in the page's calendar (unless a date is already chosen), then the first free time; on to Contact. */
 async function chooseTime(page: Page, { pickDate = true } = {}) {
-  if (pickDate) await pickDateTwoDaysAhead(page);
+  if (pickDate) await pickChicagoDateTwoDaysAhead(page);
   const grid = page.getByTestId('slot-grid');
   await expect.poll(() => grid.locator('button:not([disabled])').count()).toBeGreaterThan(0);
   const slot = grid.locator('button:not([disabled])').first();
@@ -55,15 +56,9 @@ async function chooseTime(page: Page, { pickDate = true } = {}) {
   await stepHeading(page, 'Contact Information').waitFor();
 }
 
-async function pickDateTwoDaysAhead(page: Page) {
+async function pickChicagoDateTwoDaysAhead(page: Page) {
   await page.getByLabel('Time zone').selectOption('America/Chicago');
-  const target = await page.evaluate(() => {
-    const d = new Date();
-    const t = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 2);
-    return { nextMonth: t.getMonth() !== d.getMonth(), day: t.getDate() };
-  });
-  if (target.nextMonth) await page.getByRole('button', { name: /next month/i }).click();
-  await page.getByRole('grid').getByRole('button', { name: new RegExp(`\\b${target.day}, \\d{4}`) }).first().click();
+  await pickDateTwoDaysAhead(page);
 }
 
 describe('booking wizard: edge journeys', () => {

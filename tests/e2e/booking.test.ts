@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { slotTakenMessage } from '../../src/shared/booking.ts';
 import { bookingClient } from '../integration/booking-helpers.ts';
 import { phoneHint, sessionActions } from '../../src/shared/session-copy.ts';
+import { pickDateTwoDaysAhead } from './wizard.ts';
 import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
 
 /**
@@ -20,17 +21,6 @@ const toastWith = (page: Page, text: string) => page.getByRole('status').filter(
 
 async function expectNoAxeViolations(page: Page) {
   expect(await axeViolations(page)).toEqual([]);
-}
-
-/** Two days ahead in the page's calendar (the browser's own calendar date). */
-async function pickDateTwoDaysAhead(page: Page) {
-  const target = await page.evaluate(() => {
-    const d = new Date();
-    const t = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 2);
-    return { nextMonth: t.getMonth() !== d.getMonth(), day: t.getDate() };
-  });
-  if (target.nextMonth) await page.getByRole('button', { name: /next month/i }).click();
-  await page.getByRole('grid').getByRole('button', { name: new RegExp(`\\b${target.day}, \\d{4}`) }).first().click();
 }
 
 async function uploadDocuments(page: Page) {

@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactMessages } from '../../src/shared/contact.ts';
 import { sessionActions } from '../../src/shared/session-copy.ts';
+import { pickDateTwoDaysAhead } from './wizard.ts';
 import { axeViolations, openBrowser, type Browser } from './browser.ts';
 
 /**
@@ -129,13 +130,7 @@ describe('customers at 1280 × 800', () => {
 
     // Choose a time two days ahead.
     await page.getByLabel('Time zone').selectOption('America/Chicago');
-    const target = await page.evaluate(() => {
-      const d = new Date();
-      const t = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 2);
-      return { nextMonth: t.getMonth() !== d.getMonth(), day: t.getDate() };
-    });
-    if (target.nextMonth) await page.getByRole('button', { name: /next month/i }).click();
-    await page.getByRole('grid').getByRole('button', { name: new RegExp(`\\b${target.day}, \\d{4}`) }).first().click();
+    await pickDateTwoDaysAhead(page);
     const slot = page.getByTestId('slot-grid').locator('button:not([disabled])').first();
     await slot.click();
     await page.getByRole('button', { name: 'Continue', exact: true }).click();

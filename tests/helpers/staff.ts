@@ -92,3 +92,14 @@ export function sessionCookieFrom(cookies: string[]): string | null {
   const value = line?.split(';')[0];
   return value && value !== 'staff_session=' ? value : null;
 }
+
+/** The TOTP code for `secret` at `at` (generateTOTP reads the wall clock, so it is pinned for the call). */
+export function totpCodeAt(secret: string, at = Date.now()): string {
+  const realNow = Date.now;
+  Date.now = () => at;
+  try {
+    return generateTOTP(decodeBase32IgnorePadding(secret), 30, 6);
+  } finally {
+    Date.now = realNow;
+  }
+}

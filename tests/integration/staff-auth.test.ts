@@ -1,23 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { generateTOTP } from '@oslojs/otp';
-import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { outbox, staffInvites, staffSessions, staffUsers } from '../../src/server/db/schema.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import { sessionAbsoluteMs, sessionIdleMs } from '../../src/server/features/staff/session.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
-import { createStaffUser, sessionCookieFrom, trpcHttp } from '../helpers/staff.ts';
+import { createStaffUser, sessionCookieFrom, totpCodeAt, trpcHttp } from '../helpers/staff.ts';
 
-const codeFor = (secret: string, at = Date.now()) => {
-  const realNow = Date.now;
-  Date.now = () => at;
-  try {
-    return generateTOTP(decodeBase32IgnorePadding(secret), 30, 6);
-  } finally {
-    Date.now = realNow;
-  }
-};
+const codeFor = totpCodeAt;
 
 describe.each(dbKinds)('staff sign-in (%s)', (kind) => {
   let app: TestServer;

@@ -1,5 +1,3 @@
-import { generateTOTP } from '@oslojs/otp';
-import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -9,18 +7,9 @@ import { createSecretBox, keyId, secretBoxFromConfig } from '../../src/server/cr
 import { staffUsers } from '../../src/server/db/schema.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
-import { createStaffUser, sessionCookieFrom, trpcHttp } from '../helpers/staff.ts';
+import { createStaffUser, sessionCookieFrom, totpCodeAt, trpcHttp } from '../helpers/staff.ts';
 
-/** generateTOTP reads the wall clock (as in tests/integration/staff-auth.test.ts). */
-function codeFor(secret: string, at = Date.now()): string {
-  const realNow = Date.now;
-  Date.now = () => at;
-  try {
-    return generateTOTP(decodeBase32IgnorePadding(secret), 30, 6);
-  } finally {
-    Date.now = realNow;
-  }
-}
+const codeFor = totpCodeAt;
 
 /**
  * Attack: read staff TOTP keys out of a database dump, swap one user's sealed
