@@ -37,7 +37,7 @@ describe('embedded data folder', () => {
   });
 });
 
-describe('embedded database thread', () => {
+describe('embedded database process', () => {
   it('keeps the event loop turning while a long query runs, and serves other work in arrival order', async () => {
     const database = await openPglite(null);
     try {
@@ -87,13 +87,15 @@ describe('embedded database thread', () => {
     }
   });
 
-  it('fails queries at once and tells its owner when the thread dies, instead of hanging', async () => {
+  it('fails queries at once and tells its owner when the process dies, instead of hanging', async () => {
     let fatal: Error | undefined;
     const database = await openPglite(null, { onFatal: (error) => (fatal = error) });
     try {
-      await database.worker!.terminate();
+      const exited = new Promise((resolve) => database.databaseProcess!.once('exit', resolve));
+      database.databaseProcess!.kill('SIGKILL');
+      await exited;
       await expect(queryRows(database.db, sql`select 1`)).rejects.toThrow();
-      expect(fatal?.message).toMatch(/embedded database thread stopped/);
+      expect(fatal?.message).toMatch(/embedded database process stopped/);
     } finally {
       await database.close();
     }

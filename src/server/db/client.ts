@@ -1,7 +1,9 @@
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { SQL } from 'drizzle-orm';
@@ -26,8 +28,8 @@ export interface Database {
    * slot (the Socket.IO adapter's LISTEN).
    */
   newPool?: (options: { max: number; name: string }) => pg.Pool;
-  /** PGlite: the thread it runs in (tests stop it to see the server fail loudly). */
-  worker?: Worker;
+  /** PGlite: the process it runs in (tests kill it to see the server fail loudly). */
+  databaseProcess?: ChildProcess;
   close(): Promise<void>;
 }
 
@@ -144,29 +146,31 @@ async function migrateOver(url: string, options: PostgresOptions, { advisoryLock
 export interface PgliteOptions {
   timeoutSeconds?: number;
   /**
-   * The database thread ended on its own (a crash): every query fails from now
+   * The database process ended on its own (a crash): every query fails from now
    * on. The server exits on it (main.ts); a supervisor restarts it.
    */
   onFatal?: (error: Error) => void;
 }
 
 /**
- * PGlite in `dataDir` (or in memory when null), in a worker thread behind the
+ * PGlite in `dataDir` (or in memory when null), in a child process behind the
  * PostgreSQL wire protocol on a private unix socket: the server talks to it
  * through node-postgres exactly as to PostgreSQL, with one connection, so
  * transactions run first come first served, and the database's work never
  * runs on the event loop (docs/decisions/046-embedded-database-in-a-worker.md).
+ * A process rather than a thread for memory (docs/decisions/054-embedded-database-memory.md).
  *
  * PGlite itself does not stop a second process opening the same folder —
- * which corrupts it — so we hold a lock file with our pid and refuse to start
- * while a live process holds it.
+ * which corrupts it — so we hold a lock file with our pid (and the database
+ * process's) and refuse to start while a live process holds it.
  */
 export async function openPglite(dataDir: string | null, options: PgliteOptions = {}): Promise<Database> {
-  let releaseLock = () => {};
+  let lock: DataDirLock | undefined;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    releaseLock = acquireDataDirLock(dataDir);
+    lock = await acquireDataDirLock(dataDir);
   }
+  const releaseLock = () => lock?.release();
   // Only this user may reach the socket (mkdtemp creates the folder 0700);
   // a short path, as unix socket paths are limited to ~100 bytes.
   const socketDir = mkdtempSync(path.join(tmpdir(), 'notary-pglite-'));
@@ -174,10 +178,12 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
     rmSync(socketDir, { recursive: true, force: true });
     releaseLock();
   };
-  let worker: PgliteThread | undefined;
+  let worker: PgliteProcess | undefined;
   let pool: pg.Pool | undefined;
   try {
-    worker = await startPgliteThread(dataDir, socketDir, options.onFatal);
+    // A first start: initdb in a process of its own, whose peak ends with it.
+    if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) await initPglite(dataDir, lock);
+    worker = await startPgliteProcess(dataDir, socketDir, lock, options.onFatal);
     const url = `postgresql://postgres@${encodeURIComponent(socketDir)}/postgres`;
     const timeouts = databaseTimeouts(options.timeoutSeconds ?? 15);
     // One connection: PGlite is one session, and the pool's queue is the
@@ -190,7 +196,7 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
     return {
       db: drizzlePg(pool, { schema }) as unknown as Db,
       driver: 'pglite',
-      worker: worker.thread,
+      databaseProcess: worker.child,
       close: () =>
         (closing ??= (async () => {
           await opened.pool.end();
@@ -206,52 +212,89 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
   }
 }
 
-interface PgliteThread {
-  thread: Worker;
-  /** Closes the database (its files complete on disk), then the thread. */
+interface PgliteProcess {
+  child: ChildProcess;
+  /** Closes the database (its files complete on disk), then the process. */
   stop(): Promise<void>;
 }
 
-function startPgliteThread(dataDir: string | null, socketDir: string, onFatal?: (error: Error) => void): Promise<PgliteThread> {
-  const thread = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
-    workerData: { dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
-    // Not the parent's flags (a preloaded module, --watch): the thread needs none.
-    execArgv: [],
-    stdout: false,
-    stderr: false,
+const pgliteProcessScript = new URL('./pglite-process.ts', import.meta.url);
+
+/**
+ * The database process's own V8 flags (docs/decisions/054-embedded-database-memory.md):
+ * WebAssembly compiled by the baseline compiler only (optimising PostgreSQL's
+ * large functions peaked at ~500 MB and kept ~100 MB of code), and small young
+ * generation semi-spaces (its JavaScript is framing only). Not the parent's
+ * flags (a preloaded module, --watch). Two malloc arenas: it has two threads of note.
+ */
+const pgliteProcessFlags = ['--liftoff-only', '--max-semi-space-size=1'];
+const pgliteProcessEnv = () => ({ ...process.env, MALLOC_ARENA_MAX: '2' });
+
+async function initPglite(dataDir: string, lock: DataDirLock | undefined): Promise<void> {
+  const child = spawn(process.execPath, [...pgliteProcessFlags, fileURLToPath(pgliteProcessScript), JSON.stringify({ dataDir, socketPath: '', lockPath: null }), '--init'], {
+    env: pgliteProcessEnv(),
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
+  if (child.pid) lock?.addHolder(child.pid);
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.on('message', (message: { type: string; message?: string }) => {
+    if (message.type === 'failed') output += message.message ?? '';
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`The embedded database could not be created in ${dataDir} (exit code ${code}).\n${output}`);
+}
+
+function startPgliteProcess(dataDir: string | null, socketDir: string, lock: DataDirLock | undefined, onFatal?: (error: Error) => void): Promise<PgliteProcess> {
+  const child = spawn(
+    process.execPath,
+    [...pgliteProcessFlags, fileURLToPath(pgliteProcessScript), JSON.stringify({ dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432'), lockPath: lock?.path ?? null })],
+    // The IPC channel is how it knows we are gone (it closes when we exit, even by SIGKILL).
+    { env: pgliteProcessEnv(), stdio: ['ignore', 'inherit', 'pipe', 'ipc'] },
+  );
+  // The lock names both processes: if we die first, the folder stays locked
+  // until the database process has closed it.
+  if (child.pid) lock?.addHolder(child.pid);
   let failure = '';
   let stopping = false;
-  const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
-  thread.on('message', (message: { type: string; message?: string }) => {
-    if (message.type === 'failed') failure = message.message ?? '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    // Kept for the failure message, and passed on (PGlite's own warnings).
+    failure = (failure + chunk.toString()).slice(-8_000);
+    process.stderr.write(chunk);
   });
-  return new Promise<PgliteThread>((resolve, reject) => {
-    const onEarlyExit = (code: number) => reject(new Error(`The embedded database did not start (thread exit code ${code}).${failure ? `\n${failure}` : ''}`));
+  child.on('message', (message: { type: string; message?: string }) => {
+    if (message.type === 'failed') failure = message.message ?? failure;
+  });
+  return new Promise<PgliteProcess>((resolve, reject) => {
+    const onEarlyExit = (code: number | null) => reject(new Error(`The embedded database did not start (exit code ${code}).${failure ? `\n${failure}` : ''}`));
     const onError = (error: Error) => reject(error);
-    thread.once('exit', onEarlyExit);
-    thread.once('error', onError);
-    thread.on('message', (message: { type: string }) => {
+    child.once('exit', onEarlyExit);
+    child.once('error', onError);
+    child.on('message', (message: { type: string }) => {
       if (message.type !== 'ready') return;
-      thread.off('exit', onEarlyExit);
-      thread.off('error', onError);
+      child.off('exit', onEarlyExit);
+      child.off('error', onError);
       // A forgotten close() must not keep a process (a script, a test run) alive;
       // starting and stopping keep it (the files must be complete).
-      thread.unref();
+      unrefChild(child);
       // From now on an end we did not ask for is fatal: queries fail at once
       // (nothing listens on the socket), and the owner is told.
-      thread.on('error', (error) => (failure ||= error.stack ?? error.message));
-      thread.once('exit', (code) => {
-        if (!stopping) onFatal?.(new Error(`The embedded database thread stopped (exit code ${code}).${failure ? `\n${failure}` : ''}`));
+      child.once('exit', (code, signal) => {
+        if (!stopping) onFatal?.(new Error(`The embedded database process stopped (exit code ${code}${signal ? `, ${signal}` : ''}).${failure ? `\n${failure}` : ''}`));
       });
       resolve({
-        thread,
+        child,
         async stop() {
           if (stopping) return void (await exited);
           stopping = true;
-          // Until the files are complete, the process waits for the thread.
-          thread.ref();
-          thread.postMessage({ type: 'close' });
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          // Until the files are complete, the process waits for the database.
+          refChild(child);
+          child.send({ type: 'close' });
           await exited;
         },
       });
@@ -259,11 +302,35 @@ function startPgliteThread(dataDir: string | null, socketDir: string, onFatal?: 
   });
 }
 
+/** The child, its IPC channel and its stderr pipe stop counting as keeping this process alive. */
+function unrefChild(child: ChildProcess) {
+  child.unref();
+  (child.channel as { unref?: () => void } | undefined)?.unref?.();
+  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+}
+
+function refChild(child: ChildProcess) {
+  child.ref();
+  (child.channel as { ref?: () => void } | undefined)?.ref?.();
+  (child.stderr as unknown as { ref?: () => void } | null)?.ref?.();
+}
+
 export class DataDirLockedError extends Error {}
 
-function acquireDataDirLock(dataDir: string): () => void {
+interface DataDirLock {
+  path: string;
+  /** Adds a process (the database's) to the pids the lock names. */
+  addHolder(pid: number): void;
+  release(): void;
+}
+
+/** How long a new server waits for a dead server's database process to finish closing. */
+const orphanCloseWaitMs = 15_000;
+
+async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
   const lockPath = path.join(dataDir, 'server.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const deadline = Date.now() + orphanCloseWaitMs;
+  for (let attempt = 0; ; attempt++) {
     try {
       // Written whole under a temporary name, then linked into place (fails if it exists):
       // a full disk or a kill never leaves a lock file without its pid.
@@ -274,21 +341,40 @@ function acquireDataDirLock(dataDir: string): () => void {
       } finally {
         rmSync(temporary, { force: true });
       }
-      return () => rmSync(lockPath, { force: true });
+      return {
+        path: lockPath,
+        addHolder(pid) {
+          // Replaced whole (rename), never seen half-written.
+          writeFileSync(temporary, `${process.pid} ${pid}`, { flush: true });
+          renameSync(temporary, lockPath);
+        },
+        release: () => rmSync(lockPath, { force: true }),
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+      // "server pid" or "server pid database pid".
+      const [holder, databaseHolder] = readFileSync(lockPath, 'utf8').split(' ').map((pid) => Number.parseInt(pid, 10));
+      const live = (pid: number | undefined) => pid !== undefined && Number.isInteger(pid) && pid !== process.pid && isAlive(pid);
+      if (live(holder)) {
         throw new DataDirLockedError(
           `The embedded database in ${path.resolve(dataDir)} is already in use by process ${holder}. ` +
             'Stop that server first, or give this one its own DATA_DIR (or a DATABASE_URL).',
         );
       }
+      if (live(databaseHolder)) {
+        // A server that was killed: its database process is closing the folder
+        // (pglite-process.ts) and removes the lock when done.
+        if (Date.now() > deadline) {
+          throw new DataDirLockedError(`The embedded database in ${path.resolve(dataDir)} is still being closed by process ${databaseHolder}.`);
+        }
+        await sleep(100);
+        continue;
+      }
+      if (attempt > 2) throw new DataDirLockedError(`Could not lock ${lockPath}.`);
       // The previous holder died without cleaning up: the lock is stale.
       rmSync(lockPath, { force: true });
     }
   }
-  throw new DataDirLockedError(`Could not lock ${lockPath}.`);
 }
 
 function isAlive(pid: number): boolean {
@@ -310,7 +396,7 @@ export async function openDatabase(options: {
   dataDir: string;
   timeoutSeconds?: number;
   onError?: (error: Error) => void;
-  /** PGlite only: its thread ended on its own. */
+  /** PGlite only: its process ended on its own. */
   onFatal?: (error: Error) => void;
 }): Promise<Database> {
   return options.databaseUrl
