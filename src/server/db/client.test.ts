@@ -1,10 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, dbKinds } from '../../../tests/helpers/db.ts';
 import { DataDirLockedError, openPglite, queryRows } from './client.ts';
+
+/** Running (an exited process nobody has reaped yet counts as gone). */
+function isAlive(pid: number) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 describe.each(dbKinds)('database on %s', (kind) => {
   it('applies every migration and answers queries', async () => {
@@ -100,4 +110,50 @@ describe('embedded database process', () => {
       await database.close();
     }
   });
+
+  it('dies with a server killed by SIGKILL, leaving no socket folder or lock, and the data survives', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pglite-orphan-'));
+    try {
+      // A server stand-in: opens the folder, writes a row, reports, then waits to be killed.
+      const script = `
+        import { sql } from 'drizzle-orm';
+        import { openPglite } from ${JSON.stringify(new URL('./client.ts', import.meta.url).pathname)};
+        const database = await openPglite(${JSON.stringify(dir)});
+        await database.db.execute(sql\`create table kept (n int)\`);
+        await database.db.execute(sql\`insert into kept values (42)\`);
+        const { socketPath } = JSON.parse(database.databaseProcess.spawnargs.at(-1));
+        process.stdout.write(JSON.stringify({ pid: database.databaseProcess.pid, socketPath }) + '\\n');
+        setInterval(() => {}, 1000);
+      `;
+      const server = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+      const line = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        server.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('\n')) resolve(output.split('\n')[0]!);
+        });
+        server.once('exit', (code) => reject(new Error(`the stand-in exited (${code})`)));
+      });
+      const { pid, socketPath } = JSON.parse(line) as { pid: number; socketPath: string };
+      expect(isAlive(pid)).toBe(true);
+      expect(existsSync(socketPath)).toBe(true);
+      const killed = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGKILL');
+      await killed;
+      // Opening at once waits for the orphaned database process to close the folder.
+      const again = await openPglite(dir);
+      try {
+        // It removed the lock last, then exits.
+        await vi.waitFor(() => expect(isAlive(pid)).toBe(false));
+        expect(existsSync(path.dirname(socketPath))).toBe(false);
+        const [row] = await queryRows<{ n: number }>(again.db, sql`select n from kept`);
+        expect(row!.n).toBe(42);
+      } finally {
+        await again.close();
+      }
+      expect(existsSync(path.join(dir, 'server.lock'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -380,9 +380,15 @@ async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A process that has exited but was not reaped yet (a zombie: an orphaned
+  // database process whose new parent does not reap) holds nothing.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
