@@ -94,6 +94,15 @@ interface BenchServer {
 }
 
 /**
+ * The V8 flags `npm run serve` starts the server with (decision 054: the young
+ * generation's size), so the bench measures the process users run.
+ */
+function serveNodeFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  return (scripts.serve ?? '').split(/\s+/).filter((word) => word.startsWith('--') && !word.startsWith('--env-file'));
+}
+
+/**
  * The built server in its own process, with scripts/bench/record-sql.ts preloaded
  * (inactive until the bench asks it to record an endpoint's statements).
  */
@@ -103,7 +112,7 @@ async function startBenchServer(env: Record<string, string>, dataDir: string): P
   writeFileSync(sqlRecordFile, '');
   let output = '';
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', './scripts/bench/record-sql.ts', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...serveNodeFlags(), '--import', './scripts/bench/record-sql.ts', 'src/server/main.ts'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_COOKIE_SECURE: 'false', BENCH_SQL_RECORD: sqlRecordFile, ...serverEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
