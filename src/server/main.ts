@@ -5,8 +5,22 @@
  * first (in the OS temporary folder; a folder that cannot be written only
  * turns the cache off). Then the server itself, serve.ts. See
  * docs/decisions/048-database-endpoints-and-start-up.md.
+ *
+ * On the embedded database (no DATABASE_URL), a first start creates its data
+ * folder before the server's modules load: initdb's peak (~550 MB for a few
+ * seconds, in a process of its own) does not add up with the server's
+ * (docs/decisions/054-embedded-database-memory.md).
  */
 import { enableCompileCache } from 'node:module';
+import path from 'node:path';
 
 enableCompileCache();
+if (!process.env.DATABASE_URL) {
+  const { createPgliteDataDir, DataDirLockedError } = await import('./db/pglite-data-dir.ts');
+  // The same folder as config.ts's DATA_DIR and openDatabase's `pglite` in it.
+  await createPgliteDataDir(path.join(process.env.DATA_DIR ?? './data', 'pglite')).catch((error: unknown) => {
+    console.error(error instanceof DataDirLockedError ? error.message : error);
+    process.exit(1);
+  });
+}
 await import('./serve.ts');
