@@ -15,10 +15,20 @@ import { enableCompileCache } from 'node:module';
 import path from 'node:path';
 
 enableCompileCache();
-if (!process.env.DATABASE_URL) {
+// Only for a configuration serve.ts will accept; otherwise it reports what is wrong.
+const config = await import('./config.ts').then(({ assertDeployable, loadConfig }) => {
+  try {
+    const loaded = loadConfig();
+    assertDeployable(loaded);
+    return loaded;
+  } catch {
+    return undefined;
+  }
+});
+if (config && !config.DATABASE_URL) {
   const { createPgliteDataDir, DataDirLockedError } = await import('./db/pglite-data-dir.ts');
-  // The same folder as config.ts's DATA_DIR and openDatabase's `pglite` in it.
-  await createPgliteDataDir(path.join(process.env.DATA_DIR ?? './data', 'pglite')).catch((error: unknown) => {
+  // The folder openDatabase (client.ts) opens.
+  await createPgliteDataDir(path.join(config.DATA_DIR, 'pglite')).catch((error: unknown) => {
     console.error(error instanceof DataDirLockedError ? error.message : error);
     process.exit(1);
   });

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, dbKinds } from '../../../tests/helpers/db.ts';
 import { DataDirLockedError, openPglite, queryRows } from './client.ts';
+import { createPgliteDataDir } from './pglite-data-dir.ts';
 
 /** Running (an exited process nobody has reaped yet counts as gone). */
 function isAlive(pid: number) {
@@ -29,6 +30,28 @@ describe.each(dbKinds)('database on %s', (kind) => {
 });
 
 describe('embedded data folder', () => {
+  it('is created (initdb) in a process of its own before anything opens it, under the lock', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pglite-create-'));
+    try {
+      const { writeFileSync } = await import('node:fs');
+      // A live process (our parent) holds the folder: nothing is created.
+      writeFileSync(path.join(dir, 'server.lock'), String(process.ppid));
+      await expect(createPgliteDataDir(dir)).rejects.toBeInstanceOf(DataDirLockedError);
+      expect(existsSync(path.join(dir, 'PG_VERSION'))).toBe(false);
+      rmSync(path.join(dir, 'server.lock'));
+      await createPgliteDataDir(dir);
+      expect(existsSync(path.join(dir, 'PG_VERSION'))).toBe(true);
+      expect(existsSync(path.join(dir, 'server.lock'))).toBe(false);
+      // Then it opens without initdb, and migrates.
+      const database = await openPglite(dir);
+      const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from bookings`);
+      expect(row!.n).toBe(0);
+      await database.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('refuses a second opener while the first holds the folder, and frees it on close', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pglite-lock-'));
     try {
