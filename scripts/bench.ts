@@ -265,11 +265,11 @@ function bundleMarkdown(bundles: RouteBundle[]): string {
   return [
     '## JavaScript on first load',
     '',
-    'Per route, from `dist/client/.vite/manifest.json`: the entry chunk and its static imports plus the route\'s lazy chunk and its static imports. Gzip level 6 per file (the budgets are in gzip); brotli quality 11 is what a browser receives (the assets are precompressed at build time). Budgets: marketing pages 100 KB, the console\'s sign-in pages 110 KB, `/schedule` 150 KB (docs/decisions/040-first-load-budgets.md). Floor: React 19 + the react-router 7 data router with one trivial lazy route, built the same way, is 95.6 KB gzip (docs/decisions/050-first-paint-and-route-preloads.md). Each route\'s own files are also announced in its HTML as `modulepreload` links (`dist/client/.vite/route-preloads.json`).',
+    'Per route, from `dist/client/.vite/manifest.json`: the entry chunk and its static imports plus the route\'s lazy chunk and its static imports. Gzip level 6 per file (the budgets are in gzip); brotli quality 11 is what a browser receives (the assets are precompressed at build time). Budgets: marketing pages 100 KB, the console\'s sign-in pages 110 KB, `/schedule` 150 KB (docs/decisions/040-first-load-budgets.md). Floor: React 19 + the react-router 7 data router with one trivial lazy route, built the same way, is 95.6 KB gzip (docs/decisions/050-first-paint-and-route-preloads.md). Each route\'s own files are also announced in its HTML as `modulepreload` links (`dist/client/.vite/route-preloads.json`). Routes marked *server HTML* hydrate as the server\'s HTML without their page module (`src/client/server-html.ts`, docs/decisions/051-marketing-pages-as-server-html.md): their first load is the entry alone.',
     '',
     '| Route | Gzipped JS | Brotli JS | Raw JS | Files | Budget |',
     '|---|---|---|---|---|---|',
-    ...bundles.map((b) => `| \`${b.route}\` | ${kb(b.gzipBytes)} | ${kb(b.brotliBytes)} | ${kb(b.rawBytes)} | ${b.files.length} | ${verdict(b)} |`),
+    ...bundles.map((b) => `| \`${b.route}\`${b.serverHtml ? ' (server HTML)' : ''} | ${kb(b.gzipBytes)} | ${kb(b.brotliBytes)} | ${kb(b.rawBytes)} | ${b.files.length} | ${verdict(b)} |`),
   ].join('\n');
 }
 

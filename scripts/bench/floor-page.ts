@@ -27,7 +27,8 @@ export async function buildPageFloor(outDir: string): Promise<{ clientDir: strin
   await build({
     root,
     configFile: false,
-    logLevel: 'warn',
+    // Only errors: react-router's "use client" directives are reported as warnings without the React plugin.
+    logLevel: 'error',
     build: {
       outDir,
       emptyOutDir: true,
