@@ -1,7 +1,8 @@
-import { createElement, useEffect, useRef, type ComponentType, type MouseEvent } from 'react';
+import { createElement, useEffect, useRef, type ComponentType } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
-import { Outlet, useLocation, useNavigate, type NavigateFunction } from 'react-router-dom';
-import { whenElementNear } from '../marketing/defer-until-visible.tsx';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { followLink } from '../../lib/follow-link.ts';
+import { whenElementNear } from '../../lib/when-near.ts';
 
 /**
  * The page of a first load that hydrates as its server HTML (src/client/server-html.ts,
@@ -64,18 +65,4 @@ function ServerHtmlPage({ html }: { html: string }) {
   // React keeps the server's DOM for `dangerouslySetInnerHTML` when hydrating; the
   // string is the same HTML, read from the page just before hydration.
   return <div ref={ref} className="flex-1" onClick={(event) => followLink(event, navigate)} dangerouslySetInnerHTML={{ __html: html }} />;
-}
-
-/** Links in the server's HTML navigate through the router, as a <Link> would. */
-export function followLink(event: MouseEvent<HTMLElement>, navigate: NavigateFunction) {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  const anchor = (event.target as Element).closest('a');
-  if (!anchor || anchor.target || anchor.hasAttribute('download')) return;
-  const url = new URL(anchor.href, window.location.href);
-  // Other sites, mail and phone links, and the staff console (a full page load, as in the footer) stay with the browser.
-  if (url.origin !== window.location.origin || url.pathname.startsWith('/admin')) return;
-  // An anchor on this page: the browser scrolls to it.
-  if (url.hash && url.pathname === window.location.pathname && url.search === window.location.search) return;
-  event.preventDefault();
-  void navigate(url.pathname + url.search + url.hash);
 }

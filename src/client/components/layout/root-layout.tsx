@@ -1,11 +1,11 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation, useMatches, useNavigate, useRouteError } from 'react-router-dom';
-import { applyMetaToDocument, resolveMeta } from '../../lib/meta.ts';
 import { Toaster } from '../ui/toast.tsx';
 import { ChatLauncher } from './chat-launcher.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
-import { followLink, PageOutlet, useServerHtml } from './page-outlet.tsx';
+import { followLink } from '../../lib/follow-link.ts';
+import { PageOutlet, useServerHtml } from './page-outlet.tsx';
 
 /** Header, page, footer; keeps the head and scroll position right on navigation. */
 export function RootLayout() {
@@ -47,11 +47,17 @@ function ServerFooter() {
 function useRouteHead(enabled: boolean) {
   const matches = useMatches();
   const error = useRouteError();
+  const firstPage = useRef(true);
   useEffect(() => {
+    // The server wrote the first page's head; meta.ts arrives with the first navigation (docs/decisions/051).
+    if (firstPage.current) {
+      firstPage.current = false;
+      return;
+    }
     if (!enabled) return;
     const loaderData = Object.fromEntries(matches.map((m) => [m.id, m.data]));
     const is404 = (error as { status?: number } | undefined)?.status === 404;
-    applyMetaToDocument(resolveMeta(matches as never, loaderData, is404));
+    void import('../../lib/meta.ts').then(({ applyMetaToDocument, resolveMeta }) => applyMetaToDocument(resolveMeta(matches as never, loaderData, is404)));
   }, [matches, error, enabled]);
 }
 
