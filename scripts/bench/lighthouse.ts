@@ -85,7 +85,8 @@ async function audit(port: number, url: string, pagePath: string): Promise<Light
       }
     }
   }
-  const lcpItem = (lhr.audits['largest-contentful-paint-element']?.details as { items?: Array<{ items?: Array<{ node?: { selector?: string; snippet?: string } }> }> } | undefined)?.items?.[0]?.items?.[0]?.node;
+  // Lighthouse 13 names the LCP element in its LCP breakdown insight (a `node` item).
+  const lcpItem = (lhr.audits['lcp-breakdown-insight']?.details as { items?: Array<{ type?: string; selector?: string; snippet?: string }> } | undefined)?.items?.find((item) => item.type === 'node');
   return {
     path: pagePath,
     performance: score('performance'),
