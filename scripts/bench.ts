@@ -255,7 +255,7 @@ function lighthouseMarkdown(pages: LighthousePage[]): string {
       return `| \`${p.path}\` | ${mid(app((r) => r.performance), 2)} | ${mid(app((r) => r.accessibility), 2)} | ${mid(app((r) => r.bestPractices), 2)} | ${mid(app((r) => r.seo), 2)} | ${msSpread(app((r) => r.fcpMs))} | ${Math.round(median(p.floor.map((r) => r.fcpMs)))} ms | ${spread(ratios(p, 'fcpMs'), (v) => v.toFixed(2))} | ${msSpread(app((r) => r.lcpMs))} | ${Math.round(median(p.floor.map((r) => r.lcpMs)))} ms | ${spread(ratios(p, 'lcpMs'), (v) => v.toFixed(2))} | ${Math.round(median(app((r) => r.tbtMs)))} ms | ${mid(app((r) => r.cls), 3)} | ${kb(median(app((r) => r.scriptTransferBytes)))} |`;
     }),
     '',
-    'LCP element (first run): ' + pages.map((p) => `\`${p.path}\` ${p.app[0]?.lcpElement.split(' ')[0] ?? 'n/a'} (floor ${p.floor[0]?.lcpElement.split(' ')[0] ?? 'n/a'})`).join('; ') + '.',
+    'LCP element (first run, as Lighthouse names it): ' + pages.map((p) => `\`${p.path}\` \`${p.app[0]?.lcpElement ?? 'n/a'}\` (floor \`${p.floor[0]?.lcpElement ?? 'n/a'}\`)`).join('; ') + '.',
   ];
   const failing = [...new Set(pages.flatMap((p) => p.app.flatMap((r) => r.failing.map((f) => `- \`${p.path}\` ${f}`))))];
   if (failing.length > 0) lines.push('', 'Audits below 0.9 in a category under 1.0 (any run):', '', ...failing);

@@ -20,7 +20,7 @@ export interface LighthouseRow {
   scriptTransferBytes: number;
   /** Failed audits worth reading, per category with a score below 1. */
   failing: string[];
-  /** What Lighthouse names as the LCP element (its selector and a snippet). */
+  /** What Lighthouse names as the LCP element (its selector). */
   lcpElement: string;
 }
 
@@ -86,7 +86,7 @@ async function audit(port: number, url: string, pagePath: string): Promise<Light
     }
   }
   // Lighthouse 13 names the LCP element in its LCP breakdown insight (a `node` item).
-  const lcpItem = (lhr.audits['lcp-breakdown-insight']?.details as { items?: Array<{ type?: string; selector?: string; snippet?: string }> } | undefined)?.items?.find((item) => item.type === 'node');
+  const lcpItem = (lhr.audits['lcp-breakdown-insight']?.details as { items?: Array<{ type?: string; selector?: string }> } | undefined)?.items?.find((item) => item.type === 'node');
   return {
     path: pagePath,
     performance: score('performance'),
@@ -99,7 +99,7 @@ async function audit(port: number, url: string, pagePath: string): Promise<Light
     cls: numeric('cumulative-layout-shift'),
     scriptTransferBytes: requests.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
     failing,
-    lcpElement: lcpItem ? `${lcpItem.selector ?? ''} ${lcpItem.snippet ?? ''}`.trim() : 'n/a',
+    lcpElement: lcpItem?.selector ?? 'n/a',
   };
 }
 

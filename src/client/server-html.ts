@@ -6,7 +6,7 @@
  * (header, footer and chat button hydrate as usual), its links navigate through
  * the router, native elements (`<details>`, forms, anchors) work as HTML, and
  * the few interactive parts are islands hydrated when they come near the
- * viewport (`data-island`, see server-html-outlet.tsx). A client-side navigation
+ * viewport (`data-island`, see components/layout/page-outlet.tsx). A client-side navigation
  * to such a page loads and renders its module as for any other route.
  *
  * Keyed by the route's full path as `src/build/route-chunks.ts` reads it from

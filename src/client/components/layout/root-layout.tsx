@@ -47,11 +47,11 @@ function ServerFooter() {
 function useRouteHead(enabled: boolean) {
   const matches = useMatches();
   const error = useRouteError();
-  const firstPage = useRef(true);
+  const isFirstRender = useRef(true);
   useEffect(() => {
     // The server wrote the first page's head; meta.ts arrives with the first navigation (docs/decisions/051).
-    if (firstPage.current) {
-      firstPage.current = false;
+    if (isFirstRender.current) {
+      isFirstRender.current = false;
       return;
     }
     if (!enabled) return;
