@@ -61,7 +61,7 @@ export async function runLighthouse(baseUrl: string, paths: string[], runs: numb
   return pages;
 }
 
-async function audit(port: number, url: string, pagePath: string): Promise<LighthouseRow> {
+async function audit(port: number, url: string, pagePath: string, attempt = 1): Promise<LighthouseRow> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -70,6 +70,8 @@ async function audit(port: number, url: string, pagePath: string): Promise<Light
   });
   if (!result) throw new Error(`lighthouse returned nothing for ${pagePath}`);
   const { lhr } = result;
+  // A trace Chromium failed to record (NO_NAVSTART on a loaded machine) says nothing about the page: once more.
+  if (lhr.runtimeError && attempt < 2) return audit(port, url, pagePath, attempt + 1);
   if (lhr.runtimeError) throw new Error(`lighthouse failed on ${pagePath}: ${lhr.runtimeError.message}`);
   const score = (id: string) => lhr.categories[id]?.score ?? 0;
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
