@@ -15,20 +15,14 @@ import { enableCompileCache } from 'node:module';
 import path from 'node:path';
 
 enableCompileCache();
-// Only for a configuration serve.ts will accept; otherwise it reports what is wrong.
-const config = await import('./config.ts').then(({ assertDeployable, loadConfig }) => {
-  try {
-    const loaded = loadConfig();
-    assertDeployable(loaded);
-    return loaded;
-  } catch {
-    return undefined;
-  }
-});
-if (config && !config.DATABASE_URL) {
+// Read from the environment directly, as config.ts reads them (DATABASE_URL
+// empty means unset; DATA_DIR defaults to ./data): loading config.ts here
+// (zod) would add ~35 MB to the peak. A configuration serve.ts then refuses
+// has only created the folder it would need anyway.
+if (!process.env.DATABASE_URL) {
   const { createPgliteDataDir, DataDirLockedError } = await import('./db/pglite-data-dir.ts');
   // The folder openDatabase (client.ts) opens.
-  await createPgliteDataDir(path.join(config.DATA_DIR, 'pglite')).catch((error: unknown) => {
+  await createPgliteDataDir(path.join(process.env.DATA_DIR ?? './data', 'pglite')).catch((error: unknown) => {
     console.error(error instanceof DataDirLockedError ? error.message : error);
     process.exit(1);
   });
