@@ -17,11 +17,10 @@ export const pgliteProcessScript = new URL('./pglite-process.ts', import.meta.ur
  * The database process's own V8 flags (docs/decisions/054-embedded-database-memory.md):
  * WebAssembly compiled by the baseline compiler only (optimising PostgreSQL's
  * large functions peaked at ~500 MB and kept ~60 MB of code), and small young
- * generation semi-spaces (its JavaScript is framing only); `gc()` for the
- * collection after a burst (pglite-process.ts). Not the parent's flags (a
- * preloaded module, --watch). Two malloc arenas: it has two threads of note.
+ * generation semi-spaces (its JavaScript is framing only). Not the parent's
+ * flags (a preloaded module, --watch). Two malloc arenas: it has two threads of note.
  */
-export const pgliteProcessFlags = ['--liftoff-only', '--max-semi-space-size=1', '--expose-gc'];
+export const pgliteProcessFlags = ['--liftoff-only', '--max-semi-space-size=1'];
 export const pgliteProcessEnv = () => ({ ...process.env, MALLOC_ARENA_MAX: '2' });
 
 export async function initPglite(dataDir: string, lock: DataDirLock | undefined): Promise<void> {

@@ -83,8 +83,6 @@ let queue: { connection: Connection; message: Buffer }[] = [];
 let owner: Connection | null = null;
 let running = false;
 let closing = false;
-/** Messages run so far, for the garbage collection after a burst (below). */
-let handled = 0;
 
 /** Splits what arrived into whole messages (the first one untyped: startup, SSL or cancel request). */
 function receive(connection: Connection, data: Buffer) {
@@ -156,7 +154,6 @@ async function run() {
       // Sync or a simple Query ends an exchange; the startup message (untyped) is one whole.
       const exchangeEnded = message[0] === 0x53 || message[0] === 0x51 || message[0] === 0;
       owner = exchangeEnded && !db.isInTransaction() ? null : connection;
-      handled++;
     }
   } catch (error) {
     fail(error);
@@ -180,29 +177,6 @@ const server = net.createServer((socket) => {
     void run();
   });
 });
-
-/**
- * After a burst of work, once the load has ended, one full garbage collection
- * gives the burst's garbage back (docs/decisions/054-embedded-database-memory.md):
- * V8's own memory reducer waits for a quiet process, and the server's outbox
- * asks something every 2 s, so it rarely ran. `gc` exists with --expose-gc
- * (client.ts starts this process with it).
- */
-const collect = (globalThis as { gc?: () => void }).gc;
-if (collect) {
-  const burst = 1_000;
-  const quiet = 50;
-  let seen = 0;
-  let collectedAt = 0;
-  setInterval(() => {
-    const recent = handled - seen;
-    seen = handled;
-    if (recent < quiet && handled - collectedAt >= burst) {
-      collectedAt = handled;
-      collect();
-    }
-  }, 5_000).unref();
-}
 
 server.on('error', fail);
 server.listen(socketPath, () => send({ type: 'ready' }));
