@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import compression from 'compression';
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
+import type { TRPCError } from '@trpc/server';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps.ts';
 import { healthRoutes, type Readiness } from './http/health.ts';
@@ -18,7 +19,9 @@ import { rateLimit } from './http/rate-limit.ts';
 import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
-import { appRouter } from './router.ts';
+import { appRouter, fastLaneProcedures } from './router.ts';
+import type { Context } from './trpc.ts';
+import { trpcFastLane } from './http/trpc-fast-lane.ts';
 import { mountContactFormPosts } from './http/contact-forms.ts';
 import { bodyLimit, bodyLimits } from './http/body-limit.ts';
 import { errorResponder } from './http/errors.ts';
@@ -88,19 +91,23 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   // The contact forms posted by the browser itself (before the page's script has loaded).
   mountContactFormPosts(app, deps);
 
+  const trpcContext = ({ req, res }: { req: Request; res: Response }): Context => ({ deps, req, res, requestId: String(req.id) });
+  const onTrpcError = ({ error, path }: { error: TRPCError; path?: string }) => {
+    if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error, path }, 'tRPC procedure failed');
+  };
   app.use(
     '/trpc',
     bodyLimit(bodyLimits.trpc),
+    // The busiest public calls skip the adapter's request/response conversion (decision 053).
+    trpcFastLane({ router: appRouter, procedures: fastLaneProcedures, createContext: trpcContext, onError: onTrpcError, maxBodySize: bodyLimits.trpc }),
     createExpressMiddleware({
       router: appRouter,
       // Chunked bodies carry no length for bodyLimit to check: tRPC stops reading at the same limit.
       maxBodySize: bodyLimits.trpc,
       // Each call in a batch pays its own rate limit; the batch itself is bounded too.
       maxBatchSize: trpcMaxBatchSize,
-      createContext: ({ req, res }) => ({ deps, req, res, requestId: String(req.id) }),
-      onError: ({ error, path }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error, path }, 'tRPC procedure failed');
-      },
+      createContext: trpcContext,
+      onError: onTrpcError,
     }),
   );
 
