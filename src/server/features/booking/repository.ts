@@ -1,4 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import { editableStatuses, holdingStatuses, slotKeepingStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import { queryRows, type Db, type DbOrTx } from '../../db/client.ts';
 import { bookingManageTokens, bookings, customers, documents, payments } from '../../db/schema.ts';
@@ -27,8 +29,13 @@ function takesCapacity(now: Date | ReturnType<typeof sql.placeholder>) {
  */
 const slotLockNamespace = 0x4e4f5459; // "NOTY"
 export async function lockSlot(tx: DbOrTx, startsAt: Date): Promise<void> {
+  await tx.execute(sql.raw(lockStatement(startsAt)));
+}
+/** Both keys are integers we compute: written into the text, so the simple protocol can carry it too. */
+function lockStatement(startsAt: Date): string {
   const minutes = Math.floor(startsAt.getTime() / 60_000);
-  await tx.execute(sql`select pg_advisory_xact_lock(${slotLockNamespace}::int, ${minutes}::int)`);
+  if (!Number.isSafeInteger(minutes)) throw new Error('Invalid slot start');
+  return `select pg_advisory_xact_lock(${slotLockNamespace}::int, ${minutes}::int)`;
 }
 
 export async function countTaken(tx: DbOrTx, startsAt: Date, now: Date, excludeBookingId?: string): Promise<number> {
@@ -90,14 +97,31 @@ const isoText = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC
  * decision for the slot committed, so the count is current — the same
  * guarantee as a separate count after the lock.
  */
-export async function holdInSlot(
-  tx: DbOrTx,
-  hold: { bookingId: string; startsAt: Date; timeZone: string; holdExpiresAt: Date; now: Date; capacity: number },
-): Promise<HoldOutcome> {
+export async function holdInSlot(tx: DbOrTx, hold: Hold): Promise<HoldOutcome> {
+  const [row] = await queryRows<HoldRow>(tx, holdStatement(hold));
+  return holdOutcome(row);
+}
+
+export interface Hold {
+  bookingId: string;
+  startsAt: Date;
+  timeZone: string;
+  holdExpiresAt: Date;
+  now: Date;
+  capacity: number;
+}
+type HoldRow = { status: BookingStatus; done: boolean } | undefined;
+
+function holdOutcome(row: HoldRow): HoldOutcome {
+  if (!row) return 'not_found';
+  if (row.done) return row.status === 'draft' ? 'held' : 'moved';
+  return editableStatuses.includes(row.status) ? 'full' : 'locked';
+}
+
+/** The one statement of a hold (see `holdInSlot`). */
+function holdStatement(hold: Hold): SQL {
   const startsAt = hold.startsAt.toISOString();
-  const [row] = await queryRows<{ status: BookingStatus; done: boolean }>(
-    tx,
-    sql`
+  return sql`
     with target as (
       select id, status, starts_at from bookings where id = ${hold.bookingId} for update
     ), taken as (
@@ -123,11 +147,52 @@ export async function holdInSlot(
                'startsAt', ${startsAt}::text, 'previousStartsAt', previous_starts_at)
         from moved where previous_status <> 'draft'
     )
-    select target.status, exists (select 1 from moved) as done from target`,
-  );
-  if (!row) return 'not_found';
-  if (row.done) return row.status === 'draft' ? 'held' : 'moved';
-  return editableStatuses.includes(row.status) ? 'full' : 'locked';
+    select target.status, exists (select 1 from moved) as done from target`;
+}
+
+const dialect = new PgDialect();
+
+/** A value as an SQL literal: finite numbers as they are, strings quoted by node-postgres (`escapeLiteral`). */
+function literal(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  throw new Error(`No SQL literal for a ${typeof value}`);
+}
+
+/**
+ * PostgreSQL: the whole hold — BEGIN, the slot's lock, the hold statement,
+ * COMMIT — sent as one simple-protocol message, so one round trip instead of
+ * four (docs/decisions/053-trpc-fast-lane.md). PostgreSQL runs the statements
+ * of such a message one after another, each with its own snapshot (READ
+ * COMMITTED), so the hold statement still starts after the lock was granted
+ * and counts every hold committed before it: the guarantee of `lockSlot` then
+ * `holdInSlot` in a transaction, unchanged (booking-concurrency.test.ts).
+ *
+ * The simple protocol carries no parameters: the values are written into the
+ * text as literals, numbers as they are and strings quoted by node-postgres
+ * (they are already a UUID, ISO instants and a known time-zone name).
+ * When a statement fails, PostgreSQL skips the rest of the message and leaves
+ * the transaction aborted: it is rolled back before the connection goes back
+ * to the pool (or the connection is dropped).
+ */
+export async function holdInOneRoundTrip(pool: pg.Pool, hold: Hold): Promise<HoldOutcome> {
+  const { sql: text, params } = dialect.sqlToQuery(holdStatement(hold));
+  const statement = text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
+  const client = await pool.connect();
+  let results: pg.QueryResult[];
+  try {
+    results = (await client.query(`begin; ${lockStatement(hold.startsAt)}; ${statement}; commit`)) as unknown as pg.QueryResult[];
+  } catch (error) {
+    try {
+      await client.query('rollback');
+      client.release();
+    } catch (rollbackError) {
+      client.release(rollbackError as Error);
+    }
+    throw error;
+  }
+  client.release();
+  return holdOutcome(results[2]!.rows[0] as HoldRow);
 }
 
 /** Inserts a draft; null when the reference is already taken (the caller draws again). */
