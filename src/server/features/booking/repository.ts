@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, is, lt, ne, or, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { editableStatuses, holdingStatuses, slotKeepingStatuses, type BookingStatus } from '../../../shared/booking.ts';
@@ -15,7 +15,7 @@ export type BookingRow = typeof bookings.$inferSelect;
  * or while its hold has not expired. An expired hold simply stops matching:
  * nothing has to run to free it.
  */
-function takesCapacity(now: Date | ReturnType<typeof sql.placeholder>) {
+function takesCapacity(now: Date | string | ReturnType<typeof sql.placeholder>) {
   return or(
     inArray(bookings.status, [...slotKeepingStatuses]),
     and(inArray(bookings.status, [...holdingStatuses]), sql`${bookings.holdExpiresAt} > ${now instanceof Date ? now.toISOString() : now}::timestamptz`),
@@ -98,7 +98,7 @@ const isoText = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC
  * guarantee as a separate count after the lock.
  */
 export async function holdInSlot(tx: DbOrTx, hold: Hold): Promise<HoldOutcome> {
-  const [row] = await queryRows<HoldRow>(tx, holdStatement(hold));
+  const [row] = await queryRows<HoldRow>(tx, holdStatement(holdValues(hold)));
   return holdOutcome(row);
 }
 
@@ -118,20 +118,31 @@ function holdOutcome(row: HoldRow): HoldOutcome {
   return editableStatuses.includes(row.status) ? 'full' : 'locked';
 }
 
+/** A hold's values as the statement takes them (instants as ISO text), or placeholders for them. */
+type HoldValues<T> = Record<'bookingId' | 'startsAt' | 'timeZone' | 'holdExpiresAt' | 'now' | 'capacity', T>;
+const holdValues = (hold: Hold): HoldValues<string | number> => ({
+  bookingId: hold.bookingId,
+  startsAt: hold.startsAt.toISOString(),
+  timeZone: hold.timeZone,
+  holdExpiresAt: hold.holdExpiresAt.toISOString(),
+  now: hold.now.toISOString(),
+  capacity: hold.capacity,
+});
+
 /** The one statement of a hold (see `holdInSlot`). */
-function holdStatement(hold: Hold): SQL {
-  const startsAt = hold.startsAt.toISOString();
+function holdStatement(hold: HoldValues<string | number | ReturnType<typeof sql.placeholder>>): SQL {
+  const startsAt = hold.startsAt;
   return sql`
     with target as (
       select id, status, starts_at from bookings where id = ${hold.bookingId} for update
     ), taken as (
       select count(*)::int as n from bookings
-      where starts_at = ${startsAt}::timestamptz and id <> ${hold.bookingId} and ${takesCapacity(hold.now)}
+      where starts_at = ${startsAt}::timestamptz and id <> ${hold.bookingId} and ${takesCapacity(hold.now as string)}
     ), moved as (
       update bookings set
         starts_at = ${startsAt}::timestamptz,
         time_zone = ${hold.timeZone},
-        hold_expires_at = ${hold.holdExpiresAt.toISOString()}::timestamptz,
+        hold_expires_at = ${hold.holdExpiresAt}::timestamptz,
         status = case when target.status = 'draft' then 'held' else target.status end,
         updated_at = now()
       from target, taken
@@ -150,7 +161,32 @@ function holdStatement(hold: Hold): SQL {
     select target.status, exists (select 1 from moved) as done from target`;
 }
 
-const dialect = new PgDialect();
+/**
+ * The hold statement's text, built once: the text between its parameters,
+ * and for each parameter either the hold's value it takes or, for our own
+ * constants (the statuses), its literal.
+ */
+const holdTemplate = (() => {
+  const names = ['bookingId', 'startsAt', 'timeZone', 'holdExpiresAt', 'now', 'capacity'] as const;
+  const placeholders = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as HoldValues<ReturnType<typeof sql.placeholder>>;
+  const { sql: text, params } = new PgDialect().sqlToQuery(holdStatement(placeholders));
+  const parts = text.split(/\$(\d+)/);
+  const texts = parts.filter((_, i) => i % 2 === 0);
+  const slots = parts
+    .filter((_, i) => i % 2 === 1)
+    .map((n) => {
+      const param = params[Number(n) - 1];
+      return is(param, Placeholder) ? { name: param.name as keyof HoldValues<unknown> } : { literal: literal(param) };
+    });
+  return (values: HoldValues<string | number>) => {
+    let out = texts[0]!;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      out += (slot.name === undefined ? slot.literal : literal(values[slot.name])) + texts[i + 1]!;
+    }
+    return out;
+  };
+})();
 
 /** A value as an SQL literal: finite numbers as they are, strings quoted by node-postgres (`escapeLiteral`). */
 function literal(value: unknown): string {
@@ -176,8 +212,7 @@ function literal(value: unknown): string {
  * to the pool (or the connection is dropped).
  */
 export async function holdInOneRoundTrip(pool: pg.Pool, hold: Hold): Promise<HoldOutcome> {
-  const { sql: text, params } = dialect.sqlToQuery(holdStatement(hold));
-  const statement = text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
+  const statement = holdTemplate(holdValues(hold));
   const client = await pool.connect();
   let results: pg.QueryResult[];
   try {
