@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import compression from 'compression';
 import express, { type Express, type Request, type Response } from 'express';
@@ -16,7 +16,7 @@ import { managePageStatus } from './http/manage-page-status.ts';
 import { calendarRoutes } from './http/calendar.ts';
 import { adminPagesGuard } from './http/admin-pages.ts';
 import { rateLimit } from './http/rate-limit.ts';
-import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
+import { nonceSource, noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
 import { appRouter, fastLaneProcedures } from './router.ts';
@@ -62,8 +62,9 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
       autoLogging: { ignore: (req) => /^\/(assets\/|healthz|readyz)/.test(req.url ?? '') },
     }),
   );
+  const nonce = nonceSource();
   app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString('base64');
+    res.locals.cspNonce = nonce();
     next();
   });
   app.use(securityHeaders(deps.config, { development: options.pages === 'development' }));
@@ -78,23 +79,11 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
 
   // Forged cross-site writes are refused before any handler runs (the signed Stripe webhook is exempt).
   app.use(['/trpc', '/api'], csrfProtection({ publicUrl: deps.config.publicUrl }));
-  app.use(staffDocumentsRouter(deps));
-  app.use(uploadRoutes(deps));
-  app.use(sessionRecordingRoutes(deps));
-  // Token-bearing downloads (.ics, the customer's documents) share the manage link's per-address limit.
-  app.use(['/api/bookings', '/api/manage'], rateLimit(deps.db, manageRate));
-  app.use(calendarRoutes(deps));
-  app.use(manageDocumentsRouter(deps));
-  // Identity photos (TEST MODE), the sealed PDF, ID images for the notary, the journal export.
-  app.use(actHttpRoutes(deps));
-  attachNotarialActToSessions(deps);
-  // The contact forms posted by the browser itself (before the page's script has loaded).
-  mountContactFormPosts(app, deps);
-
   const trpcContext = ({ req, res }: { req: Request; res: Response }): Context => ({ deps, req, res, requestId: String(req.id) });
   const onTrpcError = ({ error, path }: { error: TRPCError; path?: string }) => {
     if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error, path }, 'tRPC procedure failed');
   };
+  // tRPC before the /api routes: none of them answers under /trpc, and the busiest calls skip their matching.
   app.use(
     '/trpc',
     bodyLimit(bodyLimits.trpc),
@@ -110,6 +99,19 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
       onError: onTrpcError,
     }),
   );
+
+  app.use(staffDocumentsRouter(deps));
+  app.use(uploadRoutes(deps));
+  app.use(sessionRecordingRoutes(deps));
+  // Token-bearing downloads (.ics, the customer's documents) share the manage link's per-address limit.
+  app.use(['/api/bookings', '/api/manage'], rateLimit(deps.db, manageRate));
+  app.use(calendarRoutes(deps));
+  app.use(manageDocumentsRouter(deps));
+  // Identity photos (TEST MODE), the sealed PDF, ID images for the notary, the journal export.
+  app.use(actHttpRoutes(deps));
+  attachNotarialActToSessions(deps);
+  // The contact forms posted by the browser itself (before the page's script has loaded).
+  mountContactFormPosts(app, deps);
 
   app.use(adminPagesGuard(deps));
   app.use(managePageStatus(deps, manageRate));

@@ -22,7 +22,7 @@ type Annotations = Record<string, ['Date'] | ['undefined']>;
 
 const maxDepth = 64;
 /** superjson's path escaping (pathstringifier.ts): `\` and `.` inside a key are escaped. */
-const escapeKey = (key: string) => key.replace(/\\/g, '\\\\').replace(/\./g, '\\.');
+const escapeKey = (key: string) => (key.includes('.') || key.includes('\\') ? key.replace(/\\/g, '\\\\').replace(/\./g, '\\.') : key);
 const pathOf = (segments: Array<string | number>) => segments.map((s) => escapeKey(String(s))).join('.');
 
 /** Notes each Date and undefined of `value` at `segments`; false at anything superjson must handle. */
