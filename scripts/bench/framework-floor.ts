@@ -3,7 +3,9 @@
  * how fast the server's HTTP stack alone answers `slots.list`'s request with
  * the same payload (30 slots, Dates through the shared transformer), no
  * database, no middleware of ours — each server its own process, autocannon
- * in this one, 10 connections, the bench's request:
+ * in this one, 10 connections, the bench's request. Prints req/s and the
+ * server's CPU per request (/proc/<pid>/stat), the steadier figure on a
+ * shared machine:
  *
  *   node scripts/bench/framework-floor.ts [--duration 5] [--runs 2]
  *
@@ -15,6 +17,7 @@
  * Not part of `npm run bench`; its figures are quoted in docs/benchmarks.md.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { initTRPC } from '@trpc/server';
@@ -61,13 +64,21 @@ function serve(mode: Mode) {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => process.exit(0));
 }
 
-async function measure(mode: Mode, duration: number): Promise<number> {
+/** A process's CPU time so far (user + system, /proc/<pid>/stat), in milliseconds. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Requests per second, and the server's CPU milliseconds per request (on a shared machine the steadier figure). */
+async function measure(mode: Mode, duration: number): Promise<{ rps: number; cpuMsPerRequest: number }> {
   const child = spawn(process.execPath, [import.meta.filename, '--serve', mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
   try {
+    const cpuBefore = cpuMs(child.pid!);
     const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration, requests: [{ method: 'GET', path }] });
     if (result.non2xx || result.errors) throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return result.requests.average;
+    return { rps: result.requests.average, cpuMsPerRequest: (cpuMs(child.pid!) - cpuBefore) / result.requests.total };
   } finally {
     child.kill('SIGTERM');
   }
@@ -77,8 +88,8 @@ const { values } = parseArgs({ options: { serve: { type: 'string' }, duration: {
 if (values.serve) serve(values.serve as Mode);
 else {
   for (const mode of modes) {
-    const figures: number[] = [];
+    const figures: Array<{ rps: number; cpuMsPerRequest: number }> = [];
     for (let run = 0; run < Number(values.runs); run++) figures.push(await measure(mode, Number(values.duration)));
-    console.log(`${mode.padEnd(8)} ${figures.map((f) => Math.round(f)).join(' / ')} req/s`);
+    console.log(`${mode.padEnd(8)} ${figures.map((f) => Math.round(f.rps)).join(' / ')} req/s, ${figures.map((f) => f.cpuMsPerRequest.toFixed(3)).join(' / ')} ms of server CPU per request`);
   }
 }
