@@ -19,6 +19,14 @@ export default defineConfig({
     // Every browser the site supports understands <link rel="modulepreload"> (Safari 17+);
     // an older one ignores the links and loads the same modules when they are imported.
     // The polyfill was ~0.2 KB gzip on every first load (docs/decisions/050).
-    modulePreload: { polyfill: false },
+    modulePreload: {
+      polyfill: false,
+      // The entry (assets/index-*.js, from index.html) lists no dependencies for its dynamic
+      // imports: the list of every route's chunks was ~1 KB gzip on every first load, and a
+      // first load gets its route's chunks from the HTML (route-preloads); a client-side
+      // navigation fetches a route chunk's imports when it runs (docs/decisions/051).
+      // Chunks loaded later (the booking wizard's steps) keep theirs.
+      resolveDependencies: (_file, deps, { hostId, hostType }) => (hostType === 'js' && /^assets\/index-[^/]+\.js$/.test(hostId) ? [] : deps),
+    },
   },
 });

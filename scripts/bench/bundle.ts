@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { entryKeyOf, readRoutes, staticClosure, type Manifest } from '../../src/build/route-chunks.ts';
+import { serverHtmlRoutes } from '../../src/client/server-html.ts';
 
 export interface RouteBundle {
   route: string;
@@ -12,6 +13,8 @@ export interface RouteBundle {
   /** Brotli (quality 11): what a browser receives for the precompressed assets. */
   brotliBytes: number;
   marketing: boolean;
+  /** Hydrated as its server HTML: the first load is the entry alone (docs/decisions/051). */
+  serverHtml: boolean;
   /** First-load budget in bytes (gzip), or null when the route has none. */
   budget: number | null;
 }
@@ -55,7 +58,9 @@ export function measureBundles(root: string): RouteBundle[] {
     const files = new Set<string>();
     closure(entryKey, files);
     // A module imported statically elsewhere (e.g. the Not Found page) has no chunk of its own: it is in the entry.
-    if (manifest[module]) closure(module, files);
+    // A page hydrated as its server HTML loads none of its own code on a first load.
+    const serverHtml = serverHtmlRoutes.has(route);
+    if (manifest[module] && !serverHtml) closure(module, files);
     const list = [...files].filter((file) => file.endsWith('.js'));
     return {
       route,
@@ -65,6 +70,7 @@ export function measureBundles(root: string): RouteBundle[] {
       gzipBytes: list.reduce((sum, file) => sum + sizeOf(file).gzip, 0),
       brotliBytes: list.reduce((sum, file) => sum + sizeOf(file).brotli, 0),
       marketing: !nonMarketing.has(route) && !route.startsWith('/admin'),
+      serverHtml,
       budget: budgetFor(route),
     };
   });

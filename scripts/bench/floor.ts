@@ -5,13 +5,17 @@
  *   node scripts/bench/floor.ts replay <spec.json>  # a bare node:http server answering the captured status, headers and bytes
  *   node scripts/bench/floor.ts socket <ack.json>   # a bare Socket.IO server acknowledging `send` with the app's answer
  *   node scripts/bench/floor.ts sql <spec.json>     # a bare `pg` client issuing an endpoint's recorded statements
+ *   node scripts/bench/floor.ts page <spec.json>    # a bare React + react-router page server for Lighthouse (floor-page.ts)
  *
  * Servers print `{"url": ...}` once listening; the SQL floor prints its figures as JSON.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
+import path from 'node:path';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import pg from 'pg';
 import { Server as SocketServer } from 'socket.io';
+import type { PageFloorSpec } from './floor-page.ts';
 
 export interface ReplaySpec {
   status: number;
@@ -106,6 +110,54 @@ if (mode === 'replay') {
   const figures: SqlFigures = { rps: (latencies.length / elapsed) * 1000, p50: at(0.5), p99: at(0.99), errors };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
   process.exit(0);
+} else if (mode === 'page') {
+  await servePageFloor(spec as PageFloorSpec);
 } else {
   throw new Error(`unknown floor mode "${mode}"`);
+}
+
+/**
+ * Server-renders the floor page with the data router's static handler (as
+ * src/client/entry-server.tsx does) and serves its built client; everything
+ * brotli-compressed once (quality 11), as the app sends its assets and cached pages.
+ */
+async function servePageFloor({ clientDir, entry, pages }: PageFloorSpec) {
+  const [{ createElement: h, StrictMode }, { renderToString }, router, page] = await Promise.all([
+    import('react'),
+    import('react-dom/server'),
+    import('react-router-dom'),
+    import('./floor-page/page.ts'),
+  ]);
+  const handler = router.createStaticHandler([{ path: '*', loader: ({ request }) => pages[new URL(request.url).pathname] ?? [], Component: page.Component }]);
+  const brotli = (bytes: Buffer | string) => brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+  const cache = new Map<string, { type: string; body: Buffer }>();
+  const respond = async (url: string) => {
+    if (url.startsWith('/assets/')) {
+      const file = path.join(clientDir, path.normalize(url).replace(/^(\.\.[/\\])+/, ''));
+      return { type: 'text/javascript', body: brotli(readFileSync(file)) };
+    }
+    const context = await handler.query(new Request(new URL(url, 'http://floor')));
+    if (context instanceof Response) throw new Error('unexpected redirect');
+    const html = renderToString(h(StrictMode, null, h(router.StaticRouterProvider, { router: router.createStaticRouter(handler.dataRoutes, context), context })));
+    const title = pages[url]?.find((b) => b.tag === 'h1')?.text ?? 'Floor';
+    const document = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title.replace(/[<&]/g, '')}</title><meta name="description" content="The React and react-router floor page."><script type="module" crossorigin src="${entry}"></script></head><body><div id="root">${html}</div></body></html>`;
+    return { type: 'text/html; charset=utf-8', body: brotli(document) };
+  };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://floor').pathname;
+    const cached = cache.get(url);
+    const answer = cached ? Promise.resolve(cached) : respond(url);
+    answer.then(
+      (result) => {
+        cache.set(url, result);
+        res.writeHead(200, { 'Content-Type': result.type, 'Content-Encoding': 'br', 'Content-Length': result.body.length, 'Cache-Control': 'no-cache' });
+        res.end(result.body);
+      },
+      () => {
+        res.writeHead(404);
+        res.end();
+      },
+    );
+  });
+  listen(server);
 }

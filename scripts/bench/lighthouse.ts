@@ -1,5 +1,10 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { buildPageFloor, textBlocksOf, type PageFloorSpec } from './floor-page.ts';
 
 export interface LighthouseRow {
   path: string;
@@ -15,6 +20,15 @@ export interface LighthouseRow {
   scriptTransferBytes: number;
   /** Failed audits worth reading, per category with a score below 1. */
   failing: string[];
+  /** What Lighthouse names as the LCP element (its selector). */
+  lcpElement: string;
+}
+
+/** One page over the runs: the app's rows and, run for run, the floor page's. */
+export interface LighthousePage {
+  path: string;
+  app: LighthouseRow[];
+  floor: LighthouseRow[];
 }
 
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -23,56 +37,109 @@ const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as 
  * Lighthouse's default run: mobile form factor, simulated throttling (slow 4G,
  * 4x CPU slowdown), a cold cache per page. One headless Chromium for all pages.
  */
-export async function runLighthouse(baseUrl: string, paths: string[], log: (line: string) => void): Promise<LighthouseRow[]> {
+export async function runLighthouse(baseUrl: string, paths: string[], runs: number, log: (line: string) => void): Promise<LighthousePage[]> {
+  const floor = await startPageFloor(baseUrl, paths, log);
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
   });
-  const rows: LighthouseRow[] = [];
+  const pages = paths.map((p): LighthousePage => ({ path: p, app: [], floor: [] }));
   try {
-    for (const path of paths) {
-      log(`lighthouse ${path}`);
-      const result = await lighthouse(`${baseUrl}${path}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: [...categories],
-      });
-      if (!result) throw new Error(`lighthouse returned nothing for ${path}`);
-      const { lhr } = result;
-      if (lhr.runtimeError) throw new Error(`lighthouse failed on ${path}: ${lhr.runtimeError.message}`);
-      const score = (id: string) => lhr.categories[id]?.score ?? 0;
-      const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-      const requests = (lhr.audits['network-requests']?.details as { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined)?.items ?? [];
-      const failing: string[] = [];
-      for (const id of categories) {
-        const category = lhr.categories[id];
-        if (!category || (category.score ?? 0) >= 1) continue;
-        for (const ref of category.auditRefs) {
-          const audit = lhr.audits[ref.id];
-          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 0.9) {
-            failing.push(`${id}: ${audit.id} (${audit.score})${describeItems(audit.details)}`);
-          }
-        }
+    // Run after run, each page then its floor, so both see the same moment of a shared machine.
+    for (let run = 1; run <= runs; run++) {
+      for (const page of pages) {
+        log(`lighthouse ${page.path} (run ${run}/${runs})`);
+        page.app.push(await audit(chrome.port, `${baseUrl}${page.path}`, page.path));
+        log(`lighthouse floor ${page.path} (run ${run}/${runs})`);
+        page.floor.push(await audit(chrome.port, `${floor.url}${page.path}`, page.path));
       }
-      rows.push({
-        path,
-        performance: score('performance'),
-        accessibility: score('accessibility'),
-        bestPractices: score('best-practices'),
-        seo: score('seo'),
-        fcpMs: numeric('first-contentful-paint'),
-        lcpMs: numeric('largest-contentful-paint'),
-        tbtMs: numeric('total-blocking-time'),
-        cls: numeric('cumulative-layout-shift'),
-        scriptTransferBytes: requests.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
-        failing,
-      });
     }
   } finally {
     chrome.kill();
+    await floor.stop();
   }
-  return rows;
+  return pages;
+}
+
+async function audit(port: number, url: string, pagePath: string, attempt = 1): Promise<LighthouseRow> {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: [...categories],
+  });
+  if (!result) throw new Error(`lighthouse returned nothing for ${pagePath}`);
+  const { lhr } = result;
+  // A trace Chromium failed to record (NO_NAVSTART on a loaded machine) says nothing about the page: once more.
+  if (lhr.runtimeError && attempt < 2) return audit(port, url, pagePath, attempt + 1);
+  if (lhr.runtimeError) throw new Error(`lighthouse failed on ${pagePath}: ${lhr.runtimeError.message}`);
+  const score = (id: string) => lhr.categories[id]?.score ?? 0;
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const requests = (lhr.audits['network-requests']?.details as { items?: Array<{ resourceType?: string; transferSize?: number }> } | undefined)?.items ?? [];
+  const failing: string[] = [];
+  for (const id of categories) {
+    const category = lhr.categories[id];
+    if (!category || (category.score ?? 0) >= 1) continue;
+    for (const ref of category.auditRefs) {
+      const audit = lhr.audits[ref.id];
+      if (ref.weight > 0 && audit && audit.score !== null && audit.score < 0.9) {
+        failing.push(`${id}: ${audit.id} (${audit.score})${describeItems(audit.details)}`);
+      }
+    }
+  }
+  // Lighthouse 13 names the LCP element in its LCP breakdown insight (a `node` item).
+  const lcpItem = (lhr.audits['lcp-breakdown-insight']?.details as { items?: Array<{ type?: string; selector?: string }> } | undefined)?.items?.find((item) => item.type === 'node');
+  return {
+    path: pagePath,
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    fcpMs: numeric('first-contentful-paint'),
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    scriptTransferBytes: requests.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
+    failing,
+    lcpElement: lcpItem?.selector ?? 'n/a',
+  };
+}
+
+/**
+ * The floor page (floor-page.ts) in its own process, showing for each path the
+ * text of the app's page as the app serves it now.
+ */
+async function startPageFloor(baseUrl: string, paths: string[], log: (line: string) => void): Promise<{ url: string; stop(): Promise<void> }> {
+  log('building the Lighthouse floor page');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'notary-floor-page-'));
+  const built = await buildPageFloor(path.join(dir, 'client'));
+  const pages: PageFloorSpec['pages'] = {};
+  for (const p of paths) pages[p] = textBlocksOf(await (await fetch(`${baseUrl}${p}`)).text());
+  const specFile = path.join(dir, 'spec.json');
+  writeFileSync(specFile, JSON.stringify({ ...built, pages } satisfies PageFloorSpec));
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'floor.ts'), 'page', specFile], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve((JSON.parse(out.slice(0, out.indexOf('\n'))) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`floor page exited (${code}) before answering`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A short hint of what an audit found (issue types, URLs), so the report says what to fix. */

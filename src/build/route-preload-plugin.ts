@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { serverHtmlRoutes } from '../client/server-html.ts';
 import { readRoutes, routeOnlyFiles, routePreloadsFile, routePreloadsMarker, type Manifest, type RoutePreloads } from './route-chunks.ts';
 
 /**
@@ -37,7 +38,8 @@ export function routePreloadPlugin(): Plugin {
       const manifest = JSON.parse(String(manifestAsset.source)) as Manifest;
       const routes = readRoutes(readFileSync(path.join(root, 'src/client/routes.tsx'), 'utf8'));
       const preloads: RoutePreloads = {
-        routes: routes.map(({ route, module }) => ({ route, files: routeOnlyFiles(manifest, module).map((file) => `/${file}`) })),
+        // A page hydrated as its server HTML does not load its module on a first load (docs/decisions/051).
+        routes: routes.map(({ route, module }) => ({ route, files: serverHtmlRoutes.has(route) ? [] : routeOnlyFiles(manifest, module).map((file) => `/${file}`) })),
       };
       writeFileSync(path.join(options.dir, routePreloadsFile), `${JSON.stringify(preloads, null, 1)}\n`);
     },

@@ -1,8 +1,10 @@
 import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router-dom';
+import { firstPage } from './components/layout/page-outlet.tsx';
 import { PublicConfigProvider } from './lib/public-config.tsx';
-import { routes } from './routes.tsx';
+import { loadRouteError, routes } from './routes.tsx';
+import { serverHtmlRoutes } from './server-html.ts';
 import './styles.css';
 
 // Zod probes `new Function` once to decide whether to compile its parsers; our
@@ -20,9 +22,26 @@ function HydrationMarker({ children }: { children: ReactNode }) {
 }
 
 async function hydrate() {
-  // Lazy route modules matched by the server-rendered page must be loaded
-  // before hydrating, or React would render a fallback over the real HTML.
   const matched = matchRoutes(routes, window.location) ?? [];
+  // A page listed in server-html.ts hydrates as the server's HTML, without its module
+  // (docs/decisions/051): its `lazy` is set aside until the router exists, so the
+  // router neither loads it now nor waits for it, and is given back for later navigations.
+  const page = matched.at(-1);
+  const fullPath = `/${matched.map((m) => m.route.path?.replace(/^\/|\/$/g, '') ?? '').filter(Boolean).join('/')}`;
+  let setAside: RouteObject['lazy'];
+  if (page && serverHtmlRoutes.has(fullPath) && !window.__staticRouterHydrationData?.errors) {
+    const main = document.getElementById('main');
+    if (main?.parentElement) {
+      firstPage.pathname = window.location.pathname;
+      firstPage.html = main.parentElement.innerHTML;
+      setAside = page.route.lazy;
+      page.route.lazy = undefined;
+    }
+  }
+  // Lazy route modules matched by the server-rendered page must be loaded
+  // before hydrating, or React would render a fallback over the real HTML;
+  // so must the error page when the server rendered one.
+  if (window.__staticRouterHydrationData?.errors) await loadRouteError();
   await Promise.all(
     matched
       .filter((m) => typeof m.route.lazy === 'function')
@@ -33,6 +52,11 @@ async function hydrate() {
       }),
   );
   const router = createBrowserRouter(routes, { hydrationData: window.__staticRouterHydrationData });
+  if (setAside) {
+    const route = router.state.matches.at(-1)!.route;
+    firstPage.route = route;
+    route.lazy = setAside as typeof route.lazy;
+  }
   // As a transition, hydration yields to the browser every few milliseconds
   // instead of running as one long task (the page is already painted from the
   // server's HTML; total blocking time on a slow phone drops accordingly).

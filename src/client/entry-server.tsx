@@ -9,7 +9,7 @@ import {
 import type { PublicConfig } from '../shared/public-config.ts';
 import { renderHeadTags, resolveMeta } from './lib/meta.ts';
 import { PublicConfigProvider } from './lib/public-config.tsx';
-import { routes } from './routes.tsx';
+import { loadRouteError, routes } from './routes.tsx';
 
 export interface RenderResult {
   status: number;
@@ -26,7 +26,7 @@ export async function render(
   request: Request,
   options: { origin: string; /** Absent for public pages: their inline scripts are allowed by hash (see http/page-cache.ts). */ nonce?: string; publicConfig: PublicConfig },
 ): Promise<RenderResult> {
-  const context = await handler.query(request);
+  const [context] = await Promise.all([handler.query(request), loadRouteError()]);
   if (context instanceof Response) {
     return { status: context.status, redirect: context.headers.get('Location') ?? '/', head: '', html: '' };
   }

@@ -1,6 +1,28 @@
+import { Suspense, use, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { RootLayout } from './components/layout/root-layout.tsx';
-import { RouteError } from './pages/route-error.tsx';
+
+// The error and Not Found pages are a chunk of their own: no first load of a working page
+// needs them (docs/decisions/051). The server, and the browser when it hydrates an error
+// page, load it before rendering, so both render it in place inside the same Suspense boundary;
+// a client-side navigation that fails waits for it there.
+let LoadedRouteError: ComponentType | undefined;
+let routeErrorLoading: Promise<void> | undefined;
+export function loadRouteError(): Promise<void> {
+  return (routeErrorLoading ??= import('./pages/route-error.tsx').then((m) => {
+    LoadedRouteError = m.RouteError;
+  }));
+}
+function RouteError() {
+  if (!LoadedRouteError) use(loadRouteError());
+  const Loaded = LoadedRouteError!;
+  return <Loaded />;
+}
+const routeError = (
+  <Suspense fallback={null}>
+    <RouteError />
+  </Suspense>
+);
 
 /**
  * Every route of the product. Pages are lazy modules exporting `Component`,
@@ -11,11 +33,11 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <RootLayout />,
-    errorElement: <RouteError />,
+    errorElement: routeError,
     children: [
       {
         // Pathless: errors and 404s render inside the header and footer.
-        errorElement: <RouteError />,
+        errorElement: routeError,
         children: [
           { index: true, lazy: () => import('./pages/home.tsx') },
           { path: 'schedule', lazy: () => import('./pages/schedule.tsx') },
@@ -40,9 +62,9 @@ export const routes: RouteObject[] = [
     ],
   },
   // The console's open pages load without the console (no tRPC client, React Query or Zod before sign-in).
-  { path: '/admin/login', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.LoginPage, handle: m.handle })), errorElement: <RouteError /> },
-  { path: '/admin/two-factor', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.TwoFactorPage, handle: m.handle })), errorElement: <RouteError /> },
-  { path: '/admin/invite/:token', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.InvitePage, handle: m.handle })), errorElement: <RouteError /> },
+  { path: '/admin/login', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.LoginPage, handle: m.handle })), errorElement: routeError },
+  { path: '/admin/two-factor', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.TwoFactorPage, handle: m.handle })), errorElement: routeError },
+  { path: '/admin/invite/:token', lazy: () => import('./pages/admin/auth.tsx').then((m) => ({ Component: m.InvitePage, handle: m.handle })), errorElement: routeError },
   // The staff console has its own layout and its own routes inside.
-  { path: '/admin/*', lazy: () => import('./pages/admin/admin-app.tsx'), errorElement: <RouteError /> },
+  { path: '/admin/*', lazy: () => import('./pages/admin/admin-app.tsx'), errorElement: routeError },
 ];

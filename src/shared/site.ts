@@ -2,10 +2,12 @@
  * The business's public facts, in one place: every page, email, receipt and
  * piece of structured data reads them from here.
  */
+import { brand, tagline } from './brand.ts';
+
 export const site = {
-  brand: 'NotaryOnline',
+  brand,
   legalName: 'NotaryOnline LLC',
-  tagline: 'Online notarization, done right from wherever you are.',
+  tagline,
   email: 'support@notaryonline.us',
   salesEmail: 'sales@notaryonline.us',
   accessibilityEmail: 'accessibility@notaryonline.us',

@@ -1,5 +1,5 @@
 import type { Params } from 'react-router-dom';
-import { site } from '../../shared/site.ts';
+import { brand, tagline } from '../../shared/brand.ts';
 
 /** What a page says about itself to browsers, search engines and link previews. */
 export interface PageMeta {
@@ -25,7 +25,7 @@ export interface RouteHandle {
 }
 
 export function documentTitle(title: string): string {
-  return title === site.brand || title.endsWith(`| ${site.brand}`) ? title : `${title} | ${site.brand}`;
+  return title === brand || title.endsWith(`| ${brand}`) ? title : `${title} | ${brand}`;
 }
 
 export const notFoundMeta: PageMeta = {
@@ -55,7 +55,7 @@ export function resolveMeta(
     const id = match.id ?? match.route?.id;
     if (handle?.meta) return handle.meta({ params: match.params, data: (id ? loaderData[id] : undefined) as never });
   }
-  return { title: site.brand, description: site.tagline, path: '/' };
+  return { title: brand, description: tagline, path: '/' };
 }
 
 function escapeHtml(value: string): string {
@@ -70,7 +70,7 @@ export function renderHeadTags(meta: PageMeta, origin: string, nonce?: string): 
     `<title>${escapeHtml(documentTitle(meta.title))}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}">`,
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
-    `<meta property="og:site_name" content="${escapeHtml(site.brand)}">`,
+    `<meta property="og:site_name" content="${escapeHtml(brand)}">`,
     `<meta property="og:title" content="${escapeHtml(documentTitle(meta.title))}">`,
     `<meta property="og:description" content="${escapeHtml(meta.description)}">`,
     `<meta property="og:type" content="${meta.type ?? 'website'}">`,

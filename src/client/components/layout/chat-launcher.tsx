@@ -1,6 +1,6 @@
-import { MessageCircle } from 'lucide-react';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
+import { MessageCircleIcon } from './icons.tsx';
 
 // The widget, Radix Dialog and the Socket.IO client are their own chunk,
 // downloaded only when the visitor first opens the chat.
@@ -32,7 +32,7 @@ export function ChatLauncher() {
         className="fixed right-16 top-2 z-[60] inline-flex h-12 min-w-12 items-center justify-center gap-2 rounded-full bg-blue-700 px-3 font-semibold text-white shadow-lg hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 md:bottom-3 md:right-3 md:top-auto md:z-40 2xl:h-14 2xl:px-5"
         data-testid="chat-launcher"
       >
-        <MessageCircle aria-hidden="true" className="h-6 w-6 2xl:h-5 2xl:w-5" />
+        <MessageCircleIcon className="h-6 w-6 2xl:h-5 2xl:w-5" />
         <span className="sr-only 2xl:not-sr-only">Chat with us</span>
         {unread > 0 && !open && (
           <span className="absolute -right-1 -top-1 rounded-full bg-white px-1.5 text-xs font-bold text-blue-800 ring-2 ring-blue-700 2xl:static 2xl:ml-1 2xl:px-2 2xl:text-sm 2xl:ring-0">

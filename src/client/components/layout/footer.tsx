@@ -1,7 +1,7 @@
-import { Clock, Mail, MapPin, Phone } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { fullAddress, site } from '../../../shared/site.ts';
 import { BrandMark } from './brand-mark.tsx';
+import { ClockIcon, MailIcon, MapPinIcon, PhoneIcon } from './icons.tsx';
 
 const serviceLinks = [
   { to: '/remote-notarization', label: 'Remote Notarization' },
@@ -84,25 +84,25 @@ export function Footer() {
           <h2 className="text-sm font-semibold uppercase tracking-wider text-white">Contact</h2>
           <ul className="mt-4 space-y-3 text-sm">
             <li className="flex gap-2">
-              <Mail aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+              <MailIcon className="mt-0.5 h-4 w-4 shrink-0" />
               <a href={`mailto:${site.email}`} className={linkClass}>
                 {site.email}
               </a>
             </li>
             <li className="flex gap-2">
-              <Phone aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+              <PhoneIcon className="mt-0.5 h-4 w-4 shrink-0" />
               <a href={`tel:${site.phoneHref}`} className={linkClass}>
                 {site.phone}
               </a>
             </li>
             <li className="flex gap-2">
-              <MapPin aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+              <MapPinIcon className="mt-0.5 h-4 w-4 shrink-0" />
               <a href={site.mapsUrl} className={linkClass} rel="noopener noreferrer">
                 {fullAddress}
               </a>
             </li>
             <li className="flex gap-2">
-              <Clock aria-hidden="true" className="mt-0.5 h-4 w-4 shrink-0" />
+              <ClockIcon className="mt-0.5 h-4 w-4 shrink-0" />
               <span>
                 Office: Monday to Sunday 9:00 AM to 9:00 PM (Central Time)
                 <br />

@@ -1,12 +1,12 @@
-import { Menu, X } from 'lucide-react';
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { flushSync } from 'react-dom';
-import { Link, useLocation } from 'react-router-dom';
-import { site } from '../../../shared/site.ts';
-import { cx } from '../../lib/cx.ts';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { brand } from '../../../shared/brand.ts';
+import { followLink } from '../../lib/follow-link.ts';
 import { scrollToSection, scrollToTop } from '../marketing/motion.ts';
-import { buttonVariants } from '../ui/button-variants.ts';
 import { BrandMark } from './brand-mark.tsx';
+import { ghostIconButton, primaryButton, primaryButtonSmall } from './header-classes.ts';
+import { CloseIcon, MenuIcon } from './icons.tsx';
 
 /** docs/product.md §3.1, in this order. `section` links are anchors on the home page. */
 const navItems: { label: string; to: string; section?: string }[] = [
@@ -24,6 +24,7 @@ const menuId = 'mobile-menu';
 
 export function Header() {
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -67,34 +68,36 @@ export function Header() {
   const renderNavItems = (className: string) =>
     navItems.map((item) => (
       <li key={item.label}>
-        <Link
-          to={item.to}
+        <a
+          href={item.to}
           onClick={isHomeLink(item.to) ? (e) => onNavClick(e, item.section) : undefined}
           aria-current={item.to === pathname ? 'page' : undefined}
           className={className}
         >
           {item.label}
-        </Link>
+        </a>
       </li>
     ));
 
   return (
+    // Its links are plain anchors that navigate through the router (followLink), as <Link> would
+    // (docs/decisions/051).
     <header
       data-scrolled={scrolled}
-      className={cx(
-        'sticky top-0 z-50 border-b transition-[background-color,box-shadow,border-color] duration-300',
-        scrolled ? 'border-transparent bg-white/80 shadow-md backdrop-blur-md' : 'border-slate-100 bg-white',
-      )}
+      onClick={(event) => followLink(event, navigate)}
+      className={`sticky top-0 z-50 border-b transition-[background-color,box-shadow,border-color] duration-300 ${
+        scrolled ? 'border-transparent bg-white/80 shadow-md backdrop-blur-md' : 'border-slate-100 bg-white'
+      }`}
     >
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-        <Link
-          to="/"
+        <a
+          href="/"
           onClick={(e) => onNavClick(e, undefined)}
           className="flex items-center gap-2 rounded text-xl font-bold text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-blue-700"
         >
           <BrandMark className="h-8 w-8" />
-          {site.brand}
-        </Link>
+          {brand}
+        </a>
 
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           <ul className="flex items-center gap-1">
@@ -102,21 +105,21 @@ export function Header() {
               'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 aria-[current=page]:text-blue-700',
             )}
           </ul>
-          <Link to="/schedule" className={cx(buttonVariants({ size: 'sm' }), 'ml-3')}>
+          <a href="/schedule" className={`${primaryButtonSmall} ml-3`}>
             Schedule a Notary
-          </Link>
+          </a>
         </nav>
 
         <button
           ref={toggleRef}
           type="button"
-          className={cx(buttonVariants({ variant: 'ghost', size: 'icon' }), 'md:hidden')}
+          className={`${ghostIconButton} md:hidden`}
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
           aria-expanded={menuOpen}
           aria-controls={menuId}
           onClick={() => setMenuOpen((open) => !open)}
         >
-          {menuOpen ? <X aria-hidden="true" className="h-6 w-6" /> : <Menu aria-hidden="true" className="h-6 w-6" />}
+          {menuOpen ? <CloseIcon className="h-6 w-6" /> : <MenuIcon className="h-6 w-6" />}
         </button>
       </div>
 
@@ -126,9 +129,9 @@ export function Header() {
             'block rounded-md px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700',
           )}
           <li className="pt-2">
-            <Link to="/schedule" className={cx(buttonVariants(), 'w-full')}>
+            <a href="/schedule" className={`${primaryButton} w-full`}>
               Schedule a Notary
-            </Link>
+            </a>
           </li>
         </ul>
       </nav>

@@ -1,14 +1,17 @@
-import { useEffect } from 'react';
-import { Outlet, useLocation, useMatches, useRouteError } from 'react-router-dom';
-import { applyMetaToDocument, resolveMeta } from '../../lib/meta.ts';
+import { useEffect, useRef } from 'react';
+import { useLocation, useMatches, useNavigate, useRouteError } from 'react-router-dom';
 import { Toaster } from '../ui/toast.tsx';
 import { ChatLauncher } from './chat-launcher.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
+import { followLink } from '../../lib/follow-link.ts';
+import { PageOutlet, useServerHtml } from './page-outlet.tsx';
 
 /** Header, page, footer; keeps the head and scroll position right on navigation. */
 export function RootLayout() {
-  useRouteHead();
+  const serverHtml = useServerHtml();
+  // A page shown as its server HTML keeps the server's head (it has no route handle in the browser yet).
+  useRouteHead(serverHtml === null);
   useScrollToTopOnNavigate();
   return (
     <div className="flex min-h-screen flex-col">
@@ -19,10 +22,8 @@ export function RootLayout() {
         Skip to main content
       </a>
       <Header />
-      <div className="flex-1">
-        <Outlet />
-      </div>
-      <Footer />
+      <PageOutlet serverHtml={serverHtml} />
+      {import.meta.env.SSR ? <Footer /> : <ServerFooter />}
       {/* Room below the footer for the corner chat button (md and up), so the last line can scroll clear of it. */}
       <div aria-hidden="true" className="hidden h-16 bg-slate-900 md:block 2xl:h-20" />
       <Toaster />
@@ -31,14 +32,33 @@ export function RootLayout() {
   );
 }
 
-function useRouteHead() {
+/**
+ * The footer is the same on every page and has nothing to hydrate: in the browser it stays the
+ * server's HTML (its links navigate through the router), so its code is not on any first load
+ * (docs/decisions/051). Read once, before hydration.
+ */
+const footerHtml = typeof document === 'undefined' ? '' : (document.querySelector('#root > div > footer')?.innerHTML ?? '');
+
+function ServerFooter() {
+  const navigate = useNavigate();
+  return <footer className="bg-slate-900 text-slate-300" onClick={(event) => followLink(event, navigate)} dangerouslySetInnerHTML={{ __html: footerHtml }} />;
+}
+
+function useRouteHead(enabled: boolean) {
   const matches = useMatches();
   const error = useRouteError();
+  const isFirstRender = useRef(true);
   useEffect(() => {
+    // The server wrote the first page's head; meta.ts arrives with the first navigation (docs/decisions/051).
+    if (isFirstRender.current) {
+      isFirstRender.current = false;
+      return;
+    }
+    if (!enabled) return;
     const loaderData = Object.fromEntries(matches.map((m) => [m.id, m.data]));
     const is404 = (error as { status?: number } | undefined)?.status === 404;
-    applyMetaToDocument(resolveMeta(matches as never, loaderData, is404));
-  }, [matches, error]);
+    void import('../../lib/meta.ts').then(({ applyMetaToDocument, resolveMeta }) => applyMetaToDocument(resolveMeta(matches as never, loaderData, is404)));
+  }, [matches, error, enabled]);
 }
 
 /** Every route change starts at the top — except in-page anchors, which scroll to their section. */

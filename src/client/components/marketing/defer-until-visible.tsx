@@ -1,4 +1,5 @@
 import { memo, Suspense, use, type ComponentType, type ReactNode } from 'react';
+import { whenElementNear } from '../../lib/when-near.ts';
 
 /**
  * A component whose code downloads only when the visitor gets near it.
@@ -45,25 +46,10 @@ function whenNear(id: string): Promise<void> {
     let tries = 0;
     const attach = () => {
       const element = document.getElementById(id);
-      if (!element) {
-        // Client-side navigation: the section is committed after this render.
-        if (tries++ < 60) requestAnimationFrame(attach);
-        else resolve();
-        return;
-      }
-      if (typeof IntersectionObserver === 'undefined') return resolve();
-      const done = () => {
-        observer.disconnect();
-        element.removeEventListener('focusin', done);
-        element.removeEventListener('pointerdown', done);
-        resolve();
-      };
-      const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && done(), {
-        rootMargin: '100% 0px 100% 0px',
-      });
-      observer.observe(element);
-      element.addEventListener('focusin', done);
-      element.addEventListener('pointerdown', done);
+      if (element) return void whenElementNear(element).then(resolve);
+      // Client-side navigation: the section is committed after this render.
+      if (tries++ < 60) requestAnimationFrame(attach);
+      else resolve();
     };
     attach();
   });

@@ -8,6 +8,7 @@ import { Prose } from '../../components/marketing/prose.tsx';
 import { ShareButtons } from '../../components/marketing/share-buttons.tsx';
 import { buttonVariants } from '../../components/ui/button-variants.ts';
 import { notFoundMeta, type RouteHandle } from '../../lib/meta.ts';
+import { islandProps } from '../../server-html.ts';
 
 /** Each article is its own chunk (see src/build/content-plugin.ts); an unknown slug is a real 404. */
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -90,7 +91,10 @@ export function Component() {
                 ))}
               </ul>
             </div>
-            <ShareButtons title={post.title} path={`/blog/${post.slug}`} />
+            {/* An island when the article is shown as its server HTML (src/client/server-html.ts). */}
+            <div {...islandProps('share-buttons', { title: post.title, path: `/blog/${post.slug}` })}>
+              <ShareButtons title={post.title} path={`/blog/${post.slug}`} />
+            </div>
           </footer>
         </div>
       </article>
