@@ -91,17 +91,23 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     return { id: row!.id, token };
   }
 
-  function connect(auth: Record<string, string>, cookie?: string): RoomClient {
-    const socket: RoomClient = io(`${app.url}/session`, { transports: ['websocket'], forceNew: true, reconnection: false, auth, extraHeaders: cookie ? { cookie } : {} });
+  function connect(auth: Record<string, string>, cookie?: string, url = app.url): RoomClient {
+    const socket: RoomClient = io(`${url}/session`, { transports: ['websocket'], forceNew: true, reconnection: false, auth, extraHeaders: cookie ? { cookie } : {} });
     sockets.push(socket);
+    // Listened for from the start: a socket may connect while the test awaits something else.
+    outcomes.set(
+      socket,
+      new Promise((resolve) => {
+        socket.once('connect', () => resolve('connected'));
+        socket.once('connect_error', (error) => resolve(error.message));
+      }),
+    );
     return socket;
   }
 
+  const outcomes = new WeakMap<RoomClient, Promise<'connected' | string>>();
   function outcome(socket: RoomClient): Promise<'connected' | string> {
-    return new Promise((resolve) => {
-      socket.once('connect', () => resolve('connected'));
-      socket.once('connect_error', (error) => resolve(error.message));
-    });
+    return outcomes.get(socket)!;
   }
 
   function join(socket: RoomClient) {
@@ -341,8 +347,7 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     try {
       const b = await booking(app.deps);
       const customer = connect({ token: b.token });
-      const notarySocket: RoomClient = io(`${secondUrl}/session`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { bookingId: b.id }, extraHeaders: { cookie: await notary.sessionCookie() } });
-      sockets.push(notarySocket);
+      const notarySocket = connect({ bookingId: b.id }, await notary.sessionCookie(), secondUrl);
       expect(await outcome(customer)).toBe('connected');
       expect(await outcome(notarySocket)).toBe('connected');
       await join(customer);
