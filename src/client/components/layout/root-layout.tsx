@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useMatches, useNavigate, useRouteError } from 'react-router-dom';
-import { Toaster } from '../ui/toast.tsx';
 import { ChatLauncher } from './chat-launcher.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
@@ -26,7 +25,6 @@ export function RootLayout() {
       {import.meta.env.SSR ? <Footer /> : <ServerFooter />}
       {/* Room below the footer for the corner chat button (md and up), so the last line can scroll clear of it. */}
       <div aria-hidden="true" className="hidden h-16 bg-slate-900 md:block 2xl:h-20" />
-      <Toaster />
       <ChatLauncher />
     </div>
   );

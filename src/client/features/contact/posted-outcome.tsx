@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../../lib/router-hooks.tsx';
 import { contactMessages } from '../../../shared/contact.ts';
 
 export type PostedOutcome = 'sent' | 'missing' | 'error';
