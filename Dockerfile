@@ -40,4 +40,5 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # serve.ts (started by main.ts) drains on SIGTERM (readiness 503, requests in flight finish within 10 s).
 STOPSIGNAL SIGTERM
-CMD ["node", "src/server/main.ts"]
+# The same V8 flag as `npm run serve` (docs/decisions/054-embedded-database-memory.md).
+CMD ["node", "--max-semi-space-size=16", "src/server/main.ts"]

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -380,8 +380,27 @@ export async function runChatLoad(appUrl: string, options: LoadOptions): Promise
   }
 }
 
-/** A Linux process's resident set size now (VmRSS) or its lifetime peak (VmHWM), in bytes. */
-export function rss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
+/**
+ * The pids of a process tree: `pid` first, then its descendants (the embedded
+ * database runs in a child of the server, decision 054).
+ */
+export function processTree(pid: number): number[] {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
+        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(' ').map(Number));
+      }
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/** One Linux process's resident set size now (VmRSS) or its lifetime peak (VmHWM), in bytes. */
+export function ownRss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
@@ -391,7 +410,20 @@ export function rss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | n
   }
 }
 
-/** Samples VmRSS every 100 ms until stopped; resolves the highest value seen. */
+/**
+ * A process's RSS (or VmHWM) summed with its descendants': the server and its
+ * database process count together, so moving memory between them shows no gain.
+ * (A sum of VmHWM over-states a peak when the processes peaked at different times.)
+ */
+export function rss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
+  const own = ownRss(pid, field);
+  if (own === null) return null;
+  return processTree(pid)
+    .slice(1)
+    .reduce((sum, child) => sum + (ownRss(child, field) ?? 0), own);
+}
+
+/** Samples the tree's VmRSS every 100 ms until stopped; resolves the highest value seen. */
 export function sampleRss(pid: number): { stop(): number | null } {
   let peak: number | null = rss(pid);
   const timer = setInterval(() => {

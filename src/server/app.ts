@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import compression from 'compression';
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
+import type { TRPCError } from '@trpc/server';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps.ts';
 import { healthRoutes, type Readiness } from './http/health.ts';
@@ -15,10 +16,12 @@ import { managePageStatus } from './http/manage-page-status.ts';
 import { calendarRoutes } from './http/calendar.ts';
 import { adminPagesGuard } from './http/admin-pages.ts';
 import { rateLimit } from './http/rate-limit.ts';
-import { noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
+import { nonceSource, noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
-import { appRouter } from './router.ts';
+import { appRouter, fastLaneProcedures } from './router.ts';
+import type { Context } from './trpc.ts';
+import { trpcFastLane } from './http/trpc-fast-lane.ts';
 import { mountContactFormPosts } from './http/contact-forms.ts';
 import { bodyLimit, bodyLimits } from './http/body-limit.ts';
 import { errorResponder } from './http/errors.ts';
@@ -59,8 +62,9 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
       autoLogging: { ignore: (req) => /^\/(assets\/|healthz|readyz)/.test(req.url ?? '') },
     }),
   );
+  const nonce = nonceSource();
   app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString('base64');
+    res.locals.cspNonce = nonce();
     next();
   });
   app.use(securityHeaders(deps.config, { development: options.pages === 'development' }));
@@ -75,6 +79,27 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
 
   // Forged cross-site writes are refused before any handler runs (the signed Stripe webhook is exempt).
   app.use(['/trpc', '/api'], csrfProtection({ publicUrl: deps.config.publicUrl }));
+  const trpcContext = ({ req, res }: { req: Request; res: Response }): Context => ({ deps, req, res, requestId: String(req.id) });
+  const onTrpcError = ({ error, path }: { error: TRPCError; path?: string }) => {
+    if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error, path }, 'tRPC procedure failed');
+  };
+  // tRPC before the /api routes: none of them answers under /trpc, and the busiest calls skip their matching.
+  app.use(
+    '/trpc',
+    bodyLimit(bodyLimits.trpc),
+    // The busiest public calls skip the adapter's request/response conversion (decision 053).
+    trpcFastLane({ router: appRouter, procedures: fastLaneProcedures, createContext: trpcContext, onError: onTrpcError, maxBodySize: bodyLimits.trpc }),
+    createExpressMiddleware({
+      router: appRouter,
+      // Chunked bodies carry no length for bodyLimit to check: tRPC stops reading at the same limit.
+      maxBodySize: bodyLimits.trpc,
+      // Each call in a batch pays its own rate limit; the batch itself is bounded too.
+      maxBatchSize: trpcMaxBatchSize,
+      createContext: trpcContext,
+      onError: onTrpcError,
+    }),
+  );
+
   app.use(staffDocumentsRouter(deps));
   app.use(uploadRoutes(deps));
   app.use(sessionRecordingRoutes(deps));
@@ -87,22 +112,6 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   attachNotarialActToSessions(deps);
   // The contact forms posted by the browser itself (before the page's script has loaded).
   mountContactFormPosts(app, deps);
-
-  app.use(
-    '/trpc',
-    bodyLimit(bodyLimits.trpc),
-    createExpressMiddleware({
-      router: appRouter,
-      // Chunked bodies carry no length for bodyLimit to check: tRPC stops reading at the same limit.
-      maxBodySize: bodyLimits.trpc,
-      // Each call in a batch pays its own rate limit; the batch itself is bounded too.
-      maxBatchSize: trpcMaxBatchSize,
-      createContext: ({ req, res }) => ({ deps, req, res, requestId: String(req.id) }),
-      onError: ({ error, path }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error, path }, 'tRPC procedure failed');
-      },
-    }),
-  );
 
   app.use(adminPagesGuard(deps));
   app.use(managePageStatus(deps, manageRate));

@@ -8,6 +8,7 @@ import { actRouter, manageActRouter } from './features/notarial-act/router.ts';
 import { sessionRouter } from './features/session/router.ts';
 import { staffRouter } from './features/staff/router.ts';
 import { publicProcedure, router } from './trpc.ts';
+import type { FastLaneProcedures } from './http/trpc-fast-lane.ts';
 
 /**
  * The one root router: each feature adds its own router under its name.
@@ -29,3 +30,12 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
+
+/**
+ * Answered by the tRPC fast lane (http/trpc-fast-lane.ts, decision 053): the
+ * public calls every visitor's booking makes, each with its type.
+ */
+export const fastLaneProcedures = {
+  'slots.list': 'query',
+  'booking.hold': 'mutation',
+} satisfies FastLaneProcedures;

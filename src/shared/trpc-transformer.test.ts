@@ -55,6 +55,17 @@ describe('tRPC transformer', () => {
     expect(slots.slots[1]!.startsAt).toEqual(new Date('2027-03-11T15:30:00.000Z'));
   });
 
+  it('hands JSON.stringify plain data: Dates as their ISO strings in a copy of their branches only, the value untouched', () => {
+    const untouched = { id: 'b' };
+    const value = { at: new Date('2027-03-11T15:30:00.000Z'), rows: [{ startsAt: new Date(0), n: 1 }, untouched], other: untouched, gone: undefined };
+    const { json } = serialize(value) as { json: { at: unknown; rows: unknown[]; other: unknown } };
+    expect(json).toEqual({ at: '2027-03-11T15:30:00.000Z', rows: [{ startsAt: '1970-01-01T00:00:00.000Z', n: 1 }, untouched], other: untouched, gone: undefined });
+    expect(json.rows[1]).toBe(untouched);
+    expect(json.other).toBe(untouched);
+    expect(value.at).toBeInstanceOf(Date);
+    expect((value.rows[0] as { startsAt: Date }).startsAt).toBeInstanceOf(Date);
+  });
+
   it('passes plain JSON through without annotations or copies', () => {
     const value = { ok: true, items: [{ id: 'a' }] };
     const serialized = serialize(value);

@@ -1,10 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, dbKinds } from '../../../tests/helpers/db.ts';
 import { DataDirLockedError, openPglite, queryRows } from './client.ts';
+import { createPgliteDataDir } from './pglite-data-dir.ts';
+
+/** Running (an exited process nobody has reaped yet counts as gone). */
+function isAlive(pid: number) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 describe.each(dbKinds)('database on %s', (kind) => {
   it('applies every migration and answers queries', async () => {
@@ -19,6 +30,28 @@ describe.each(dbKinds)('database on %s', (kind) => {
 });
 
 describe('embedded data folder', () => {
+  it('is created (initdb) in a process of its own before anything opens it, under the lock', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pglite-create-'));
+    try {
+      const { writeFileSync } = await import('node:fs');
+      // A live process (our parent) holds the folder: nothing is created.
+      writeFileSync(path.join(dir, 'server.lock'), String(process.ppid));
+      await expect(createPgliteDataDir(dir)).rejects.toBeInstanceOf(DataDirLockedError);
+      expect(existsSync(path.join(dir, 'PG_VERSION'))).toBe(false);
+      rmSync(path.join(dir, 'server.lock'));
+      await createPgliteDataDir(dir);
+      expect(existsSync(path.join(dir, 'PG_VERSION'))).toBe(true);
+      expect(existsSync(path.join(dir, 'server.lock'))).toBe(false);
+      // Then it opens without initdb, and migrates.
+      const database = await openPglite(dir);
+      const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from bookings`);
+      expect(row!.n).toBe(0);
+      await database.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('refuses a second opener while the first holds the folder, and frees it on close', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pglite-lock-'));
     try {
@@ -37,7 +70,7 @@ describe('embedded data folder', () => {
   });
 });
 
-describe('embedded database thread', () => {
+describe('embedded database process', () => {
   it('keeps the event loop turning while a long query runs, and serves other work in arrival order', async () => {
     const database = await openPglite(null);
     try {
@@ -87,15 +120,63 @@ describe('embedded database thread', () => {
     }
   });
 
-  it('fails queries at once and tells its owner when the thread dies, instead of hanging', async () => {
+  it('fails queries at once and tells its owner when the process dies, instead of hanging', async () => {
     let fatal: Error | undefined;
     const database = await openPglite(null, { onFatal: (error) => (fatal = error) });
     try {
-      await database.worker!.terminate();
+      const exited = new Promise((resolve) => database.databaseProcess!.once('exit', resolve));
+      database.databaseProcess!.kill('SIGKILL');
+      await exited;
       await expect(queryRows(database.db, sql`select 1`)).rejects.toThrow();
-      expect(fatal?.message).toMatch(/embedded database thread stopped/);
+      expect(fatal?.message).toMatch(/embedded database process stopped/);
     } finally {
       await database.close();
     }
   });
+
+  it('dies with a server killed by SIGKILL, leaving no socket folder or lock, and the data survives', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pglite-orphan-'));
+    try {
+      // A server stand-in: opens the folder, writes a row, reports, then waits to be killed.
+      const script = `
+        import { sql } from 'drizzle-orm';
+        import { openPglite } from ${JSON.stringify(new URL('./client.ts', import.meta.url).pathname)};
+        const database = await openPglite(${JSON.stringify(dir)});
+        await database.db.execute(sql\`create table kept (n int)\`);
+        await database.db.execute(sql\`insert into kept values (42)\`);
+        const { socketPath } = JSON.parse(database.databaseProcess.spawnargs.at(-1));
+        process.stdout.write(JSON.stringify({ pid: database.databaseProcess.pid, socketPath }) + '\\n');
+        setInterval(() => {}, 1000);
+      `;
+      const server = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+      const line = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        server.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('\n')) resolve(output.split('\n')[0]!);
+        });
+        server.once('exit', (code) => reject(new Error(`the stand-in exited (${code})`)));
+      });
+      const { pid, socketPath } = JSON.parse(line) as { pid: number; socketPath: string };
+      expect(isAlive(pid)).toBe(true);
+      expect(existsSync(socketPath)).toBe(true);
+      const killed = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGKILL');
+      await killed;
+      // Opening at once waits for the orphaned database process to close the folder.
+      const again = await openPglite(dir);
+      try {
+        // It removed the lock last, then exits.
+        await vi.waitFor(() => expect(isAlive(pid)).toBe(false));
+        expect(existsSync(path.dirname(socketPath))).toBe(false);
+        const [row] = await queryRows<{ n: number }>(again.db, sql`select n from kept`);
+        expect(row!.n).toBe(42);
+      } finally {
+        await again.close();
+      }
+      expect(existsSync(path.join(dir, 'server.lock'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,13 +1,17 @@
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { acquireDataDirLock, initPglite, pgliteProcessEnv, pgliteProcessFlags, pgliteProcessScript, type DataDirLock } from './pglite-data-dir.ts';
+
+export { DataDirLockedError } from './pglite-data-dir.ts';
 
 /** The one database type the code sees, whichever driver is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -26,8 +30,8 @@ export interface Database {
    * slot (the Socket.IO adapter's LISTEN).
    */
   newPool?: (options: { max: number; name: string }) => pg.Pool;
-  /** PGlite: the thread it runs in (tests stop it to see the server fail loudly). */
-  worker?: Worker;
+  /** PGlite: the process it runs in (tests kill it to see the server fail loudly). */
+  databaseProcess?: ChildProcess;
   close(): Promise<void>;
 }
 
@@ -144,29 +148,31 @@ async function migrateOver(url: string, options: PostgresOptions, { advisoryLock
 export interface PgliteOptions {
   timeoutSeconds?: number;
   /**
-   * The database thread ended on its own (a crash): every query fails from now
+   * The database process ended on its own (a crash): every query fails from now
    * on. The server exits on it (main.ts); a supervisor restarts it.
    */
   onFatal?: (error: Error) => void;
 }
 
 /**
- * PGlite in `dataDir` (or in memory when null), in a worker thread behind the
+ * PGlite in `dataDir` (or in memory when null), in a child process behind the
  * PostgreSQL wire protocol on a private unix socket: the server talks to it
  * through node-postgres exactly as to PostgreSQL, with one connection, so
  * transactions run first come first served, and the database's work never
  * runs on the event loop (docs/decisions/046-embedded-database-in-a-worker.md).
+ * A process rather than a thread for memory (docs/decisions/054-embedded-database-memory.md).
  *
  * PGlite itself does not stop a second process opening the same folder —
- * which corrupts it — so we hold a lock file with our pid and refuse to start
- * while a live process holds it.
+ * which corrupts it — so we hold a lock file with our pid (and the database
+ * process's) and refuse to start while a live process holds it.
  */
 export async function openPglite(dataDir: string | null, options: PgliteOptions = {}): Promise<Database> {
-  let releaseLock = () => {};
+  let lock: DataDirLock | undefined;
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
-    releaseLock = acquireDataDirLock(dataDir);
+    lock = await acquireDataDirLock(dataDir);
   }
+  const releaseLock = () => lock?.release();
   // Only this user may reach the socket (mkdtemp creates the folder 0700);
   // a short path, as unix socket paths are limited to ~100 bytes.
   const socketDir = mkdtempSync(path.join(tmpdir(), 'notary-pglite-'));
@@ -174,10 +180,12 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
     rmSync(socketDir, { recursive: true, force: true });
     releaseLock();
   };
-  let worker: PgliteThread | undefined;
+  let worker: PgliteProcess | undefined;
   let pool: pg.Pool | undefined;
   try {
-    worker = await startPgliteThread(dataDir, socketDir, options.onFatal);
+    // A first start: initdb in a process of its own, whose peak ends with it.
+    if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) await initPglite(dataDir, lock);
+    worker = await startPgliteProcess(dataDir, socketDir, lock, options.onFatal);
     const url = `postgresql://postgres@${encodeURIComponent(socketDir)}/postgres`;
     const timeouts = databaseTimeouts(options.timeoutSeconds ?? 15);
     // One connection: PGlite is one session, and the pool's queue is the
@@ -190,7 +198,7 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
     return {
       db: drizzlePg(pool, { schema }) as unknown as Db,
       driver: 'pglite',
-      worker: worker.thread,
+      databaseProcess: worker.child,
       close: () =>
         (closing ??= (async () => {
           await opened.pool.end();
@@ -206,52 +214,59 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
   }
 }
 
-interface PgliteThread {
-  thread: Worker;
-  /** Closes the database (its files complete on disk), then the thread. */
+interface PgliteProcess {
+  child: ChildProcess;
+  /** Closes the database (its files complete on disk), then the process. */
   stop(): Promise<void>;
 }
 
-function startPgliteThread(dataDir: string | null, socketDir: string, onFatal?: (error: Error) => void): Promise<PgliteThread> {
-  const thread = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
-    workerData: { dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
-    // Not the parent's flags (a preloaded module, --watch): the thread needs none.
-    execArgv: [],
-    stdout: false,
-    stderr: false,
-  });
+function startPgliteProcess(dataDir: string | null, socketDir: string, lock: DataDirLock | undefined, onFatal?: (error: Error) => void): Promise<PgliteProcess> {
+  const child = spawn(
+    process.execPath,
+    [...pgliteProcessFlags, fileURLToPath(pgliteProcessScript), JSON.stringify({ dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432'), lockPath: lock?.path ?? null })],
+    // The IPC channel is how it knows we are gone (it closes when we exit, even by SIGKILL).
+    { env: pgliteProcessEnv(), stdio: ['ignore', 'inherit', 'pipe', 'ipc'] },
+  );
+  // The lock names both processes: if we die first, the folder stays locked
+  // until the database process has closed it.
+  if (child.pid) lock?.addHolder(child.pid);
   let failure = '';
   let stopping = false;
-  const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
-  thread.on('message', (message: { type: string; message?: string }) => {
-    if (message.type === 'failed') failure = message.message ?? '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    // Kept for the failure message, and passed on (PGlite's own warnings).
+    failure = (failure + chunk.toString()).slice(-8_000);
+    process.stderr.write(chunk);
   });
-  return new Promise<PgliteThread>((resolve, reject) => {
-    const onEarlyExit = (code: number) => reject(new Error(`The embedded database did not start (thread exit code ${code}).${failure ? `\n${failure}` : ''}`));
+  child.on('message', (message: { type: string; message?: string }) => {
+    if (message.type === 'failed') failure = message.message ?? failure;
+  });
+  return new Promise<PgliteProcess>((resolve, reject) => {
+    const onEarlyExit = (code: number | null) => reject(new Error(`The embedded database did not start (exit code ${code}).${failure ? `\n${failure}` : ''}`));
     const onError = (error: Error) => reject(error);
-    thread.once('exit', onEarlyExit);
-    thread.once('error', onError);
-    thread.on('message', (message: { type: string }) => {
+    child.once('exit', onEarlyExit);
+    child.once('error', onError);
+    child.on('message', (message: { type: string }) => {
       if (message.type !== 'ready') return;
-      thread.off('exit', onEarlyExit);
-      thread.off('error', onError);
+      child.off('exit', onEarlyExit);
+      child.off('error', onError);
       // A forgotten close() must not keep a process (a script, a test run) alive;
       // starting and stopping keep it (the files must be complete).
-      thread.unref();
+      unrefChild(child);
       // From now on an end we did not ask for is fatal: queries fail at once
       // (nothing listens on the socket), and the owner is told.
-      thread.on('error', (error) => (failure ||= error.stack ?? error.message));
-      thread.once('exit', (code) => {
-        if (!stopping) onFatal?.(new Error(`The embedded database thread stopped (exit code ${code}).${failure ? `\n${failure}` : ''}`));
+      child.once('exit', (code, signal) => {
+        if (!stopping) onFatal?.(new Error(`The embedded database process stopped (exit code ${code}${signal ? `, ${signal}` : ''}).${failure ? `\n${failure}` : ''}`));
       });
       resolve({
-        thread,
+        child,
         async stop() {
           if (stopping) return void (await exited);
           stopping = true;
-          // Until the files are complete, the process waits for the thread.
-          thread.ref();
-          thread.postMessage({ type: 'close' });
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          // Until the files are complete, the process waits for the database.
+          refChild(child);
+          child.send({ type: 'close' });
           await exited;
         },
       });
@@ -259,45 +274,17 @@ function startPgliteThread(dataDir: string | null, socketDir: string, onFatal?: 
   });
 }
 
-export class DataDirLockedError extends Error {}
-
-function acquireDataDirLock(dataDir: string): () => void {
-  const lockPath = path.join(dataDir, 'server.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      // Written whole under a temporary name, then linked into place (fails if it exists):
-      // a full disk or a kill never leaves a lock file without its pid.
-      const temporary = `${lockPath}.${process.pid}.tmp`;
-      writeFileSync(temporary, String(process.pid), { flush: true });
-      try {
-        linkSync(temporary, lockPath);
-      } finally {
-        rmSync(temporary, { force: true });
-      }
-      return () => rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirLockedError(
-          `The embedded database in ${path.resolve(dataDir)} is already in use by process ${holder}. ` +
-            'Stop that server first, or give this one its own DATA_DIR (or a DATABASE_URL).',
-        );
-      }
-      // The previous holder died without cleaning up: the lock is stale.
-      rmSync(lockPath, { force: true });
-    }
-  }
-  throw new DataDirLockedError(`Could not lock ${lockPath}.`);
+/** The child, its IPC channel and its stderr pipe stop counting as keeping this process alive. */
+function unrefChild(child: ChildProcess) {
+  child.unref();
+  (child.channel as { unref?: () => void } | undefined)?.unref?.();
+  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function refChild(child: ChildProcess) {
+  child.ref();
+  (child.channel as { ref?: () => void } | undefined)?.ref?.();
+  (child.stderr as unknown as { ref?: () => void } | null)?.ref?.();
 }
 
 function resolveMigrations(): string {
@@ -310,7 +297,7 @@ export async function openDatabase(options: {
   dataDir: string;
   timeoutSeconds?: number;
   onError?: (error: Error) => void;
-  /** PGlite only: its thread ended on its own. */
+  /** PGlite only: its process ended on its own. */
   onFatal?: (error: Error) => void;
 }): Promise<Database> {
   return options.databaseUrl

@@ -67,6 +67,26 @@ export function securityHeaders(config: Config, options: { development?: boolean
   ];
 }
 
+/**
+ * CSP nonces, one per response: 16 bytes of the system's CSPRNG each, as
+ * base64. The bytes are drawn 4 KB at a time (one call per 256 responses, as
+ * Node's own randomUUID batches), because a call per response was ~2 % of the
+ * server's time on the busiest API calls (docs/decisions/053-trpc-fast-lane.md).
+ * No byte is used twice.
+ */
+export function nonceSource(): () => string {
+  let bytes = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset + 16 > bytes.length) {
+      bytes = randomBytes(4096);
+      offset = 0;
+    }
+    offset += 16;
+    return bytes.toString('base64', offset - 16, offset);
+  };
+}
+
 /** /booking/:token/session (customer) and /admin/appointments/:id/session (notary). */
 export function isSessionRoomPath(path: string): boolean {
   const normal = routerPath(path);

@@ -28,6 +28,7 @@ import {
   findSealedManageToken,
   insertManageToken,
   findCustomer,
+  holdInOneRoundTrip,
   holdInSlot,
   insertCustomer,
   insertDraft,
@@ -288,12 +289,16 @@ export async function holdSlot(
 ): Promise<{ startsAt: Date; holdExpiresAt: Date }> {
   assertBookableSlot(deps, startsAt);
   const holdExpiresAt = newHoldExpiry(deps);
-  const held = await deps.db.transaction(async (tx) => {
-    await lockSlot(tx, startsAt);
-    // The rules of `assertEditable`, `slotHasRoom` and `transition` (draft → held),
-    // decided and written by one statement under the slot's lock.
-    return holdInSlot(tx, { bookingId, startsAt, timeZone, holdExpiresAt, now: deps.now(), capacity: deps.config.BOOKING_SLOT_CAPACITY });
-  });
+  // The rules of `assertEditable`, `slotHasRoom` and `transition` (draft → held),
+  // decided and written by one statement under the slot's lock.
+  const hold = { bookingId, startsAt, timeZone, holdExpiresAt, now: deps.now(), capacity: deps.config.BOOKING_SLOT_CAPACITY };
+  const pool = deps.database.pool;
+  const held = pool
+    ? await holdInOneRoundTrip(pool, hold)
+    : await deps.db.transaction(async (tx) => {
+        await lockSlot(tx, startsAt);
+        return holdInSlot(tx, hold);
+      });
   if (held === 'not_found') throw notFound();
   if (held === 'locked') throw new DomainError('CONFLICT', bookingLockedMessage);
   if (held === 'full') throw new DomainError('CONFLICT', slotTakenMessage);

@@ -1,27 +1,44 @@
 /**
- * The embedded database (PGlite) in its own thread, answering the PostgreSQL
- * wire protocol on a unix socket, so the server reaches it with the same
- * node-postgres code it uses for DATABASE_URL and a long query never stops the
- * event loop (docs/decisions/046-embedded-database-in-a-worker.md).
+ * The embedded database (PGlite) in a child process of the server, answering
+ * the PostgreSQL wire protocol on a unix socket, so the server reaches it with
+ * the same node-postgres code it uses for DATABASE_URL and a long query never
+ * stops the event loop (docs/decisions/046-embedded-database-in-a-worker.md).
+ * A process of its own, not a thread, for memory: it runs with its own V8 flags
+ * and PostgreSQL settings, and a first start's initdb runs in a process of its
+ * own that exits and gives its peak back (docs/decisions/054-embedded-database-memory.md).
  *
  * PGlite is one session: messages run one at a time, first come first served,
  * and a connection that starts a transaction (or an extended-protocol exchange
  * not yet ended by Sync) keeps the session until it ends it; the others wait.
  * A connection that goes away mid-transaction has it rolled back.
  *
- * Started by openPglite (client.ts) only; its messages to the parent:
- * `{ type: 'ready' }`, `{ type: 'closed' }`, `{ type: 'failed', message }`.
+ * Started by openPglite (client.ts) only, with an IPC channel; its messages to
+ * the parent: `{ type: 'ready' }`, `{ type: 'closed' }`, `{ type: 'failed', message }`.
+ * It dies with its parent: when the channel closes (the server exited, even by
+ * SIGKILL), it closes the database, removes the socket folder and exits.
+ *
+ * `--init`: only create the data folder (initdb), then exit.
  */
+import { rmSync } from 'node:fs';
 import net from 'node:net';
-import { parentPort, workerData } from 'node:worker_threads';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 
-export interface PgliteWorkerData {
+export interface PgliteProcessData {
   /** A folder for the database files, or null for an in-memory database. */
   dataDir: string | null;
-  /** The unix socket to listen on. */
+  /** The unix socket to listen on (its folder is this process's to remove when orphaned). */
   socketPath: string;
+  /** The lock file holding the server's pid, removed when orphaned (the server cannot). */
+  lockPath: string | null;
 }
+
+/**
+ * PostgreSQL's memory inside the WebAssembly heap (docs/decisions/054): 16 MB
+ * of shared buffers instead of 128 MB; the database is small and the OS caches
+ * its files anyway. The heap itself cannot start below PGlite's 128 MB.
+ */
+export const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 const sslRequestCode = 80877103;
 const cancelRequestCode = 80877102;
@@ -33,16 +50,32 @@ interface Connection {
   started: boolean;
 }
 
-const { dataDir, socketPath } = workerData as PgliteWorkerData;
-const port = parentPort!;
+const { dataDir, socketPath, lockPath } = JSON.parse(process.argv[2]!) as PgliteProcessData;
+
+function send(message: { type: string; message?: string }) {
+  if (process.connected) process.send!(message);
+}
 
 function fail(error: unknown): never {
-  port.postMessage({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  // The parent treats this thread's end as the database gone.
+  send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  // The parent treats this process's end as the database gone.
   process.exit(1);
 }
 
-const db = await (dataDir ? PGlite.create(dataDir) : PGlite.create()).catch(fail);
+// Ctrl-C reaches the whole process group, and a service manager may signal
+// every process of the service: the server decides when the database closes
+// (after its last request), and tells us over the channel, or closes it.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
+
+if (process.argv.includes('--init')) {
+  // A first start's initdb: its peak (~600 MB) ends with this process.
+  const created = await PGlite.create(dataDir!, { startParams: pgliteStartParams }).catch(fail);
+  await created.close();
+  process.exit(0);
+}
+
+const db = await (dataDir ? PGlite.create(dataDir, { startParams: pgliteStartParams }) : PGlite.create({ startParams: pgliteStartParams })).catch(fail);
 const connections = new Set<Connection>();
 /** Whole messages received, in arrival order across connections. */
 let queue: { connection: Connection; message: Buffer }[] = [];
@@ -146,17 +179,28 @@ const server = net.createServer((socket) => {
 });
 
 server.on('error', fail);
-server.listen(socketPath, () => port.postMessage({ type: 'ready' }));
+server.listen(socketPath, () => send({ type: 'ready' }));
 
-port.on('message', (message: { type: string }) => {
-  if (message.type !== 'close' || closing) return;
+function close(orphaned: boolean) {
+  if (closing) return;
   closing = true;
   server.close();
   for (const connection of connections) connection.socket.destroy();
   void (async () => {
     // The message running now finishes first; PGlite's close waits for it.
     await db.close();
-    port.postMessage({ type: 'closed' });
-    port.close();
+    if (orphaned) {
+      // The server died without cleaning up: what it would have removed goes
+      // now, the lock last (only then may another server open the folder).
+      rmSync(path.dirname(socketPath), { recursive: true, force: true });
+      if (lockPath) rmSync(lockPath, { force: true });
+    }
+    send({ type: 'closed' });
+    process.exit(0);
   })().catch(fail);
+}
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'close') close(false);
 });
+process.on('disconnect', () => close(true));
