@@ -15,6 +15,16 @@ export default defineConfig({
   },
   build: {
     manifest: true,
+    rolldownOptions: {
+      // The site's facts are plain data: a module that imports them without using them (the
+      // footer, rendered only on the server) does not need them run.
+      treeshake: { moduleSideEffects: (id: string) => !/src\/shared\/(site|brand)\.ts$/.test(id) },
+      output: {
+        // The site's facts are shared by several pages but by nothing on a first load of the
+        // layout: a chunk of their own instead of the entry (docs/decisions/051).
+        codeSplitting: { groups: [{ name: 'site', test: /src\/shared\/site\.ts$/ }] },
+      },
+    },
     sourcemap: false,
     // Every browser the site supports understands <link rel="modulepreload"> (Safari 17+);
     // an older one ignores the links and loads the same modules when they are imported.

@@ -12,10 +12,13 @@
  * Keyed by the route's full path as `src/build/route-chunks.ts` reads it from
  * routes.tsx, so the build leaves their chunks out of the page's preloads and the
  * bench out of their first load. Only pages whose every interaction works this
- * way belong here; the home page's fade-ins and "Learn More" need its code
- * (docs/product.md §3.3).
+ * way belong here. Fade-ins (`data-reveal`), buttons that scroll to a section
+ * (`data-scroll-to`) and the home page's arrival at "/#section" (`data-scroll-on-arrival`)
+ * are done over the HTML by page-outlet.tsx (docs/product.md §3.3).
  */
 export const serverHtmlRoutes: ReadonlySet<string> = new Set([
+  '/',
+  '/business-solutions',
   '/remote-notarization',
   '/electronic-signatures',
   '/identity-verification',

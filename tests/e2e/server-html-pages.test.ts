@@ -13,12 +13,8 @@ import { blogPosts } from './public-pages.ts';
  * the page's DOM is the server's, and what a visitor does on it still works.
  */
 
-/**
- * Issue 16's goal is 100 KB of gzipped JavaScript on a marketing page's first load; the entry
- * alone is 101.6 KB (decision 051, "Not reached"). This holds the figure reached, so any growth
- * fails; lower it to 100 when the entry gets there.
- */
-const firstLoadLimit = 102 * 1024;
+/** Issue 16, goal 4: 100 KB of gzipped JavaScript on a marketing page's first load (decision 051). */
+const firstLoadLimit = 100 * 1024;
 
 const article = `/blog/${blogPosts[0]!.slug}`;
 const samples: Array<{ path: string; route: string }> = [
@@ -27,7 +23,17 @@ const samples: Array<{ path: string; route: string }> = [
   { path: '/blog', route: '/blog' },
   { path: article, route: '/blog/:slug' },
   { path: '/remote-notarization', route: '/remote-notarization' },
+  // Fade-ins, "Learn More" and the forms as islands: public-site.test.ts and contact.test.ts.
+  { path: '/', route: '/' },
+  { path: '/business-solutions', route: '/business-solutions' },
 ];
+
+/** Fade-ins (reveal-observer.ts) hide and show sections by class; the rest of the DOM must be the server's. */
+const withoutReveals = (html: string) =>
+  html
+    .replace(/ data-reveal="[a-z]+"/g, '')
+    .replace(/ style="transition-delay: \d+ms;"/g, '')
+    .replace(/ (?:translate-y-6|opacity-0|transition-\[opacity,translate\]|duration-700|ease-out)(?=[ "])/g, '');
 
 const clientDir = path.join(process.cwd(), 'dist/client');
 const manifest = JSON.parse(readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8')) as Manifest;
@@ -68,7 +74,7 @@ describe('marketing pages hydrated as their server HTML', () => {
 
       // The same DOM as the server's HTML, read by a browser that runs no script.
       await noScript.page.goto(pagePath);
-      expect(hydratedMain).toBe(await noScript.page.locator('#main').evaluate((main) => main.outerHTML));
+      expect(withoutReveals(hydratedMain)).toBe(withoutReveals(await noScript.page.locator('#main').evaluate((main) => main.outerHTML)));
       expect(errors.slice(errorsBefore)).toEqual([]);
     });
   }
@@ -96,9 +102,14 @@ describe('marketing pages hydrated as their server HTML', () => {
     await page.locator('header nav[aria-label="Main"]').getByRole('link', { name: 'Blog' }).click();
     await page.waitForURL((url) => url.pathname === '/blog');
     await expect.poll(() => page.title()).toContain('Blog');
+    // The header stays server HTML; its controller marks the page's own link (header-controller.ts).
+    const mainNav = page.locator('header nav[aria-label="Main"]');
+    const current = () => mainNav.locator('a[aria-current="page"]').allTextContents();
+    await expect.poll(current).toEqual(['Blog']);
     await page.goBack();
     await page.waitForURL('**/privacy-policy');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Privacy Policy');
+    await expect.poll(current).toEqual([]);
     expect(await stayed()).toBe(true);
 
     await page.getByTestId('chat-launcher').click();

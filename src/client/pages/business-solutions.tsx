@@ -1,14 +1,11 @@
 import { Building2, Briefcase, Car, Clock, GraduationCap, HeartPulse, Landmark, Mail, Phone, Scale, Users, Workflow, FileStack, Home } from 'lucide-react';
 import { site } from '../../shared/site.ts';
 import { CtaBand, FeatureGrid, HeroIllustration, PageHero, Section, SectionHeading } from '../components/marketing/sections.tsx';
-import { deferUntilVisible } from '../components/marketing/defer-until-visible.tsx';
+import { inquiryForm } from '../features/contact/deferred-forms.tsx';
+import { islandProps } from '../server-html.ts';
 import { Reveal } from '../components/marketing/reveal.tsx';
 import type { RouteHandle } from '../lib/meta.ts';
 
-const inquiryForm = deferUntilVisible(() => import('../features/contact/business-form.tsx').then((m) => m.BusinessInquiryForm), {
-  anchorId: 'business-contact',
-  fallback: <p className="min-h-96 text-slate-600">Loading the inquiry form…</p>,
-});
 
 /** The server renders the real form; the browser fetches its code when the visitor nears it. */
 export async function loader() {
@@ -150,7 +147,7 @@ export function Component() {
               </li>
             </ul>
           </div>
-          <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 lg:col-span-3">
+          <div {...islandProps('inquiry-form', {})} className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 lg:col-span-3">
             <inquiryForm.Component />
           </div>
         </div>

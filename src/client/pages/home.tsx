@@ -4,7 +4,8 @@ import { Link, useLocation } from 'react-router-dom';
 import { centsToDecimal, formatUsd } from '../../shared/money.ts';
 import { defaultPricing } from '../../shared/pricing.ts';
 import { fullAddress, site } from '../../shared/site.ts';
-import { deferUntilVisible } from '../components/marketing/defer-until-visible.tsx';
+import { contactForm } from '../features/contact/deferred-forms.tsx';
+import { islandProps } from '../server-html.ts';
 import { scrollToSection } from '../components/marketing/motion.ts';
 import { FeatureGrid, Section, SectionHeading, StepList, type Feature, type Step } from '../components/marketing/sections.tsx';
 import { buttonVariants } from '../components/ui/button-variants.ts';
@@ -49,10 +50,6 @@ const legalServiceJsonLd = {
   },
 };
 
-const contactForm = deferUntilVisible(() => import('../features/contact/contact-form.tsx').then((m) => m.ContactForm), {
-  anchorId: 'contact',
-  fallback: <p className="min-h-96 text-slate-600">Loading the contact form…</p>,
-});
 
 /** The server renders the real form; the browser fetches its code when the visitor nears it. */
 export async function loader() {
@@ -141,7 +138,8 @@ export function Component() {
   }, [hash]);
 
   return (
-    <main id="main">
+    // data-scroll-on-arrival: as server HTML, page-outlet.tsx does what the effect above does.
+    <main id="main" data-scroll-on-arrival="">
       <section className="bg-gradient-to-br from-blue-900 via-blue-800 to-blue-700 text-white">
         <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 py-16 sm:px-6 md:py-24 lg:grid-cols-2 lg:px-8">
           <div>
@@ -169,6 +167,8 @@ export function Component() {
               <button
                 type="button"
                 className={buttonVariants({ variant: 'outline-inverse', size: 'lg' })}
+                // As server HTML on a first load, page-outlet.tsx scrolls for `data-scroll-to`.
+                data-scroll-to="services"
                 onClick={() => scrollToSection('services')}
               >
                 Learn More
@@ -251,7 +251,7 @@ export function Component() {
           intro="Send us a message and we’ll get back to you as soon as possible."
         />
         <div className="mt-12 grid gap-10 lg:grid-cols-5">
-          <div className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 lg:col-span-3">
+          <div {...islandProps('contact-form', {})} className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-slate-200 lg:col-span-3">
             <contactForm.Component />
           </div>
           <div className="space-y-6 lg:col-span-2">

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { data, Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { notFoundMeta, type RouteHandle } from '../lib/meta.ts';
 
 /** Unknown paths answer HTTP 404 (the server logs the path) and render NotFound. */
 export function loader() {
-  throw data(null, { status: 404, statusText: 'Not Found' });
+  throw new Response(null, { status: 404, statusText: 'Not Found' });
 }
 
 export const handle: RouteHandle = { meta: () => notFoundMeta };

@@ -3,6 +3,8 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { followLink } from '../../lib/follow-link.ts';
 import { whenElementNear } from '../../lib/when-near.ts';
+import { scrollToSection } from '../marketing/motion.ts';
+import { observeReveals } from '../marketing/reveal-observer.ts';
 
 /**
  * The page of a first load that hydrates as its server HTML (src/client/server-html.ts,
@@ -37,6 +39,9 @@ export function PageOutlet({ serverHtml }: { serverHtml: string | null }) {
 /** Interactive parts of a server-HTML page, each hydrated on its own when it comes near. */
 const islands: Record<string, () => Promise<ComponentType<never>>> = {
   'share-buttons': () => import('../marketing/share-buttons.tsx').then((m) => m.ShareButtons),
+  // The forms' deferred boundary itself: it hydrates the form once its code is in (defer-until-visible.tsx).
+  'contact-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.contactForm.Component as ComponentType<never>),
+  'inquiry-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.inquiryForm.Component as ComponentType<never>),
 };
 
 function ServerHtmlPage({ html }: { html: string }) {
@@ -46,7 +51,13 @@ function ServerHtmlPage({ html }: { html: string }) {
   useEffect(() => {
     let active = true;
     const roots: Root[] = [];
-    for (const element of ref.current!.querySelectorAll<HTMLElement>('[data-island]')) {
+    const page = ref.current!;
+    // The home page's "/#section" arrival (docs/product.md §3.3), as its component does.
+    if (page.querySelector('[data-scroll-on-arrival]') && window.location.hash.length > 1) scrollToSection(decodeURIComponent(window.location.hash.slice(1)));
+    // Fade-ins (components/marketing/reveal.tsx), by a small observer: in the entry, as a chunk
+    // of its own it would be one more file on the first load of most marketing pages.
+    const stopReveals = observeReveals(page);
+    for (const element of page.querySelectorAll<HTMLElement>('[data-island]')) {
       const load = islands[element.dataset.island!];
       if (!load) continue;
       void whenElementNear(element)
@@ -57,6 +68,7 @@ function ServerHtmlPage({ html }: { html: string }) {
     }
     return () => {
       active = false;
+      stopReveals();
       // Not while React commits this root's unmount.
       setTimeout(() => roots.forEach((root) => root.unmount()));
     };
@@ -64,5 +76,17 @@ function ServerHtmlPage({ html }: { html: string }) {
 
   // React keeps the server's DOM for `dangerouslySetInnerHTML` when hydrating; the
   // string is the same HTML, read from the page just before hydration.
-  return <div ref={ref} className="flex-1" onClick={(event) => followLink(event, navigate)} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div
+      ref={ref}
+      className="flex-1"
+      onClick={(event) => {
+        // Buttons that scroll to a section ("Learn More" on the home page, docs/product.md §3.3).
+        const scrollTo = (event.target as Element).closest<HTMLElement>('[data-scroll-to]');
+        if (scrollTo) scrollToSection(scrollTo.dataset.scrollTo!);
+        else followLink(event, navigate);
+      }}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 }

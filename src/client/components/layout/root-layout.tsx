@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useMatches, useNavigate, useRouteError } from 'react-router-dom';
-import { Toaster } from '../ui/toast.tsx';
 import { ChatLauncher } from './chat-launcher.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
+import { controlHeader, headerClass, type HeaderControl } from './header-controller.ts';
 import { followLink } from '../../lib/follow-link.ts';
 import { PageOutlet, useServerHtml } from './page-outlet.tsx';
 
@@ -21,12 +21,11 @@ export function RootLayout() {
       >
         Skip to main content
       </a>
-      <Header />
+      {import.meta.env.SSR ? <Header /> : <ServerHeader />}
       <PageOutlet serverHtml={serverHtml} />
       {import.meta.env.SSR ? <Footer /> : <ServerFooter />}
       {/* Room below the footer for the corner chat button (md and up), so the last line can scroll clear of it. */}
       <div aria-hidden="true" className="hidden h-16 bg-slate-900 md:block 2xl:h-20" />
-      <Toaster />
       <ChatLauncher />
     </div>
   );
@@ -38,6 +37,29 @@ export function RootLayout() {
  * (docs/decisions/051). Read once, before hydration.
  */
 const footerHtml = typeof document === 'undefined' ? '' : (document.querySelector('#root > div > footer')?.innerHTML ?? '');
+/** The header too: the same markup on every page, its behaviour from header-controller.ts. */
+const headerHtml = typeof document === 'undefined' ? '' : (document.querySelector('#root > div > header')?.innerHTML ?? '');
+
+function ServerHeader() {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const ref = useRef<HTMLElement>(null);
+  const control = useRef<HeaderControl>(null);
+  useEffect(() => {
+    control.current = controlHeader(ref.current!);
+    return () => control.current!.dispose();
+  }, []);
+  useEffect(() => control.current!.navigated(pathname), [pathname]);
+  return (
+    <header
+      ref={ref}
+      data-scrolled="false"
+      className={headerClass(false)}
+      onClick={(event) => followLink(event, navigate)}
+      dangerouslySetInnerHTML={{ __html: headerHtml }}
+    />
+  );
+}
 
 function ServerFooter() {
   const navigate = useNavigate();

@@ -49,6 +49,8 @@ export function Reveal({
     {
       ref,
       'data-reveal': state,
+      // For reveal-observer.ts, which does the same over server HTML.
+      'data-reveal-index': index || undefined,
       style,
       className: cx(
         // Hiding is instant (the element is off screen); only the reveal animates.

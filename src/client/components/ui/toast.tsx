@@ -1,10 +1,11 @@
-import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { createElement, useSyncExternalStore } from 'react';
+import { createRoot } from 'react-dom/client';
 
 /**
- * Toasts: `toast({ title, description, variant })` from anywhere; the one
- * <Toaster/> in the root layout shows them. The store is tiny; the Radix view
- * (announced politely, dismissable by keyboard and swipe) is downloaded only
- * when the first toast appears, so it stays off every page's first load.
+ * Toasts: `toast({ title, description, variant })` from anywhere. The first toast mounts the
+ * toaster on a root of its own at the end of <body>, after downloading the Radix view (announced
+ * politely, dismissable by keyboard and swipe): neither this store nor the view is on any
+ * page's first load, as no layout renders them (docs/decisions/051).
  */
 export interface ToastInput {
   title: string;
@@ -26,6 +27,7 @@ export function toast(input: ToastInput): number {
   const id = nextId++;
   items = [...items.slice(-2), { ...input, id, open: true }];
   emit();
+  mountToaster();
   return id;
 }
 
@@ -48,17 +50,13 @@ export function useToasts(): ToastItem[] {
   return useSyncExternalStore(subscribe, () => items, () => emptyList);
 }
 
-const ToasterView = lazy(() => import('./toaster-view.tsx'));
+let toasterMounted = false;
 
-export function Toaster() {
-  const list = useToasts();
-  // Mounted from the first toast on, so closing animations can finish.
-  const [active, setActive] = useState(false);
-  if (list.length > 0 && !active) setActive(true);
-  if (!active) return null;
-  return (
-    <Suspense fallback={null}>
-      <ToasterView toasts={list} />
-    </Suspense>
-  );
+/** Mounts the toaster once, from the first toast on, so closing animations can finish. */
+function mountToaster(): void {
+  if (toasterMounted || typeof document === 'undefined') return;
+  toasterMounted = true;
+  const container = document.createElement('div');
+  document.body.append(container);
+  void import('./toaster-view.tsx').then(({ Toaster }) => createRoot(container).render(createElement(Toaster)));
 }

@@ -1,10 +1,15 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
 import { cn } from '../../lib/cn.ts';
-import { dismissToast, type ToastItem } from './toast.tsx';
+import { dismissToast, useToasts, type ToastItem } from './toast.tsx';
 
-/** The Radix rendering of the toast list (loaded with the first toast). */
-export default function ToasterView({ toasts: list }: { toasts: ToastItem[] }) {
+/** The toast list, mounted by the first toast (toast.tsx). */
+export function Toaster() {
+  return <ToasterView toasts={useToasts()} />;
+}
+
+/** The Radix rendering of the toast list. */
+function ToasterView({ toasts: list }: { toasts: ToastItem[] }) {
   return (
     <ToastPrimitive.Provider swipeDirection="right" duration={5000}>
       {list.map((t) => (

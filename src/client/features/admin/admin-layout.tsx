@@ -1,8 +1,8 @@
 import { Bell, BellOff } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Redirect } from '../../lib/router-hooks.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Toaster } from '../../components/ui/toast.tsx';
 import { cn } from '../../lib/cn.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { consolePages, homePathFor, staffRoleLabels, type ConsolePage, type StaffRole } from '../../../shared/staff.ts';
@@ -47,8 +47,8 @@ export function AdminLayout() {
   const logout = trpc.staff.logout.useMutation();
 
   if (loading) return <ConsoleLoading />;
-  if (!staff) return <Navigate to={`/admin/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
-  if (staff.twoFactor !== 'ok') return <Navigate to="/admin/two-factor" replace />;
+  if (!staff) return <Redirect to={`/admin/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (staff.twoFactor !== 'ok') return <Redirect to="/admin/two-factor" replace />;
 
   const signOut = async () => {
     await logout.mutateAsync().catch(() => undefined);
@@ -104,7 +104,6 @@ export function AdminLayout() {
         <main id="main" className="mx-auto w-full min-w-0 max-w-7xl flex-1 px-4 py-6 md:py-8">
           <Outlet />
         </main>
-        <Toaster />
       </div>
     </ConsoleChatProvider>
   );
@@ -170,13 +169,13 @@ const idleChatStore = new Store<Pick<StaffChatState, 'away'>>({ away: false });
 export function RequireRole({ page, children }: { page: ConsolePage; children: ReactNode }) {
   const { staff } = useStaff();
   if (!staff) return null;
-  if (!canOpen(staff.user.role, page)) return <Navigate to={homePathFor(staff.user.role)} replace />;
+  if (!canOpen(staff.user.role, page)) return <Redirect to={homePathFor(staff.user.role)} replace />;
   return <>{children}</>;
 }
 
 export function ConsoleHome() {
   const { staff } = useStaff();
-  return staff ? <Navigate to={homePathFor(staff.user.role)} replace /> : null;
+  return staff ? <Redirect to={homePathFor(staff.user.role)} replace /> : null;
 }
 
 export function ConsoleLoading() {

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
+import { Redirect, useSearchParams } from '../../lib/router-hooks.tsx';
 import { buttonVariants } from '../../components/ui/button-variants.ts';
 import { fieldClass } from '../../components/ui/field-class.ts';
 import { rpc, RpcError, type Outputs } from '../../lib/rpc.ts';
@@ -96,7 +97,7 @@ export function LoginPage() {
   const [pending, track] = usePending();
   const ids = { email: useId(), password: useId() };
 
-  if (staff?.twoFactor === 'ok' && !pending) return <Navigate to={safeNext(params.get('next')) ?? homePathFor(staff.user.role)} replace />;
+  if (staff?.twoFactor === 'ok' && !pending) return <Redirect to={safeNext(params.get('next')) ?? homePathFor(staff.user.role)} replace />;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -185,8 +186,8 @@ export function TwoFactorPage() {
   }, [needsEnrolment]);
 
   if (loading) return <AuthCard title="Two-factor authentication"><p>Loading…</p></AuthCard>;
-  if (!staff) return <Navigate to="/admin/login" replace />;
-  if (staff.twoFactor === 'ok') return <Navigate to={safeNext(params.get('next')) ?? homePathFor(staff.user.role)} replace />;
+  if (!staff) return <Redirect to="/admin/login" replace />;
+  if (staff.twoFactor === 'ok') return <Redirect to={safeNext(params.get('next')) ?? homePathFor(staff.user.role)} replace />;
 
   const done = async () => {
     await refresh();

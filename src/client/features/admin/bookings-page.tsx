@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link } from 'react-router-dom';
+import { useSearchParams } from '../../lib/router-hooks.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { Loaded } from '../../components/ui/loaded.tsx';
 import { Button } from '../../components/ui/button.tsx';

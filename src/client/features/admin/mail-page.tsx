@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
+import { useSearchParams } from '../../lib/router-hooks.tsx';
 import { DataTable } from '../../components/ui/data-table.tsx';
 import { Loaded } from '../../components/ui/loaded.tsx';
 import { Button } from '../../components/ui/button.tsx';

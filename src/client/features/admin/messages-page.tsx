@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../../lib/router-hooks.tsx';
 import { Loaded } from '../../components/ui/loaded.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Select } from '../../components/ui/input.tsx';

@@ -1,7 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { Loader2 } from 'lucide-react';
 import { startTransition, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../../lib/router-hooks.tsx';
 // The zod-free and date-fns-free halves of shared/booking.ts and shared/time.ts: this is the first step's code.
 import { holdExpiredMessage } from '../../../shared/booking-rules.ts';
 import { businessTimeZone, detectTimeZone } from '../../../shared/zones.ts';

@@ -1,5 +1,5 @@
 import { startTransition, useCallback, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../../lib/router-hooks.tsx';
 import { isUuid } from '../../../shared/ids.ts';
 
 const storageKey = 'notary.bookingId';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../../lib/router-hooks.tsx';
 import { contactMessages } from '../../../shared/contact.ts';
 
 export type PostedOutcome = 'sent' | 'missing' | 'error';
@@ -10,8 +10,9 @@ export type PostedOutcome = 'sent' | 'missing' | 'error';
  * src/server/http/contact-forms.ts). Rendered on the server too.
  */
 export function usePostedOutcome(param: 'contact' | 'inquiry'): PostedOutcome | null {
-  const [params] = useSearchParams();
-  const value = params.get(param);
+  // In the browser the form may be an island on a root of its own, outside the router
+  // (docs/decisions/051): the address is read directly; it is the router's.
+  const value = import.meta.env.SSR ? useSearchParams()[0].get(param) : new URLSearchParams(window.location.search).get(param);
   return value === 'sent' || value === 'missing' || value === 'error' ? value : null;
 }
 

@@ -1,6 +1,6 @@
 import { JournalPage } from '../../features/admin/journal-page.tsx';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, Route, Routes } from 'react-router-dom';
+import { Link, useRoutes } from 'react-router-dom';
 import type { RouteHandle } from '../../lib/meta.ts';
 import { TrpcProvider } from '../../lib/trpc-provider.tsx';
 import { AccountPage } from '../../features/admin/account-page.tsx';
@@ -36,45 +36,56 @@ export function Component() {
   return (
     <TrpcProvider>
       <StaffProvider>
-        <Routes>
-          <Route element={<AdminLayout />}>
-            <Route index element={<ConsoleHome />} />
-            <Route path="bookings" element={<RequireRole page="bookings"><BookingsPage /></RequireRole>} />
-            <Route path="bookings/:bookingId" element={<RequireRole page="bookings"><BookingDetailPage /></RequireRole>} />
-            <Route path="appointments" element={<RequireRole page="appointments"><AppointmentsPage /></RequireRole>} />
-            <Route path="appointments/:bookingId" element={<RequireRole page="appointments"><BookingDetailPage /></RequireRole>} />
-            <Route
-              path="appointments/:bookingId/session"
-              element={
-                <RequireRole page="appointments">
-                  <Suspense fallback={<p>Loading session…</p>}>
-                    <NotarySessionPage />
-                  </Suspense>
-                </RequireRole>
-              }
-            />
-            <Route
-              path="chat"
-              element={
-                <RequireRole page="chat">
-                  <Suspense fallback={<p>Loading chat…</p>}>
-                    <ChatPage />
-                  </Suspense>
-                </RequireRole>
-              }
-            />
-            <Route path="messages" element={<RequireRole page="messages"><MessagesPage /></RequireRole>} />
-            <Route path="mail" element={<RequireRole page="mail"><MailPage /></RequireRole>} />
-            <Route path="mail/:messageId" element={<RequireRole page="mail"><MailDetailPage /></RequireRole>} />
-            <Route path="staff" element={<RequireRole page="staff"><StaffPage /></RequireRole>} />
-            <Route path="journal" element={<RequireRole page="journal"><JournalPage /></RequireRole>} />
-            <Route path="account" element={<RequireRole page="account"><AccountPage /></RequireRole>} />
-            <Route path="*" element={<ConsoleNotFound />} />
-          </Route>
-        </Routes>
+        <ConsoleRoutes />
       </StaffProvider>
     </TrpcProvider>
   );
+}
+
+/**
+ * The console's pages, as route objects: `<Routes>`/`<Route>` would add react-router's
+ * element-to-route conversion to the shared chunk on every first load (docs/decisions/051).
+ */
+function ConsoleRoutes() {
+  return useRoutes([
+    {
+      element: <AdminLayout />,
+      children: [
+        { index: true, element: <ConsoleHome /> },
+        { path: 'bookings', element: <RequireRole page="bookings"><BookingsPage /></RequireRole> },
+        { path: 'bookings/:bookingId', element: <RequireRole page="bookings"><BookingDetailPage /></RequireRole> },
+        { path: 'appointments', element: <RequireRole page="appointments"><AppointmentsPage /></RequireRole> },
+        { path: 'appointments/:bookingId', element: <RequireRole page="appointments"><BookingDetailPage /></RequireRole> },
+        {
+          path: 'appointments/:bookingId/session',
+          element: (
+            <RequireRole page="appointments">
+              <Suspense fallback={<p>Loading session…</p>}>
+                <NotarySessionPage />
+              </Suspense>
+            </RequireRole>
+          ),
+        },
+        {
+          path: 'chat',
+          element: (
+            <RequireRole page="chat">
+              <Suspense fallback={<p>Loading chat…</p>}>
+                <ChatPage />
+              </Suspense>
+            </RequireRole>
+          ),
+        },
+        { path: 'messages', element: <RequireRole page="messages"><MessagesPage /></RequireRole> },
+        { path: 'mail', element: <RequireRole page="mail"><MailPage /></RequireRole> },
+        { path: 'mail/:messageId', element: <RequireRole page="mail"><MailDetailPage /></RequireRole> },
+        { path: 'staff', element: <RequireRole page="staff"><StaffPage /></RequireRole> },
+        { path: 'journal', element: <RequireRole page="journal"><JournalPage /></RequireRole> },
+        { path: 'account', element: <RequireRole page="account"><AccountPage /></RequireRole> },
+        { path: '*', element: <ConsoleNotFound /> },
+      ],
+    },
+  ]);
 }
 
 function ConsoleNotFound() {

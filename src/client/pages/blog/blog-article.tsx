@@ -1,5 +1,5 @@
 import { ArrowLeft, CalendarDays, Clock, User } from 'lucide-react';
-import { data, Link, useLoaderData, type LoaderFunctionArgs } from 'react-router-dom';
+import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router-dom';
 import { postModules } from 'virtual:blog-index';
 import { formatPostDate, type BlogPost } from '../../../shared/blog.ts';
 import { site } from '../../../shared/site.ts';
@@ -13,7 +13,7 @@ import { islandProps } from '../../server-html.ts';
 /** Each article is its own chunk (see src/build/content-plugin.ts); an unknown slug is a real 404. */
 export async function loader({ params }: LoaderFunctionArgs) {
   const load = params.slug ? postModules[params.slug] : undefined;
-  if (!load) throw data(null, { status: 404, statusText: 'Not Found' });
+  if (!load) throw new Response(null, { status: 404, statusText: 'Not Found' });
   return { post: await load() };
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { data, Link, useLoaderData, type LoaderFunctionArgs } from 'react-router-dom';
+import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router-dom';
 import { posts } from 'virtual:blog-index';
 import { blogCategories, blogPageCount, blogPageSize, formatPostDate } from '../../../shared/blog.ts';
 import { BlogCover } from '../../components/marketing/blog-cover.tsx';
@@ -13,7 +13,7 @@ const pageCount = blogPageCount(posts.length);
 export function loader({ request }: LoaderFunctionArgs) {
   const raw = new URL(request.url).searchParams.get('page');
   const page = raw === null ? 1 : Number(raw);
-  if (!Number.isInteger(page) || page < 1 || page > pageCount) throw data(null, { status: 404, statusText: 'Not Found' });
+  if (!Number.isInteger(page) || page < 1 || page > pageCount) throw new Response(null, { status: 404, statusText: 'Not Found' });
   return { page };
 }
 
