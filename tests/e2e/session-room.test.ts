@@ -113,6 +113,10 @@ describe('session room', () => {
   it('connects the customer and the notary, records, survives a reload and finishes', async () => {
     const c = customer.page;
     const n = notary.page;
+    // The room's announcements as the customer's browser receives them.
+    const customerFrames: string[] = [];
+    c.on('websocket', (ws) => ws.on('framereceived', (frame) => customerFrames.push(String(frame.payload))));
+    const updatesSeen = () => customerFrames.filter((frame) => frame.includes('session:updated')).length;
 
     await c.goto(`${fixture.server.url}/booking/${fixture.manageToken}/session`);
     await c.getByRole('heading', { name: 'Check your camera and microphone' }).waitFor();
@@ -178,9 +182,23 @@ describe('session room', () => {
     await n.getByLabel('County (venue)').fill('Polk');
     await n.getByRole('button', { name: 'Save commission' }).click();
     await n.getByRole('button', { name: 'Save commission' }).waitFor({ state: 'detached' });
-    await n.getByRole('button', { name: 'Show the signer where to sign' }).click();
+    // The signer opens the tab while the notary places the signature: the tab's first answer,
+    // read before the placement, arrives only after the room announced it. It must not stay on
+    // screen (the announcement asks again, cancelling the answer in flight).
+    const updatesBefore = updatesSeen();
+    let firstLoad = true;
+    await c.route('**/trpc/manageAct.get**', async (route) => {
+      if (!firstLoad) return route.continue();
+      firstLoad = false;
+      const stale = await route.fetch();
+      await n.getByRole('button', { name: 'Show the signer where to sign' }).click();
+      await expect.poll(updatesSeen, { timeout: 15_000 }).toBeGreaterThan(updatesBefore);
+      await route.fulfill({ response: stale }).catch(() => undefined);
+    });
     await c.getByRole('tab', { name: 'Sign & seal' }).click();
     await c.getByText('Your notary asks you to sign on page 1.').waitFor();
+    await c.unroute('**/trpc/manageAct.get**');
+    expect(firstLoad).toBe(false);
     expect(await axeViolations(c)).toEqual([]);
     await c.getByRole('button', { name: 'Adopt and sign' }).click();
     await c.getByText('Signed. The notary now completes').waitFor();

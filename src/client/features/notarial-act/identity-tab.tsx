@@ -20,8 +20,8 @@ export function IdentityTab({ session, role, access }: RoomTabProps) {
 
 function CustomerIdentity({ token }: { token: string }) {
   const query = trpc.manageAct.identity.useQuery({ token }, { retry: false });
-  const { refetch } = query;
-  useSessionUpdates(refetch);
+  const utils = trpc.useUtils();
+  useSessionUpdates(utils.manageAct.identity, { token });
   const view = query.data;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
   if (view.status === 'verified') {
@@ -53,8 +53,7 @@ function Row({ label, value, ok }: { label: string; value: string; ok?: boolean 
 function NotaryIdentity({ bookingId }: { bookingId: string }) {
   const utils = trpc.useUtils();
   const query = trpc.act.identity.useQuery({ bookingId }, { retry: false });
-  const { refetch } = query;
-  useSessionUpdates(refetch);
+  useSessionUpdates(utils.act.identity, { bookingId });
   const confirm = trpc.act.confirmIdentity.useMutation({
     onSuccess: (view) => {
       utils.act.identity.setData({ bookingId }, view);

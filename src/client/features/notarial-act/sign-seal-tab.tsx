@@ -31,8 +31,7 @@ export function SignSealTab({ session, role, access }: RoomTabProps) {
 function SignerSide({ token }: { token: string }) {
   const utils = trpc.useUtils();
   const query = trpc.manageAct.get.useQuery({ token }, { retry: false });
-  const { refetch } = query;
-  useSessionUpdates(refetch);
+  useSessionUpdates(utils.manageAct.get, { token });
   const adopt = trpc.manageAct.adoptSignature.useMutation({ onSuccess: (view) => utils.manageAct.get.setData({ token }, view) });
   const view = query.data;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
@@ -66,8 +65,7 @@ function NotarySide({ bookingId }: { bookingId: string }) {
   const utils = trpc.useUtils();
   const query = trpc.act.get.useQuery({ bookingId }, { retry: false });
   const profile = trpc.act.profile.useQuery(undefined, { retry: false });
-  const { refetch } = query;
-  useSessionUpdates(refetch);
+  useSessionUpdates(utils.act.get, { bookingId });
   const setView = (view: ActView) => {
     utils.act.get.setData({ bookingId }, view);
     void utils.session.get.invalidate();

@@ -1,13 +1,32 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useRoom } from '../session-room/room-context.ts';
 
-/** Refetch when the server says the session changed (the room's `session:updated`). */
-export function useSessionUpdates(refetch: () => unknown): void {
+/** A query's tRPC utilities, as `trpc.useUtils().<procedure>` gives them. */
+interface QueryUtils<TInput> {
+  cancel: (input: TInput) => Promise<void>;
+  refetch: (input: TInput) => Promise<void>;
+}
+
+/**
+ * Ask a query again when the server says the session changed (the room's
+ * `session:updated`). An answer already on its way may have been read before
+ * the change — e.g. the tab's first load, opened while the notary was placing
+ * the signature — and TanStack Query's refetch joins a first fetch still in
+ * flight instead of starting another, so that answer would stay on screen.
+ * It is cancelled first, then the query is fetched anew.
+ */
+export function useSessionUpdates<TInput>(utils: QueryUtils<TInput>, input: TInput): void {
   const { connection } = useRoom();
+  // tRPC's utilities are new objects on every render: the listener reads the latest.
+  const latest = useRef({ utils, input });
+  latest.current = { utils, input };
   useEffect(() => {
-    const off = connection.onUpdated(() => void refetch());
+    const off = connection.onUpdated(() => {
+      const { utils: query, input: current } = latest.current;
+      void query.cancel(current).then(() => query.refetch(current));
+    });
     return () => {
       off();
     };
-  }, [connection, refetch]);
+  }, [connection]);
 }
