@@ -2,7 +2,7 @@ import type { Socket } from 'socket.io-client';
 import type { ChatAck, ChatConversationSummary, ChatMessage, StaffClientEvents, StaffServerEvents } from '../../../shared/chat.ts';
 import { ackTimeoutMs, Store, typingExpiryMs, type ConnectionStatus } from './store.ts';
 import { Outbox } from './outbox.ts';
-import { emptyThread, failed, lastSeenId, newClientId, nextToSend, queued, retried, withMessages, type Thread } from './thread.ts';
+import { emptyThread, failed, lastSeenId, newClientId, nextToSend, queued, replayed, retried, withMessages, type Thread } from './thread.ts';
 
 export type StaffSocket = Socket<StaffServerEvents, StaffClientEvents>;
 
@@ -188,7 +188,7 @@ export class StaffChat {
     await this.flush();
   }
 
-  /** Replays the open conversation after its last seen id, page by page. */
+  /** Replays the open conversation after the last message known to be preceded by all others, page by page. */
   private async syncActive(): Promise<void> {
     const conversationId = this.store.get().activeId;
     if (!conversationId || !this.socket.connected) return;
@@ -196,12 +196,13 @@ export class StaffChat {
       const thread = this.store.get().threads[conversationId] ?? emptyThread;
       let ack: ChatAck<{ messages: ChatMessage[]; more: boolean }>;
       try {
-        ack = await this.socket.timeout(ackTimeoutMs).emitWithAck('sync', { conversationId, lastSeenId: lastSeenId(thread) });
+        ack = await this.socket.timeout(ackTimeoutMs).emitWithAck('sync', { conversationId, lastSeenId: thread.replayedTo });
       } catch {
         return;
       }
       if (!ack.ok) return this.store.set({ error: ack.error });
       this.receive(conversationId, ack.messages);
+      this.updateThread(conversationId, (t) => replayed(t, ack.messages));
       if (!ack.more) return;
     }
   }

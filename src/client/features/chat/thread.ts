@@ -19,9 +19,16 @@ export interface OutgoingMessage {
 export interface Thread {
   messages: ChatMessage[];
   outbox: OutgoingMessage[];
+  /**
+   * Every message up to this id is in `messages`: advanced only by a replay
+   * (`replayed`). A live message or an acknowledgement may arrive while an
+   * earlier one was missed during a dropped connection, so the highest id
+   * seen is not where the next replay may start.
+   */
+  replayedTo: number;
 }
 
-export const emptyThread: Thread = { messages: [], outbox: [] };
+export const emptyThread: Thread = { messages: [], outbox: [], replayedTo: 0 };
 
 /** Adds messages from a replay, a live event or an acknowledgement — in any order, any number of times. */
 export function withMessages(thread: Thread, incoming: ChatMessage[]): Thread {
@@ -30,7 +37,13 @@ export function withMessages(thread: Thread, incoming: ChatMessage[]): Thread {
   for (const message of incoming) byId.set(message.id, message);
   const messages = [...byId.values()].sort((a, b) => a.id - b.id);
   const stored = new Set(incoming.map((message) => message.clientId));
-  return { messages, outbox: thread.outbox.filter((item) => !stored.has(item.clientId)) };
+  return { ...thread, messages, outbox: thread.outbox.filter((item) => !stored.has(item.clientId)) };
+}
+
+/** Adds a page of a replay: the server's messages after `replayedTo`, in order and without gaps. */
+export function replayed(thread: Thread, page: ChatMessage[]): Thread {
+  const next = withMessages(thread, page);
+  return { ...next, replayedTo: page.reduce((max, message) => Math.max(max, message.id), thread.replayedTo) };
 }
 
 export function queued(thread: Thread, item: { clientId: string; body: string; createdAt: string }): Thread {

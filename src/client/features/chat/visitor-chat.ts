@@ -2,7 +2,7 @@ import type { Socket } from 'socket.io-client';
 import type { ChatAck, ChatMessage, VisitorClientEvents, VisitorServerEvents } from '../../../shared/chat.ts';
 import { ackTimeoutMs, Store, typingExpiryMs, type ConnectionStatus } from './store.ts';
 import { Outbox } from './outbox.ts';
-import { emptyThread, failed, lastSeenId, newClientId, nextToSend, queued, retried, withMessages, type Thread } from './thread.ts';
+import { emptyThread, failed, newClientId, nextToSend, queued, replayed, retried, withMessages, type Thread } from './thread.ts';
 
 export type VisitorSocket = Socket<VisitorServerEvents, VisitorClientEvents>;
 
@@ -139,11 +139,11 @@ export class VisitorChat {
     const generation = ++this.generation;
     this.store.set({ status: 'connected', error: null });
     try {
-      // Replay everything after the last message seen, page by page.
+      // Replay everything after the last message known to be preceded by all others, page by page.
       for (;;) {
         const ack = await this.socket
           .timeout(ackTimeoutMs)
-          .emitWithAck('sync', { lastSeenId: lastSeenId(this.store.get().thread), page: this.page });
+          .emitWithAck('sync', { lastSeenId: this.store.get().thread.replayedTo, page: this.page });
         if (generation !== this.generation) return;
         if (!ack.ok) {
           this.store.set({ error: ack.error });
@@ -151,6 +151,7 @@ export class VisitorChat {
         }
         this.store.set({ staffOnline: ack.staffOnline });
         this.receive(ack.messages);
+        this.store.set((s) => ({ thread: replayed(s.thread, ack.messages) }));
         if (!ack.more) break;
       }
     } catch {
