@@ -65,3 +65,23 @@ export async function axeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
+
+/**
+ * The same-origin scripts a page requests while it loads `pagePath` and hydrates: its first
+ * load (what loads later on purpose — the chat on first use, a form near the viewport — is not).
+ */
+export async function firstLoadScripts(page: Page, pagePath: string): Promise<Set<string>> {
+  const scripts = new Set<string>();
+  const onRequest = (req: { url(): string; resourceType(): string }) => {
+    const url = new URL(req.url());
+    if (req.resourceType() === 'script' && url.origin === baseUrl()) scripts.add(url.pathname);
+  };
+  page.on('request', onRequest);
+  try {
+    await page.goto(pagePath);
+    await page.locator('html[data-hydrated]').waitFor();
+  } finally {
+    page.off('request', onRequest);
+  }
+  return scripts;
+}

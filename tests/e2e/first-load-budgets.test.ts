@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
+import { axeViolations, baseUrl, firstLoadScripts, openBrowser, type Browser } from './browser.ts';
 
 /**
  * First-load budgets measured in a real browser (docs/decisions/040-first-load-budgets.md):
@@ -52,16 +52,7 @@ describe('first-load budgets', () => {
         const url = /(?:src|href)="([^"]+)"/.exec(tag)?.[1];
         if (url) announced.set(url, tag);
       }
-      const loaded = new Set<string>();
-      const onRequest = (req: { url(): string; resourceType(): string }) => {
-        const url = new URL(req.url());
-        if (req.resourceType() === 'script' && url.origin === baseUrl()) loaded.add(url.pathname);
-      };
-      page.on('request', onRequest);
-      await page.goto(pagePath);
-      await page.locator('html[data-hydrated]').waitFor();
-      // What loads later on purpose (the chat on first use, a form near the viewport) is not the first load.
-      page.off('request', onRequest);
+      const loaded = await firstLoadScripts(page, pagePath);
       if (pagePath === '/schedule') {
         expect(loaded.size).toBeGreaterThan(3);
         // The route's own chunks are among them: more than the entry's.

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRoutes, type Manifest } from '../../src/build/route-chunks.ts';
 import { serverHtmlRoutes } from '../../src/client/server-html.ts';
-import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
+import { axeViolations, baseUrl, firstLoadScripts, openBrowser, type Browser } from './browser.ts';
 import { blogPosts } from './public-pages.ts';
 
 /**
@@ -56,16 +56,8 @@ describe('marketing pages hydrated as their server HTML', () => {
       expect(serverHtmlRoutes.has(route)).toBe(true);
       const { page, errors } = browser;
       const errorsBefore = errors.length;
-      const scripts = new Set<string>();
-      const onRequest = (req: { url(): string; resourceType(): string }) => {
-        const url = new URL(req.url());
-        if (req.resourceType() === 'script' && url.origin === baseUrl()) scripts.add(url.pathname);
-      };
-      page.on('request', onRequest);
-      await page.goto(pagePath);
-      await page.locator('html[data-hydrated]').waitFor();
+      const scripts = await firstLoadScripts(page, pagePath);
       const hydratedMain = await page.locator('#main').evaluate((main) => main.outerHTML);
-      page.off('request', onRequest);
 
       const gzipped = [...scripts].reduce((sum, file) => sum + gzipSync(readFileSync(path.join(clientDir, file)), { level: 6 }).length, 0);
       expect(gzipped).toBeLessThanOrEqual(firstLoadLimit);

@@ -1,8 +1,9 @@
 import { JournalPage } from '../../features/admin/journal-page.tsx';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useRoutes } from 'react-router-dom';
 import type { RouteHandle } from '../../lib/meta.ts';
 import { TrpcProvider } from '../../lib/trpc-provider.tsx';
+import type { ConsolePage } from '../../../shared/staff.ts';
 import { AccountPage } from '../../features/admin/account-page.tsx';
 import { AdminLayout, ConsoleHome, ConsoleLoading, RequireRole } from '../../features/admin/admin-layout.tsx';
 import { AppointmentsPage } from '../../features/admin/appointments-page.tsx';
@@ -46,6 +47,15 @@ export function Component() {
  * The console's pages, as route objects: `<Routes>`/`<Route>` would add react-router's
  * element-to-route conversion to the shared chunk on every first load (docs/decisions/051).
  */
+/** A console page whose code loads on first visit, behind the role check. */
+function lazyPage(page: ConsolePage, loading: string, element: ReactNode) {
+  return (
+    <RequireRole page={page}>
+      <Suspense fallback={<p>{loading}</p>}>{element}</Suspense>
+    </RequireRole>
+  );
+}
+
 function ConsoleRoutes() {
   return useRoutes([
     {
@@ -58,23 +68,11 @@ function ConsoleRoutes() {
         { path: 'appointments/:bookingId', element: <RequireRole page="appointments"><BookingDetailPage /></RequireRole> },
         {
           path: 'appointments/:bookingId/session',
-          element: (
-            <RequireRole page="appointments">
-              <Suspense fallback={<p>Loading session…</p>}>
-                <NotarySessionPage />
-              </Suspense>
-            </RequireRole>
-          ),
+          element: lazyPage('appointments', 'Loading session…', <NotarySessionPage />),
         },
         {
           path: 'chat',
-          element: (
-            <RequireRole page="chat">
-              <Suspense fallback={<p>Loading chat…</p>}>
-                <ChatPage />
-              </Suspense>
-            </RequireRole>
-          ),
+          element: lazyPage('chat', 'Loading chat…', <ChatPage />),
         },
         { path: 'messages', element: <RequireRole page="messages"><MessagesPage /></RequireRole> },
         { path: 'mail', element: <RequireRole page="mail"><MailPage /></RequireRole> },
