@@ -1,14 +1,13 @@
-import { createElement, useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { cx } from '../../lib/cx.ts';
-import { prefersReducedMotion } from './motion.ts';
-
-type RevealState = 'static' | 'hidden' | 'revealing';
+import { createElement, useEffect, useRef, type ReactNode } from 'react';
+import { observeElements } from './reveal-observer.ts';
 
 /**
  * Fades its content in, `index` x 120 ms after it scrolls into view. The
  * server-rendered HTML is always visible: only once the script runs are
  * elements that are still below the fold hidden, and never under
- * prefers-reduced-motion or without IntersectionObserver.
+ * prefers-reduced-motion or without IntersectionObserver. The rule is
+ * reveal-observer.ts's, which does the same over pages shown as their server
+ * HTML; it sets `data-reveal` and the classes on the element itself.
  */
 export function Reveal({
   as = 'div',
@@ -22,43 +21,6 @@ export function Reveal({
   children: ReactNode;
 }) {
   const ref = useRef<HTMLElement>(null);
-  const [state, setState] = useState<RevealState>('static');
-
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || prefersReducedMotion() || typeof IntersectionObserver === 'undefined') return;
-    // Already on screen when the script arrives: leave it alone, no flash.
-    if (element.getBoundingClientRect().top < window.innerHeight) return;
-    setState('hidden');
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) {
-          setState('revealing');
-          observer.disconnect();
-        }
-      },
-      { rootMargin: '0px 0px -8% 0px' },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-
-  const style: CSSProperties | undefined = state === 'revealing' ? { transitionDelay: `${index * 120}ms` } : undefined;
-  return createElement(
-    as,
-    {
-      ref,
-      'data-reveal': state,
-      // For reveal-observer.ts, which does the same over server HTML.
-      'data-reveal-index': index || undefined,
-      style,
-      className: cx(
-        // Hiding is instant (the element is off screen); only the reveal animates.
-        state === 'revealing' && 'transition-[opacity,translate] duration-700 ease-out',
-        state === 'hidden' && 'translate-y-6 opacity-0',
-        className,
-      ),
-    },
-    children,
-  );
+  useEffect(() => (ref.current ? observeElements([ref.current]) : undefined), []);
+  return createElement(as, { ref, 'data-reveal': 'static', 'data-reveal-index': index || undefined, className }, children);
 }
