@@ -168,7 +168,7 @@ export interface IceServer {
 export type SessionAck<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
 
 export interface SessionClientEvents {
-  join: (ack: (result: SessionAck<{ role: SessionRole; selfId: string; peerId: string | null; iceServers: IceServer[]; messages: SessionChatMessage[] }>) => void) => void;
+  join: (ack: (result: SessionAck<{ role: SessionRole; peerId: string | null; iceServers: IceServer[]; messages: SessionChatMessage[] }>) => void) => void;
   signal: (payload: SignalPayload & { to: string }, ack?: (result: SessionAck) => void) => void;
   chat: (input: { clientId: string; body: string }, ack: (result: SessionAck<{ message: SessionChatMessage }>) => void) => void;
   'room:event': (event: RoomEvent, ack?: (result: SessionAck) => void) => void;

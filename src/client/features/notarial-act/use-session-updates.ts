@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { useRoom } from '../session-room/room-context.ts';
 
 /** A query's tRPC utilities, as `trpc.useUtils().<procedure>` gives them. */
@@ -18,13 +18,11 @@ interface QueryUtils<TInput> {
 export function useSessionUpdates<TInput>(utils: QueryUtils<TInput>, input: TInput): void {
   const { connection } = useRoom();
   // tRPC's utilities are new objects on every render: the listener reads the latest.
-  const latest = useRef({ utils, input });
-  latest.current = { utils, input };
+  const askAgain = useEffectEvent(() => {
+    void utils.cancel(input).then(() => utils.refetch(input));
+  });
   useEffect(() => {
-    const off = connection.onUpdated(() => {
-      const { utils: query, input: current } = latest.current;
-      void query.cancel(current).then(() => query.refetch(current));
-    });
+    const off = connection.onUpdated(() => askAgain());
     return () => {
       off();
     };

@@ -16,10 +16,22 @@ import {
  * RTCPeerConnection to the other participant, using the "perfect negotiation"
  * pattern (https://w3c.github.io/webrtc-pc/#perfect-negotiation-example): the
  * customer is the polite peer, so when both sides offer at once the customer
- * rolls back and the notary's offer wins. Whenever the other side (re)joins —
- * a reload, a new socket after a network drop — both sides start a fresh
- * connection; an ICE failure on a live connection restarts ICE instead.
+ * rolls back and the notary's offer wins. A peer connection belongs to one
+ * pair of sockets, ours and the other participant's: when either side
+ * (re)joins — a reload, a new socket after a network drop — the pair changes
+ * and both sides start a fresh connection, exactly once each, however the
+ * join's answer, the other's `peer:joined` and its first offer interleave
+ * (two fresh connections on one side would answer the other's offer from one
+ * and offer again from another, which the other cannot apply). An ICE failure
+ * on a live connection restarts ICE instead. A connection that is not up
+ * within `stuckAfterMs` (a signal lost while a socket was being replaced,
+ * say) is negotiated again by the notary's side, the impolite one: its
+ * unanswered offer is rolled back and ICE restarted, which sends a fresh
+ * offer the customer's side always answers.
  */
+
+/** How long a peer connection may take to come up before the notary's side negotiates again. */
+export const stuckAfterMs = 10_000;
 
 export type ConnectionStatus = 'connecting' | 'waiting' | 'connected' | 'reconnecting' | 'left' | 'closed';
 
@@ -47,8 +59,10 @@ export class RoomConnection {
   private readonly socket: RoomSocket;
   private localStream: MediaStream | null;
   private iceServers: IceServer[] = [];
-  private selfId: string | null = null;
   private peerId: string | null = null;
+  /** The sockets `pc` connects, as `ours|theirs`. */
+  private pair: string | null = null;
+  private watchdog: ReturnType<typeof setInterval> | undefined;
   private makingOffer = false;
   private ignoreOffer = false;
   private readonly listeners = new Set<Listener>();
@@ -76,10 +90,7 @@ export class RoomConnection {
         this.set({ status: 'reconnecting' });
       }
     });
-    socket.on('peer:joined', (peer) => {
-      this.peerId = peer.id;
-      this.resetPeerConnection();
-    });
+    socket.on('peer:joined', (peer) => this.connectTo(peer.id));
     socket.on('peer:left', (peer) => {
       if (peer.id !== this.peerId) return;
       this.peerId = null;
@@ -177,19 +188,55 @@ export class RoomConnection {
         this.set({ status: 'closed', closedReason: result.error });
         return;
       }
-      this.selfId = result.selfId;
       this.iceServers = result.iceServers;
+      // A connection started before this answer (by a crossing peer:joined or offer) had no ICE
+      // servers yet: it gets them (an ICE failure restarts ICE with them).
+      const started = this.pc;
+      const config = started?.getConfiguration();
+      if (started && config && !config.iceServers?.length && this.iceServers.length > 0) started.setConfiguration({ ...config, iceServers: this.rtcIceServers() });
       this.addMessages(result.messages);
-      this.peerId = result.peerId;
-      if (this.peerId) this.resetPeerConnection();
-      else this.set({ status: 'waiting', remoteStream: null });
+      // The answer's list of peers may predate a `peer:joined` that crossed it: keep that peer.
+      if (result.peerId) this.connectTo(result.peerId);
+      else if (!this.peerId) this.set({ status: 'waiting', remoteStream: null });
     });
   }
 
+  /** A connection with this peer from our current socket: started unless it already is. */
+  private connectTo(peerId: string) {
+    this.peerId = peerId;
+    const pair = `${this.socket.id}|${peerId}`;
+    if (this.pc && this.pair === pair) return;
+    this.resetPeerConnection();
+    this.pair = pair;
+  }
+
+  private rtcIceServers(): RTCIceServer[] {
+    return this.iceServers.map((s) => ({ urls: s.urls, username: s.username, credential: s.credential }));
+  }
+
+  /** The notary's side negotiates again while the connection is not up. */
+  private watch(pc: RTCPeerConnection) {
+    clearInterval(this.watchdog);
+    if (this.role !== 'notary') return;
+    this.watchdog = setInterval(() => {
+      if (pc !== this.pc || pc.connectionState === 'connected') return;
+      void (async () => {
+        try {
+          if (pc.signalingState === 'have-local-offer') await pc.setLocalDescription({ type: 'rollback' });
+          pc.restartIce();
+        } catch (error) {
+          console.warn('session: renegotiation failed', error);
+        }
+      })();
+    }, stuckAfterMs);
+  }
+
   private closePeerConnection() {
+    clearInterval(this.watchdog);
     if (!this.pc) return;
     const pc = this.pc;
     this.pc = null;
+    this.pair = null;
     pc.onicecandidate = pc.ontrack = pc.onnegotiationneeded = pc.oniceconnectionstatechange = pc.onconnectionstatechange = null;
     pc.close();
   }
@@ -198,8 +245,9 @@ export class RoomConnection {
     this.closePeerConnection();
     this.makingOffer = false;
     this.ignoreOffer = false;
-    const pc = new RTCPeerConnection({ iceServers: this.iceServers.map((s) => ({ urls: s.urls, username: s.username, credential: s.credential })) });
+    const pc = new RTCPeerConnection({ iceServers: this.rtcIceServers() });
     this.pc = pc;
+    this.watch(pc);
     this.set({ status: 'connecting', remoteStream: null });
     if (this.localStream) for (const track of this.localStream.getTracks()) pc.addTrack(track, this.localStream);
     // Receive both kinds even with no camera or microphone of our own.
@@ -239,13 +287,11 @@ export class RoomConnection {
   }
 
   private async onSignal(signal: SignalPayload & { from: string; to: string }) {
-    if (signal.to !== this.selfId) return;
-    if (signal.from !== this.peerId) {
-      // A peer we have not been told about yet (its join crossed ours): adopt it.
-      if (this.peerId) return;
-      this.peerId = signal.from;
-      this.resetPeerConnection();
-    }
+    // Addressed to this socket (an offer may arrive after a reconnection, before our join's answer).
+    if (signal.to !== this.socket.id) return;
+    if (this.peerId && signal.from !== this.peerId) return;
+    // A peer we have not been told about yet (its join crossed ours) is adopted.
+    this.connectTo(signal.from);
     const pc = this.pc;
     if (!pc) return;
     const polite = this.role === 'customer';

@@ -193,7 +193,6 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
         return {
           ok: true as const,
           role: participant.role,
-          selfId: socket.id,
           peerId: peers[0]?.id ?? null,
           iceServers: iceServersFor(deps.config, `${participant.role}-${participant.bookingId.slice(0, 8)}`, deps.now()),
           messages: await session.chatHistory(deps, participant.bookingId),
