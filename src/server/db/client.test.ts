@@ -70,7 +70,36 @@ describe('embedded data folder', () => {
   });
 });
 
+/** Resident memory of a process, in MB. */
+function residentMb(pid: number) {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
 describe('embedded database process', () => {
+  it('collects its garbage once quiet, so a burst of messages grows it less (idle-collection.ts)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pglite-idle-'));
+    const database = await openPglite(dir);
+    try {
+      const pid = database.databaseProcess!.pid!;
+      // Quiet after the migrations (over the process's 2 s): it collects what they left.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const before = residentMb(pid);
+      // 8,000 small queries from 10 connections. Measured growth: 20–30 MB with the
+      // collection, 48–50 MB without (the migrations' garbage is still there and the
+      // burst's own lands on new pages).
+      let n = 0;
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          while (n++ < 8000) await queryRows(database.db, sql`select ${n}::int as n, now() as t`);
+        }),
+      );
+      expect(residentMb(pid) - before).toBeLessThan(40);
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps the event loop turning while a long query runs, and serves other work in arrival order', async () => {
     const database = await openPglite(null);
     try {

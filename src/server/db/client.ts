@@ -22,8 +22,14 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   driver: 'pglite' | 'postgres';
-  /** node-postgres pool when on PostgreSQL (rate limiter, health checks). */
-  pool?: pg.Pool;
+  /**
+   * The node-postgres pool `db` runs on, with either driver (the embedded
+   * database is reached over its socket too): for a caller that sends several
+   * statements as one message, as a hold does (docs/decisions/053-trpc-fast-lane.md).
+   * On PGlite it is the one connection, so it keeps first-come-first-served, and
+   * a caller must not hold a connection of it while `db` runs (see `withConnection`).
+   */
+  queryPool: pg.Pool;
   /**
    * PostgreSQL: another pool with the same bounded waits and error handling,
    * for a long-lived connection that must not compete with requests for a
@@ -118,7 +124,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   return {
     db: drizzlePg(pool, { schema }) as unknown as Db,
     driver: 'postgres',
-    pool,
+    queryPool: pool,
     newPool: ({ max, name }) => createPool(url, { ...options, max, name }),
     close: () => pool.end(),
   };
@@ -198,6 +204,7 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
     return {
       db: drizzlePg(pool, { schema }) as unknown as Db,
       driver: 'pglite',
+      queryPool: pool,
       databaseProcess: worker.child,
       close: () =>
         (closing ??= (async () => {
@@ -308,11 +315,12 @@ export async function openDatabase(options: {
 /**
  * Runs `work` on one connection taken now, so that a later statement in it
  * never waits for a pool slot or a new connection (the outbox's "sent" mark
- * right after SMTP accepted a message). PGlite has a single connection anyway.
+ * right after SMTP accepted a message). PGlite has a single connection anyway:
+ * taking it here would leave none for `db`, so `work` runs on `db` there.
  */
-export async function withConnection<T>(pool: pg.Pool | undefined, db: Db, work: (db: Db) => Promise<T>): Promise<T> {
-  if (!pool) return work(db);
-  const client = await pool.connect();
+export async function withConnection<T>(database: Pick<Database, 'driver' | 'queryPool'>, db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  if (database.driver !== 'postgres') return work(db);
+  const client = await database.queryPool.connect();
   let failed: Error | undefined;
   try {
     return await work(drizzlePg(client, { schema }) as unknown as Db);

@@ -19,8 +19,9 @@ export const pgliteProcessScript = new URL('./pglite-process.ts', import.meta.ur
  * large functions peaked at ~500 MB and kept ~60 MB of code), and small young
  * generation semi-spaces (its JavaScript is framing only). Not the parent's
  * flags (a preloaded module, --watch). Two malloc arenas: it has two threads of note.
+ * `--expose-gc`: it collects its garbage once quiet (idle-collection.ts).
  */
-export const pgliteProcessFlags = ['--liftoff-only', '--max-semi-space-size=1'];
+export const pgliteProcessFlags = ['--liftoff-only', '--max-semi-space-size=1', '--expose-gc'];
 export const pgliteProcessEnv = () => ({ ...process.env, MALLOC_ARENA_MAX: '2' });
 
 export async function initPglite(dataDir: string, lock: DataDirLock | undefined): Promise<void> {

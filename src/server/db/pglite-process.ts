@@ -23,6 +23,7 @@ import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { idleCollection } from './idle-collection.ts';
 
 export interface PgliteProcessData {
   /** A folder for the database files, or null for an in-memory database. */
@@ -83,6 +84,8 @@ let queue: { connection: Connection; message: Buffer }[] = [];
 let owner: Connection | null = null;
 let running = false;
 let closing = false;
+/** The garbage of a burst of messages, collected once the session has been quiet for 2 s. */
+const idle = idleCollection(2000);
 
 /** Splits what arrived into whole messages (the first one untyped: startup, SSL or cancel request). */
 function receive(connection: Connection, data: Buffer) {
@@ -159,6 +162,7 @@ async function run() {
     fail(error);
   } finally {
     running = false;
+    idle.activity();
   }
 }
 
@@ -184,6 +188,7 @@ server.listen(socketPath, () => send({ type: 'ready' }));
 function close(orphaned: boolean) {
   if (closing) return;
   closing = true;
+  idle.stop();
   server.close();
   for (const connection of connections) connection.socket.destroy();
   void (async () => {
