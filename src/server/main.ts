@@ -3,7 +3,8 @@
  * goes on first, so the server's ~1,000 modules — TypeScript stripped of its
  * types, then compiled — are read from the cache on every start after the
  * first (in the OS temporary folder; a folder that cannot be written only
- * turns the cache off). Then the server itself, serve.ts. See
+ * turns the cache off), and drizzle-orm's ~450 files skip Node's per-file
+ * package lookup (start-up-resolve.ts). Then the server itself, serve.ts. See
  * docs/decisions/048-database-endpoints-and-start-up.md.
  *
  * On the embedded database (no DATABASE_URL), a first start creates its data
@@ -13,8 +14,10 @@
  */
 import { enableCompileCache } from 'node:module';
 import path from 'node:path';
+import { resolveDrizzleDirectly } from './start-up-resolve.ts';
 
 enableCompileCache();
+resolveDrizzleDirectly();
 // Read from the environment directly, as config.ts reads them (DATABASE_URL
 // empty means unset; DATA_DIR defaults to ./data): loading config.ts here
 // (zod) would add ~35 MB to the peak. A configuration serve.ts then refuses

@@ -9,20 +9,20 @@ import { dbKinds } from '../helpers/db.ts';
 import { chicago } from '../helpers/bookings.ts';
 
 /**
- * On PostgreSQL a hold is one round trip: BEGIN, the slot's lock, the hold
- * statement and COMMIT in one simple-protocol message
+ * A hold is one round trip, on PostgreSQL and on the embedded database: BEGIN,
+ * the slot's lock, the hold statement and COMMIT in one simple-protocol message
  * (docs/decisions/053-trpc-fast-lane.md). The capacity guarantee under
  * concurrency is booking-concurrency.test.ts.
  */
-describe.skipIf(!dbKinds.includes('postgres'))('a hold on PostgreSQL', () => {
+describe.each(dbKinds)('a hold (%s)', (kind) => {
   let ctx: TestContext;
   let pool: pg.Pool;
   const now = new Date('2027-03-10T15:00:00Z');
   const slot = chicago('2027-03-12', '10:00');
   beforeAll(async () => {
-    ctx = await createTestDeps('postgres', { BOOKING_SLOT_CAPACITY: '3' });
+    ctx = await createTestDeps(kind, { BOOKING_SLOT_CAPACITY: '3' });
     ctx.deps.now = () => now;
-    pool = ctx.deps.database.pool!;
+    pool = ctx.deps.database.queryPool;
   });
   afterAll(() => ctx.close());
 

@@ -203,8 +203,8 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
       }
     });
     // On PostgreSQL the second worker is a separate connection pool, as a second process would be.
-    const second = ctx.deps.database.pool
-      ? await openPostgres(String((ctx.deps.database.pool as unknown as { options: { connectionString: string } }).options.connectionString))
+    const second = ctx.deps.database.driver === 'postgres'
+      ? await openPostgres(String((ctx.deps.database.queryPool as unknown as { options: { connectionString: string } }).options.connectionString))
       : null;
     const otherDeps: Deps = {
       ...deps,

@@ -22,7 +22,7 @@ describe.skipIf(!postgres)('outbox: the window between "accepted" and "marked se
   afterAll(() => ctx?.close());
 
   it('marks a message sent on a connection taken before sending, even when the pool is exhausted meanwhile', async () => {
-    const pool = ctx.deps.database.pool!;
+    const pool = ctx.deps.database.queryPool;
     const held: { release(): void }[] = [];
     let acceptedAt = 0;
     const transport: MailTransport = {

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, is, lt, ne, or, Placeholder, sql, typ
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { editableStatuses, holdingStatuses, slotKeepingStatuses, type BookingStatus } from '../../../shared/booking.ts';
-import { queryRows, type Db, type DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { bookingManageTokens, bookings, customers, documents, payments } from '../../db/schema.ts';
 import { currentPayment } from '../../../shared/payments.ts';
 
@@ -84,24 +84,6 @@ const editable = sql.raw(`in (${editableStatuses.map((s) => `'${s}'`).join(', ')
 /** An instant as JavaScript's toISOString writes it, so the audit data reads the same as elsewhere. */
 const isoText = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
-/**
- * Holds (or moves the hold of) `bookingId` on `startsAt` in one statement:
- * locks the booking row, counts the units the slot's other bookings take
- * (`takesCapacity`, the one definition),
- * and — when the booking is editable and the slot has room — updates it
- * (draft → held) and writes its audit entry, as `transition` / `writeAudit`
- * would. One round trip instead of four; the hold is the busiest write.
- *
- * Run it under the slot's lock (`lockSlot`, an earlier statement of the same
- * transaction): this statement's snapshot is then taken after every earlier
- * decision for the slot committed, so the count is current — the same
- * guarantee as a separate count after the lock.
- */
-export async function holdInSlot(tx: DbOrTx, hold: Hold): Promise<HoldOutcome> {
-  const [row] = await queryRows<HoldRow>(tx, holdStatement(holdValues(hold)));
-  return holdOutcome(row);
-}
-
 export interface Hold {
   bookingId: string;
   startsAt: Date;
@@ -129,7 +111,20 @@ const holdValues = (hold: Hold): HoldValues<string | number> => ({
   capacity: hold.capacity,
 });
 
-/** The one statement of a hold (see `holdInSlot`). */
+/**
+ * Holds (or moves the hold of) `bookingId` on `startsAt` in one statement:
+ * locks the booking row, counts the units the slot's other bookings take
+ * (`takesCapacity`, the one definition),
+ * and — when the booking is editable and the slot has room — updates it
+ * (draft → held) and writes its audit entry, as `transition` / `writeAudit`
+ * would. The hold is the busiest write.
+ *
+ * It runs under the slot's lock (the lock statement before it in the same
+ * message and transaction, `holdInOneRoundTrip`): its snapshot is then taken
+ * after every earlier decision for the slot committed, so the count is current
+ * — the same guarantee as a separate count after the lock. Built once, with
+ * placeholders, into `holdTemplate`.
+ */
 function holdStatement(hold: HoldValues<string | number | ReturnType<typeof sql.placeholder>>): SQL {
   const startsAt = hold.startsAt;
   return sql`
@@ -196,13 +191,15 @@ function literal(value: unknown): string {
 }
 
 /**
- * PostgreSQL: the whole hold — BEGIN, the slot's lock, the hold statement,
- * COMMIT — sent as one simple-protocol message, so one round trip instead of
- * four (docs/decisions/053-trpc-fast-lane.md). PostgreSQL runs the statements
+ * The whole hold — BEGIN, the slot's lock, the hold statement, COMMIT — sent
+ * as one simple-protocol message, so one round trip instead of four
+ * (docs/decisions/053-trpc-fast-lane.md), on PostgreSQL and on the embedded
+ * database alike (its process takes the message as a whole: the session is
+ * held for one message, not four exchanges). PostgreSQL runs the statements
  * of such a message one after another, each with its own snapshot (READ
  * COMMITTED), so the hold statement still starts after the lock was granted
- * and counts every hold committed before it: the guarantee of `lockSlot` then
- * `holdInSlot` in a transaction, unchanged (booking-concurrency.test.ts).
+ * and counts every hold committed before it: the guarantee of taking the lock,
+ * then counting, in one transaction (booking-concurrency.test.ts).
  *
  * The simple protocol carries no parameters: the values are written into the
  * text as literals, numbers as they are and strings quoted by node-postgres

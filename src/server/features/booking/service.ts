@@ -29,7 +29,6 @@ import {
   insertManageToken,
   findCustomer,
   holdInOneRoundTrip,
-  holdInSlot,
   insertCustomer,
   insertDraft,
   currentPaymentRow,
@@ -292,13 +291,7 @@ export async function holdSlot(
   // The rules of `assertEditable`, `slotHasRoom` and `transition` (draft → held),
   // decided and written by one statement under the slot's lock.
   const hold = { bookingId, startsAt, timeZone, holdExpiresAt, now: deps.now(), capacity: deps.config.BOOKING_SLOT_CAPACITY };
-  const pool = deps.database.pool;
-  const held = pool
-    ? await holdInOneRoundTrip(pool, hold)
-    : await deps.db.transaction(async (tx) => {
-        await lockSlot(tx, startsAt);
-        return holdInSlot(tx, hold);
-      });
+  const held = await holdInOneRoundTrip(deps.database.queryPool, hold);
   if (held === 'not_found') throw notFound();
   if (held === 'locked') throw new DomainError('CONFLICT', bookingLockedMessage);
   if (held === 'full') throw new DomainError('CONFLICT', slotTakenMessage);

@@ -71,7 +71,7 @@ const issuedToken = Symbol('chatVisitorToken');
 type HandshakeRequest = IncomingMessage & { [issuedToken]?: string };
 
 export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<ChatServer> {
-  const pool = deps.database.driver === 'postgres' ? deps.database.pool : undefined;
+  const pool = deps.database.driver === 'postgres' ? deps.database.queryPool : undefined;
   if (pool) await ensureAdapterTable(pool);
   const fanOut = deps.database.newPool ? createFanOut(deps.database.newPool({ max: 3, name: 'notary-online chat' }), deps.log) : undefined;
 
