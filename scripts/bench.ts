@@ -25,7 +25,7 @@ import { freePort } from '../tests/helpers/server.ts';
 import { measureBundles, type RouteBundle } from './bench/bundle.ts';
 import { buildPageFloor } from './bench/floor-page.ts';
 import { runLighthouse, type LighthousePage } from './bench/lighthouse.ts';
-import { ownRss, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
+import { ownRss, residentOnce, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
@@ -91,6 +91,8 @@ interface BenchServer {
   startMs: number;
   /** Highest RSS during start-up (VmHWM at healthy). */
   startPeakBytes: number | null;
+  /** Highest memory during start-up with each page counted once (when asked for: `residentPeak`). */
+  startPeakOnceBytes: number | null;
   sqlRecordFile: string;
   stop(): Promise<void>;
 }
@@ -108,7 +110,7 @@ function serveNodeFlags(): string[] {
  * The built server in its own process, with scripts/bench/record-sql.ts preloaded
  * (inactive until the bench asks it to record an endpoint's statements).
  */
-async function startBenchServer(env: Record<string, string>, dataDir: string): Promise<BenchServer> {
+async function startBenchServer(env: Record<string, string>, dataDir: string, { residentPeak = false } = {}): Promise<BenchServer> {
   const port = await freePort();
   const sqlRecordFile = path.join(dataDir, 'sql-record.jsonl');
   writeFileSync(sqlRecordFile, '');
@@ -122,6 +124,7 @@ async function startBenchServer(env: Record<string, string>, dataDir: string): P
   // Start-up's peak over the server and its children: a first start's initdb
   // runs in a process that has exited by healthy (decision 054).
   const startSampler = sampleRss(child.pid!);
+  const onceSampler = residentPeak ? startResidentSampler(child.pid!) : undefined;
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;
@@ -148,12 +151,28 @@ async function startBenchServer(env: Record<string, string>, dataDir: string): P
     pid: child.pid!,
     startMs,
     startPeakBytes: Math.max(startSampler.stop() ?? 0, rss(child.pid!, 'VmHWM') ?? 0) || null,
+    startPeakOnceBytes: (await onceSampler?.stop()) ?? null,
     sqlRecordFile,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
+    },
+  };
+}
+
+/** scripts/bench/resident-sampler.ts on `pid`'s tree; stop() resolves its highest figure. */
+function startResidentSampler(pid: number): { stop(): Promise<number | null> } {
+  const sampler = spawn(process.execPath, [path.join(import.meta.dirname, 'bench/resident-sampler.ts'), String(pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  sampler.stdout!.on('data', (chunk) => (out += chunk));
+  const exited = new Promise((resolve) => sampler.once('exit', resolve));
+  return {
+    async stop() {
+      sampler.kill('SIGTERM');
+      await exited;
+      return JSON.parse(out.trim() || 'null') as number | null;
     },
   };
 }
@@ -184,8 +203,12 @@ interface LoadRun {
   chat: ChatResult;
   firstStartMs: number;
   firstStartPeakBytes: number | null;
+  firstStartPeakOnceBytes: number | null;
   restartMs: number[];
   idleRssBytes: number | null;
+  /** The tree's resident memory with each page counted once (residentOnce), at healthy and after the settle. */
+  idleResidentBytes: number | null;
+  settledResidentBytes: number | null;
   /** Of idleRssBytes and settledRssBytes, the server process's own share (the rest: its database process). */
   idleServerRssBytes: number | null;
   settledServerRssBytes: number | null;
@@ -199,7 +222,8 @@ async function loadOn(database: LoadRun['database'], env: Record<string, string>
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'notary-bench-'));
   try {
     // First start: an empty database, migrations (and on PGlite, initdb) included.
-    const first = await startBenchServer(env, dataDir);
+    // Its peak also with each page counted once (a sampler of its own, which takes CPU: first start only).
+    const first = await startBenchServer(env, dataDir, { residentPeak: true });
     await first.stop();
     // Restarts: what a deploy pays. The last one serves the load.
     const restartMs: number[] = [];
@@ -212,6 +236,7 @@ async function loadOn(database: LoadRun['database'], env: Record<string, string>
     try {
       const pid = server!.pid;
       const idleRssBytes = rss(pid);
+      const idleResidentBytes = residentOnce(pid);
       const idleServerRssBytes = ownRss(pid);
       const sampler = sampleRss(pid);
       const options = { connections, durationSeconds, runs, chatMessages, databaseUrl, poolSize, serverPid: pid, sqlRecordFile: server!.sqlRecordFile, log };
@@ -226,11 +251,14 @@ async function loadOn(database: LoadRun['database'], env: Record<string, string>
         chat,
         firstStartMs: first.startMs,
         firstStartPeakBytes: first.startPeakBytes,
+        firstStartPeakOnceBytes: first.startPeakOnceBytes,
         restartMs,
         idleRssBytes,
+        idleResidentBytes,
         idleServerRssBytes,
         peakRssBytes,
         settledRssBytes: rss(pid),
+        settledResidentBytes: residentOnce(pid),
         settledServerRssBytes: ownRss(pid),
         lifetimePeakRssBytes: rss(pid, 'VmHWM'),
       };
@@ -330,13 +358,13 @@ function loadMarkdown(loadRuns: LoadRun[]): string {
     `autocannon on loopback, ${connections} connections (unless stated), ${durationSeconds} s per measurement, ${runs} run${runs === 1 ? '' : 's'} per figure (**min / median / max**); each run measures the app, then its floor. Every floor is its own process (a floor sharing the load generator's process measures about half its real speed):`,
     '',
     '- **replay floor** (pages): a bare `node:http` server answering the exact status, headers and body bytes the app answered to a browser\'s request (`Accept-Encoding: gzip, deflate, br, zstd`), so compression the app does per response counts against it;',
-    `- **SQL floor** (database endpoints, PostgreSQL only): a bare \`pg\` script (pool of ${poolSize}, as the app's) issuing the statements the endpoint itself sent — recorded from the server by \`scripts/bench/record-sql.ts\` — at the same concurrency, one request's statements in order on one connection.`,
+    `- **SQL floor** (database endpoints, PostgreSQL only): a bare \`pg\` script (pool of ${poolSize}, as the app's) issuing the statements the endpoint itself sent — recorded from the server by \`scripts/bench/record-sql.ts\` — at the same concurrency, one request's statements in order on one connection. A floor request that fails stops the bench (a failing floor measures failures).`,
     '',
     '**Ratio** = app req/s ÷ floor req/s, per run. Every request carries its own `X-Forwarded-For` address (server started with `TRUST_PROXY=1`) so per-address rate limits never refuse it, though each request still pays for the limiter; `BOOKING_SLOT_CAPACITY=1000000` so holds succeed instead of answering CONFLICT; `LOG_LEVEL=warn` (no per-request log line).',
     '',
     `The chat figure is ${chatMessages} sequential visitor messages (Socket.IO over WebSocket: validated, rate-limited, stored, broadcast to staff through the adapter, acknowledged), against a bare Socket.IO server (own process) that acknowledges with the same answer.`,
     '',
-    `Start-up is spawn → first 200 from \`/healthz\` (polled every 10 ms): a first start on an empty database (migrations), then ${Math.max(1, runs)} restart${runs === 1 ? '' : 's'} on the migrated one. Memory is the RSS of the server **and its child processes summed** (on PGlite the database runs in a child, decision 054; the split is given as server + database): at healthy, peak under the load (sampled every 100 ms), ${settleSeconds} s after the load ended, and the lifetime peak (VmHWM, summed). The first start's peak is the highest of the sum sampled every 100 ms from spawn to healthy (initdb's own short-lived process included) and the summed VmHWM at healthy.`,
+    `Start-up is spawn → first 200 from \`/healthz\` (polled every 10 ms): a first start on an empty database (migrations), then ${Math.max(1, runs)} restart${runs === 1 ? '' : 's'} on the migrated one. Memory is the RSS of the server **and its child processes summed** (on PGlite the database runs in a child, decision 054; the split is given as server + database): at healthy, peak under the load (sampled every 100 ms), ${settleSeconds} s after the load ended, and the lifetime peak (VmHWM, summed). A sum of RSS counts twice the pages both processes map (the \`node\` binary, ~55 MB), so the idle and settled figures are also given as **resident memory with each page counted once** (the union of the tree's page frames from \`/proc/<pid>/pagemap\`, what a container's memory limit is charged; \`residentOnce\` in \`scripts/bench/load.ts\`). The first start's peak is the highest of the sum sampled every 100 ms from spawn to healthy (initdb's own short-lived process included) and the summed VmHWM at healthy; and, with each page counted once, the highest union sampled every ~100–300 ms by \`scripts/bench/resident-sampler.ts\` in a process of its own (first start only: its sampling takes CPU, so the first start's time reads slower than it is).`,
   ];
   for (const run of loadRuns) {
     lines.push(
@@ -348,7 +376,9 @@ function loadMarkdown(loadRuns: LoadRun[]): string {
       ...run.endpoints.map(endpointRow),
       `| Chat round trip: visitor \`send\` → ack | ${Math.round(run.chat.app.perSecond)} msg/s | ${precise(run.chat.app.p50)} ms | ${precise(run.chat.app.p99)} ms | socket ${Math.round(run.chat.floor.perSecond)} msg/s | ${precise(run.chat.floor.p99)} ms | ${(run.chat.app.perSecond / run.chat.floor.perSecond).toFixed(3)} | 0 |`,
       '',
-      `Start-up to healthy: first start ${(run.firstStartMs / 1000).toFixed(2)} s (peak RSS ${fmtBytes(run.firstStartPeakBytes)}); restart ${seconds(run.restartMs)}.`,
+      `Start-up to healthy: first start ${(run.firstStartMs / 1000).toFixed(2)} s (peak ${fmtBytes(run.firstStartPeakOnceBytes)} with each page counted once; RSS summed ${fmtBytes(run.firstStartPeakBytes)}); restart ${seconds(run.restartMs)}.`,
+      '',
+      `Memory, each resident page counted once: **${fmtBytes(run.idleResidentBytes)} idle at healthy** (restart), ${fmtBytes(run.settledResidentBytes)} ${settleSeconds} s after the load.`,
       '',
       `Memory (RSS, server and children summed): ${fmtBytes(run.idleRssBytes)} idle at healthy (restart)${split(run.idleRssBytes, run.idleServerRssBytes)}, **${fmtBytes(run.peakRssBytes)} peak under load**, ${fmtBytes(run.settledRssBytes)} ${settleSeconds} s after the load${split(run.settledRssBytes, run.settledServerRssBytes)}; lifetime peak of the serving processes (VmHWM) ${fmtBytes(run.lifetimePeakRssBytes)}.`,
     );
@@ -384,6 +414,8 @@ function header(): string {
     '### Figures from earlier rounds',
     '',
     'Until commit `1cbfd0b` the bench asked for pages **without** `Accept-Encoding` (no browser does), and ran its baselines inside the load generator\'s process (halving them: ~19k vs ~37k req/s as their own process), with a bare server answering only status, type and body. Those figures — `GET /` ~8,000 req/s with ratio ~0.55, slots.list / holds ratios 0.02–0.04 against a static answer, and decision 019\'s "~3,000+ req/s" — are not comparable with the ones below: a browser\'s `GET /` then ran at ~1,300–1,500 req/s (every response brotli-compressed again).',
+    '',
+    "Until 2026-11-23 the **SQL floor measured failures**: `record-sql.ts` read a statement's values only from the query's config object, and Drizzle's driver passes them as the second argument, so the floor sent `slots.list`'s statement and the rate limit's upsert without their parameters and every floor request failed at once (`bind message supplies 0 parameters`), counted in its req/s. The ratios published before — `slots.list` 0.16–0.39 against ~4,900–6,700 req/s, holds 0.05–0.18 against ~5,200–6,700 — are against that; with the statements running, the floor is ~13,000–16,600 req/s for `slots.list` and ~1,000–1,400 for holds (decision 053).",
   ].join('\n');
 }
 

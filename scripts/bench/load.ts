@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -210,7 +210,12 @@ async function repeat(options: LoadOptions, app: () => Promise<Figures>, floor: 
   const result = { app: [] as Figures[], floor: [] as Figures[] };
   for (let run = 0; run < options.runs; run++) {
     result.app.push(await app());
-    if (floor) result.floor.push(await floor());
+    if (floor) {
+      // A floor whose requests fail measures failures, not the work: no ratio against it.
+      const figures = await floor();
+      if (figures.errors > 0) throw new Error(`the floor failed ${figures.errors} of its requests: it measures nothing comparable`);
+      result.floor.push(figures);
+    }
   }
   return result;
 }
@@ -421,6 +426,55 @@ export function rss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | n
   return processTree(pid)
     .slice(1)
     .reduce((sum, child) => sum + (ownRss(child, field) ?? 0), own);
+}
+
+/**
+ * The physical memory a process tree holds, each page counted once: the union
+ * of the page frames resident in any of its processes (/proc/<pid>/pagemap).
+ * Summed RSS counts the pages the server and its database process share (the
+ * `node` binary, ~55 MB) twice; a container's memory charge counts them once,
+ * and so does this. Null without the right to read page frame numbers (root, or
+ * CAP_SYS_ADMIN, is needed: the kernel hides them otherwise).
+ */
+export function residentOnce(pid: number): number | null {
+  const frames = new Set<number>();
+  const pageSize = 4096;
+  for (const member of processTree(pid)) {
+    let maps: string;
+    let pagemap: number;
+    try {
+      maps = readFileSync(`/proc/${member}/maps`, 'utf8');
+      pagemap = openSync(`/proc/${member}/pagemap`, 'r');
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    try {
+      for (const line of maps.split('\n')) {
+        const [range, perms] = line.split(' ', 2);
+        // A reservation without access (V8's cages, WebAssembly's guard regions) holds no pages.
+        if (!range || !perms || perms.startsWith('---')) continue;
+        const [start, end] = range.split('-').map((hex) => Number.parseInt(hex, 16)) as [number, number];
+        const pages = (end - start) / pageSize;
+        const entries = new BigUint64Array(pages);
+        let bytes: number;
+        try {
+          bytes = readSync(pagemap, entries, 0, pages * 8, (start / pageSize) * 8);
+        } catch {
+          continue; // [vsyscall] cannot be read
+        }
+        for (let i = 0; i < bytes / 8; i++) {
+          const entry = entries[i]!;
+          if (!(entry >> 63n)) continue; // not present
+          const frame = Number(entry & 0x7f_ffff_ffff_ffffn);
+          if (frame === 0) return null; // frame numbers hidden
+          frames.add(frame);
+        }
+      }
+    } finally {
+      closeSync(pagemap);
+    }
+  }
+  return frames.size ? frames.size * pageSize : null;
 }
 
 /** Samples the tree's VmRSS every 100 ms until stopped; resolves the highest value seen. */

@@ -23,12 +23,14 @@ if (file) {
   pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
     if (recording) {
       const [first, second] = args;
-      const config = typeof first === 'string' ? { text: first, values: Array.isArray(second) ? second : undefined } : (first as { name?: string; text?: string; values?: unknown[] });
+      // query(text, values) or query(config) or query(config, values) — Drizzle's driver sends the last.
+      const config = typeof first === 'string' ? { text: first } : (first as { name?: string; text?: string; values?: unknown[] });
+      const values = Array.isArray(second) ? second : (config?.values ?? []);
       if (typeof config?.text === 'string') {
         if (!clientIds.has(this)) clientIds.set(this, ++nextClient);
         // A named (prepared) statement is replayed as one too: parsed and planned once per connection.
         const name = 'name' in config && typeof config.name === 'string' ? config.name : undefined;
-        appendFileSync(file, `${JSON.stringify({ client: clientIds.get(this), name, text: config.text, values: config.values ?? [] })}\n`);
+        appendFileSync(file, `${JSON.stringify({ client: clientIds.get(this), name, text: config.text, values })}\n`);
       }
     }
     return original.apply(this, args);
