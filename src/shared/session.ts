@@ -127,6 +127,8 @@ export const sessionChatInput = z.object({ clientId: z.string().min(8).max(64), 
 /** An SDP description or an ICE candidate, relayed as-is to the other participant. */
 export const signalInput = z
   .object({
+    /** The notary's side's attempt at connecting this pair of sockets (docs/decisions/030-session-room.md). */
+    attempt: z.number().int().min(1).max(1_000_000),
     description: z.object({ type: z.enum(['offer', 'answer', 'rollback', 'pranswer']), sdp: z.string().max(64_000).optional() }).optional(),
     candidate: z
       .object({

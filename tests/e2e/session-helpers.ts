@@ -25,11 +25,17 @@ import { openBrowser, type Browser } from './browser.ts';
 
 export const fakeMediaArgs = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
 
-export interface SessionFixture {
-  server: RunningServer;
+/** One seeded booking: confirmed, paid, starting in a few minutes, with one document. */
+export interface SessionBooking {
   bookingId: string;
   reference: string;
   manageToken: string;
+}
+
+export interface SessionFixture extends SessionBooking {
+  server: RunningServer;
+  /** More bookings like the first, for a retried journey (the first attempt has advanced the first). */
+  spares: SessionBooking[];
   notary: TestStaffUser;
   otherNotary: TestStaffUser;
   /** A fully signed-in session cookie of the other notary (made while seeding). */
@@ -37,49 +43,146 @@ export interface SessionFixture {
   dataDir: string;
 }
 
-export async function seedSession(dataDir: string, options: { startsInMinutes?: number } = {}) {
+export async function seedSession(dataDir: string, options: { startsInMinutes?: number; bookings?: number } = {}) {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const database = await openPglite(path.join(dataDir, 'pglite'));
   const deps: Deps = await buildDeps(config, database, createLogger('silent'));
   const notary = await createStaffUser(deps, { role: 'notary', name: 'Nia Notary' });
   const otherNotary = await createStaffUser(deps, { role: 'notary', name: 'Oscar Other' });
   const otherNotaryCookie = await otherNotary.sessionCookie();
-  const [customer] = await deps.db.insert(customers).values({ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', phone: '(515) 555-0142' }).returning();
-  const manageToken = randomBytes(32).toString('base64url');
-  const startsAt = new Date(Date.now() + (options.startsInMinutes ?? 5) * 60_000);
-  const [booking] = await deps.db
-    .insert(bookings)
-    .values({
-      reference: `NOTARY-${randomUUID().slice(0, 8).toUpperCase()}`,
-      status: 'confirmed',
-      startsAt,
-      timeZone: 'America/Chicago',
-      priceCents: 2500,
-      customerId: customer!.id,
-      notaryId: notary.id,
-      notaryAssignedAt: new Date(),
-      manageTokenHash: hashToken(manageToken),
-      confirmedAt: new Date(),
-    })
-    .returning();
-  const bytes = readFileSync('tests/fixtures/sample.pdf');
-  const key = `${booking!.id}/${randomUUID()}.pdf`;
-  await deps.storage.put(key, Readable.from(bytes), { contentType: 'application/pdf' });
-  await deps.db.insert(documents).values({ bookingId: booking!.id, originalName: 'Deed of trust.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key, status: 'stored', scanStatus: 'clean', storedAt: new Date() });
+  const seeded: SessionBooking[] = [];
+  for (let i = 0; i < (options.bookings ?? 1); i++) {
+    const [customer] = await deps.db.insert(customers).values({ firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', phone: '(515) 555-0142' }).returning();
+    const manageToken = randomBytes(32).toString('base64url');
+    const startsAt = new Date(Date.now() + (options.startsInMinutes ?? 5) * 60_000);
+    const [booking] = await deps.db
+      .insert(bookings)
+      .values({
+        reference: `NOTARY-${randomUUID().slice(0, 8).toUpperCase()}`,
+        status: 'confirmed',
+        startsAt,
+        timeZone: 'America/Chicago',
+        priceCents: 2500,
+        customerId: customer!.id,
+        notaryId: notary.id,
+        notaryAssignedAt: new Date(),
+        manageTokenHash: hashToken(manageToken),
+        confirmedAt: new Date(),
+      })
+      .returning();
+    const bytes = readFileSync('tests/fixtures/sample.pdf');
+    const key = `${booking!.id}/${randomUUID()}.pdf`;
+    await deps.storage.put(key, Readable.from(bytes), { contentType: 'application/pdf' });
+    await deps.db.insert(documents).values({ bookingId: booking!.id, originalName: 'Deed of trust.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key, status: 'stored', scanStatus: 'clean', storedAt: new Date() });
+    seeded.push({ bookingId: booking!.id, reference: booking!.reference, manageToken });
+  }
   await database.close();
-  return { bookingId: booking!.id, reference: booking!.reference, manageToken, notary, otherNotary, otherNotaryCookie };
+  const [first, ...spares] = seeded;
+  return { ...first!, spares, notary, otherNotary, otherNotaryCookie };
 }
 
 /** Seeds, then starts the production server on that data (extra environment: TURN settings…). */
-export async function startSessionServer(env: Record<string, string> = {}): Promise<SessionFixture> {
+export async function startSessionServer(env: Record<string, string> = {}, options: { bookings?: number } = {}): Promise<SessionFixture> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-session-e2e-'));
-  const seeded = await seedSession(dataDir);
+  const seeded = await seedSession(dataDir, options);
   const server = await startServer({ DATA_DIR: dataDir, ...env });
   return { ...seeded, server, dataDir };
 }
 
-export function openMediaBrowser(fixture: SessionFixture): Promise<Browser> {
-  return openBrowser({ args: fakeMediaArgs, baseURL: fixture.server.url });
+/**
+ * A line per peer-connection event in the page (`window.__rtcLog`), read when a
+ * video check fails: a journey that fails on a loaded CI machine says why.
+ */
+function recordPeerConnections() {
+  const started = performance.now();
+  const log: string[] = [];
+  (window as unknown as { __rtcLog: string[] }).__rtcLog = log;
+  const Original = window.RTCPeerConnection;
+  let count = 0;
+  const note = (line: string) => log.push(`${Math.round(performance.now() - started)}ms ${line}`);
+  window.RTCPeerConnection = class extends Original {
+    constructor(config?: RTCConfiguration) {
+      super(config);
+      const id = ++count;
+      note(`pc${id} new (${config?.iceServers?.length ?? 0} ICE servers)`);
+      this.addEventListener('signalingstatechange', () => note(`pc${id} signaling ${this.signalingState}`));
+      this.addEventListener('iceconnectionstatechange', () => note(`pc${id} ice ${this.iceConnectionState}`));
+      this.addEventListener('connectionstatechange', () => note(`pc${id} connection ${this.connectionState}`));
+      this.addEventListener('icegatheringstatechange', () => note(`pc${id} gathering ${this.iceGatheringState}`));
+      this.addEventListener('icecandidate', (e) => note(`pc${id} local candidate ${e.candidate?.type ?? 'end'} ${e.candidate?.address ?? ''}`));
+      this.addEventListener('track', (e) => note(`pc${id} track ${e.track.kind}`));
+      const setRemote = this.setRemoteDescription.bind(this);
+      this.setRemoteDescription = (description?: RTCSessionDescriptionInit) => {
+        note(`pc${id} remote ${description?.type}`);
+        return setRemote(description!).catch((error: Error) => {
+          note(`pc${id} remote ${description?.type} failed: ${error.message}`);
+          throw error;
+        });
+      };
+      const addCandidate = this.addIceCandidate.bind(this);
+      this.addIceCandidate = (candidate?: RTCIceCandidateInit | null) => {
+        note(`pc${id} remote candidate ${candidate?.candidate?.split(' ')[7] ?? 'end'}`);
+        return addCandidate(candidate ?? undefined).catch((error: Error) => {
+          note(`pc${id} remote candidate failed: ${error.message}`);
+          throw error;
+        });
+      };
+      const close = this.close.bind(this);
+      this.close = () => {
+        note(`pc${id} closed by the page`);
+        close();
+      };
+    }
+  };
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    note(`warn ${args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')}`);
+    warn(...args);
+  };
+}
+
+/** The room's Socket.IO frames each page sent and received, in brief (event, addressee, attempt). */
+const roomFrames = new WeakMap<Page, string[]>();
+
+function recordRoomFrames(page: Page) {
+  const lines: string[] = [];
+  roomFrames.set(page, lines);
+  const started = Date.now();
+  const brief = (direction: string, payload: string | Buffer) => {
+    const text = String(payload);
+    const match = /^4[23]\/session,(\d*)(.*)$/s.exec(text);
+    if (!match) return;
+    let summary = match[2]!.slice(0, 120);
+    try {
+      const [event, body] = JSON.parse(match[2]!) as [unknown, Record<string, unknown> | undefined];
+      const description = body?.description as { type?: string } | undefined;
+      summary = [event, body?.to && `to ${body.to}`, body?.from && `from ${body.from}`, body?.id && `id ${body.id}`, body?.attempt && `attempt ${body.attempt}`, description?.type, body?.candidate !== undefined && 'candidate', body?.peerId !== undefined && `peer ${body.peerId}`]
+        .filter(Boolean)
+        .join(' ');
+    } catch {
+      // Not JSON: kept as it came.
+    }
+    if (!/chat|room:event/.test(summary)) lines.push(`${Date.now() - started}ms ${direction} ${match[1] ? `#${match[1]} ` : ''}${summary}`);
+  };
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (frame) => brief('sent', frame.payload));
+    ws.on('framereceived', (frame) => brief('got', frame.payload));
+  });
+}
+
+export async function openMediaBrowser(fixture: SessionFixture): Promise<Browser> {
+  const browser = await openBrowser({ args: fakeMediaArgs, baseURL: fixture.server.url });
+  await browser.context.addInitScript(recordPeerConnections);
+  recordRoomFrames(browser.page);
+  return browser;
+}
+
+/** What the page's peer connections did, for a failure message. */
+async function peerConnectionLog(page: Page): Promise<string> {
+  const status = await page.getByTestId('connection-status').textContent().catch(() => null);
+  const log = await page.evaluate(() => (window as unknown as { __rtcLog?: string[] }).__rtcLog ?? []).catch(() => []);
+  const frames = roomFrames.get(page) ?? [];
+  return `${page.url()}\n  status: ${status}\n  ${log.slice(-80).join('\n  ')}\n  Room frames:\n  ${frames.slice(-60).join('\n  ')}`;
 }
 
 /** Signs in on the way to `next`; a page already signed in (a retried journey's browser) goes straight there. */
@@ -117,9 +220,14 @@ export async function joinFromDeviceCheck(page: Page) {
 }
 
 /** The other participant's video is playing: frames have a size and time advances. */
-export async function expectRemoteVideoPlaying(page: Page) {
+export async function expectRemoteVideoPlaying(page: Page, other?: Page) {
   const video = page.getByTestId('remote-video');
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 30_000 }).toBeGreaterThan(0);
-  const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(first);
+  try {
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 30_000 }).toBeGreaterThan(0);
+    const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(first);
+  } catch (error) {
+    const logs = [await peerConnectionLog(page), ...(other ? [await peerConnectionLog(other)] : [])];
+    throw new Error(`${(error as Error).message}\nPeer connections:\n${logs.join('\n')}`, { cause: error });
+  }
 }

@@ -2,11 +2,12 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { actMessages } from '../../src/shared/notarial-act.ts';
 import { identityConfirmed } from '../helpers/identity.ts';
-import { auditLog, bookings, customers, documents, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
+import { auditLog, bookings, customers, documents, notarySessions, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { createApp } from '../../src/server/app.ts';
 import { openPostgres } from '../../src/server/db/client.ts';
@@ -128,8 +129,8 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     expect(await peerJoined).toEqual({ id: notarySocket.id, role: 'notary' });
 
     const signal = new Promise<unknown>((resolve) => customer.once('signal', resolve));
-    notarySocket.emit('signal', { to: customer.id!, description: { type: 'offer', sdp: 'v=0' } });
-    expect(await signal).toEqual({ to: customer.id, from: notarySocket.id, description: { type: 'offer', sdp: 'v=0' } });
+    notarySocket.emit('signal', { to: customer.id!, attempt: 1, description: { type: 'offer', sdp: 'v=0' } });
+    expect(await signal).toEqual({ to: customer.id, from: notarySocket.id, attempt: 1, description: { type: 'offer', sdp: 'v=0' } });
 
     const chat = new Promise<{ body: string; sender: string }>((resolve) => notarySocket.once('chat', resolve));
     const sent = await new Promise<{ ok: boolean }>((resolve) => customer.emit('chat', { clientId: randomUUID(), body: 'G-R-A-C-E' }, resolve));
@@ -139,6 +140,37 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     const event = new Promise<unknown>((resolve) => customer.once('room:event', resolve));
     notarySocket.emit('room:event', { type: 'document:focus', payload: { documentId: 'x', page: 2 } });
     expect(await event).toEqual({ type: 'document:focus', payload: { documentId: 'x', page: 2 }, from: 'notary' });
+  });
+
+  it.runIf(kind === 'postgres')('announces a joiner to the room only once it has its answer: the other side’s first offer never overtakes it', async () => {
+    const b = await booking(app.deps);
+    const notarySocket = connect({ bookingId: b.id }, await notary.sessionCookie());
+    const customer = connect({ token: b.token });
+    expect(await outcome(notarySocket)).toBe('connected');
+    expect(await outcome(customer)).toBe('connected');
+    await join(notarySocket);
+    await app.deps.db.insert(notarySessions).values({ bookingId: b.id });
+    // The customer's join is slow to answer: another connection holds the session's row, which
+    // the join records the customer's arrival in, for half a second.
+    const holder = new pg.Client({ connectionString: (app.deps.database as { url?: string }).url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM notary_sessions WHERE booking_id = $1 FOR UPDATE', [b.id]);
+    const released = new Promise((resolve) => setTimeout(resolve, 500)).then(() => holder.query('COMMIT')).finally(() => holder.end());
+    // The notary's side offers the moment it hears of the customer, as the room does.
+    notarySocket.once('peer:joined', (peer) => notarySocket.emit('signal', { to: peer.id, attempt: 1, description: { type: 'offer', sdp: 'v=0' } }));
+    const order: string[] = [];
+    const offered = new Promise<void>((resolve) =>
+      customer.once('signal', () => {
+        order.push('offer');
+        resolve();
+      }),
+    );
+    const answer = await join(customer);
+    order.push('answer');
+    await Promise.all([offered, released]);
+    expect(answer).toMatchObject({ ok: true, peerId: notarySocket.id });
+    expect(order).toEqual(['answer', 'offer']);
   });
 
   it('refuses a stranger, another booking’s token, an unassigned notary, staff, admins, a cancelled or not yet open booking', async () => {
@@ -179,7 +211,7 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     await outcome(customer);
     await join(customer);
     const answers = await Promise.all(
-      Array.from({ length: 200 }, () => new Promise<{ ok: boolean; error?: string }>((resolve) => customer.emit('signal', { to: 'nobody', candidate: null }, (r) => resolve(r as { ok: boolean; error?: string })))),
+      Array.from({ length: 200 }, () => new Promise<{ ok: boolean; error?: string }>((resolve) => customer.emit('signal', { to: 'nobody', attempt: 1, candidate: null }, (r) => resolve(r as { ok: boolean; error?: string })))),
     );
     const refused = answers.filter((a) => !a.ok);
     expect(refused.length).toBeGreaterThan(50);
@@ -354,7 +386,7 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
       const joined = await join(notarySocket);
       expect(joined).toMatchObject({ ok: true, peerId: customer.id });
       const signal = new Promise<unknown>((resolve) => customer.once('signal', resolve));
-      notarySocket.emit('signal', { to: customer.id!, candidate: { candidate: 'candidate:1 1 udp 1 127.0.0.1 5000 typ host', sdpMid: '0', sdpMLineIndex: 0 } });
+      notarySocket.emit('signal', { to: customer.id!, attempt: 1, candidate: { candidate: 'candidate:1 1 udp 1 127.0.0.1 5000 typ host', sdpMid: '0', sdpMLineIndex: 0 } });
       expect(await signal).toMatchObject({ from: notarySocket.id, candidate: { sdpMid: '0' } });
     } finally {
       await secondRoom.close();

@@ -109,9 +109,12 @@ async function connect(role: 'customer' | 'notary' = 'customer') {
   const { RoomConnection } = await import('./connection.ts');
   const room = new RoomConnection({ token: 't'.repeat(43) } as never, role, null);
   const socket = sockets.at(-1)!;
+  socket.id = `${role}-1`;
   socket.receive('connect');
   return { room, socket };
 }
+
+const offer = (from: string, to: string, attempt: number, sdp = `offer ${attempt}`) => ({ from, to, attempt, description: { type: 'offer', sdp } });
 
 describe('session room signalling (connection.ts)', () => {
   beforeEach(() => {
@@ -122,7 +125,7 @@ describe('session room signalling (connection.ts)', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('starts one peer connection when the join’s answer and the other’s peer:joined name the same peer, in either order', async () => {
+  it('starts one peer connection when the join’s answer and the other’s peer:joined name the same peer, in either order, and answers the notary’s offer from it', async () => {
     for (const peerJoinedFirst of [true, false]) {
       FakePeerConnection.created = [];
       const { room, socket } = await connect();
@@ -130,11 +133,32 @@ describe('session room signalling (connection.ts)', () => {
       socket.answerJoin('notary-1');
       if (!peerJoinedFirst) socket.receive('peer:joined', { id: 'notary-1', role: 'notary' });
       expect(FakePeerConnection.created).toHaveLength(1);
-      // Its offer reaches the notary.
-      await FakePeerConnection.created[0]!.onnegotiationneeded!();
-      expect(socket.signalsTo('notary-1').map((s) => s.description?.sdp)).toEqual(['offer from pc 1']);
+      socket.receive('signal', offer('notary-1', 'customer-1', 1));
+      await flush();
+      expect(socket.signalsTo('notary-1')).toEqual([{ to: 'notary-1', attempt: 1, description: { type: 'answer', sdp: 'answer from pc 1' } }]);
       room.close();
     }
+  });
+
+  it('leaves a fresh connection’s first offer to the notary’s side; once connected the customer’s side may offer (an ICE restart)', async () => {
+    const { room, socket } = await connect();
+    socket.answerJoin('notary-1');
+    const pc = FakePeerConnection.created[0]!;
+    // Both sides offering at once made the customer's side roll back mid-gathering (decision 030).
+    await pc.onnegotiationneeded!();
+    expect(pc.signalingState).toBe('stable');
+    expect(socket.signalsTo('notary-1')).toEqual([]);
+    socket.receive('signal', offer('notary-1', 'customer-1', 1));
+    await flush();
+    await pc.onnegotiationneeded!();
+    expect(socket.signalsTo('notary-1').map((s) => s.description?.type)).toEqual(['answer', 'offer']);
+    room.close();
+
+    const notary = await connect('notary');
+    notary.socket.answerJoin('customer-1');
+    await FakePeerConnection.created.at(-1)!.onnegotiationneeded!();
+    expect(notary.socket.signalsTo('customer-1')).toEqual([{ to: 'customer-1', attempt: 1, description: { type: 'offer', sdp: `offer from pc ${FakePeerConnection.created.length}` } }]);
+    notary.room.close();
   });
 
   it('keeps the peer a crossing peer:joined announced when the join’s answer predates it', async () => {
@@ -142,7 +166,8 @@ describe('session room signalling (connection.ts)', () => {
     socket.receive('peer:joined', { id: 'notary-1', role: 'notary' });
     socket.answerJoin(null);
     expect(room.state.status).toBe('connecting');
-    await FakePeerConnection.created[0]!.onnegotiationneeded!();
+    socket.receive('signal', offer('notary-1', 'customer-1', 1));
+    await flush();
     expect(socket.signalsTo('notary-1')).toHaveLength(1);
     room.close();
   });
@@ -155,28 +180,25 @@ describe('session room signalling (connection.ts)', () => {
     socket.receive('disconnect', 'transport close');
     socket.id = 'customer-2';
     socket.receive('connect');
-    socket.receive('signal', { from: 'notary-1', to: 'customer-2', description: { type: 'offer', sdp: 'offer from the notary' } });
+    socket.receive('signal', offer('notary-1', 'customer-2', 2));
     await flush();
     expect(live()).toHaveLength(1);
     const fresh = live()[0]!;
     expect(fresh.id).toBe(2);
-    expect(fresh.remoteDescription?.sdp).toBe('offer from the notary');
-    expect(socket.signalsTo('notary-1').at(-1)?.description).toEqual({ type: 'answer', sdp: 'answer from pc 2' });
-    // The join's answer, late, names the same notary: the connection that answered stays, and
-    // gets the ICE servers it was started without.
-    expect(fresh.configuration.iceServers).toHaveLength(1);
+    expect(fresh.remoteDescription?.sdp).toBe('offer 2');
+    expect(socket.signalsTo('notary-1').at(-1)).toEqual({ to: 'notary-1', attempt: 2, description: { type: 'answer', sdp: 'answer from pc 2' } });
+    // The join's answer, late, names the same notary: the connection that answered stays.
     socket.answerJoin('notary-1');
     expect(FakePeerConnection.created).toHaveLength(2);
     expect(fresh.closed).toBe(false);
-    expect(fresh.configuration.iceServers).toEqual([{ urls: ['turn:127.0.0.1:3478'], username: 'u', credential: 'c' }]);
     room.close();
   });
 
   it('starts afresh when the other side rejoins with a new socket, and ignores signals for another socket or from a stranger', async () => {
     const { room, socket } = await connect();
     socket.answerJoin('notary-1');
-    socket.receive('signal', { from: 'notary-1', to: 'customer-old', description: { type: 'offer', sdp: 'stale' } });
-    socket.receive('signal', { from: 'someone-else', to: 'customer-1', description: { type: 'offer', sdp: 'stranger' } });
+    socket.receive('signal', offer('notary-1', 'customer-old', 1, 'stale'));
+    socket.receive('signal', offer('someone-else', 'customer-1', 1, 'stranger'));
     await flush();
     expect(FakePeerConnection.created[0]!.remoteDescription).toBeNull();
     // The notary reloads.
@@ -188,29 +210,51 @@ describe('session room signalling (connection.ts)', () => {
     room.close();
   });
 
-  it('on the notary’s side, negotiates again while the connection is not up: the unanswered offer rolled back, ICE restarted', async () => {
+  it('abandons a connection not up in time for a fresh one (the next attempt), which the customer’s side answers from a fresh connection of its own', async () => {
     vi.useFakeTimers();
     try {
       const { stuckAfterMs } = await import('./connection.ts');
-      const { room, socket } = await connect('notary');
-      socket.answerJoin('customer-1');
-      const pc = FakePeerConnection.created[0]!;
-      await pc.onnegotiationneeded!();
-      expect(pc.signalingState).toBe('have-local-offer');
-      // The customer never answers (its copy of the offer was lost).
-      await vi.advanceTimersByTimeAsync(stuckAfterMs);
-      expect(pc.signalingState).toBe('stable');
-      expect(pc.iceRestarts).toBe(1);
-      // Once connected, nothing more.
-      pc.connectionState = 'connected';
-      await vi.advanceTimersByTimeAsync(stuckAfterMs * 3);
-      expect(pc.iceRestarts).toBe(1);
-      room.close();
-      // The customer's side (polite) leaves it to the notary's.
+      const notary = await connect('notary');
       const customer = await connect('customer');
+      notary.socket.answerJoin('customer-1');
       customer.socket.answerJoin('notary-1');
+      const [first, customerFirst] = FakePeerConnection.created;
+      // Attempt 1: offered and answered, but its ICE never gets anywhere (no candidates gathered).
+      await first!.onnegotiationneeded!();
+      customer.socket.receive('signal', { ...notary.socket.signalsTo('customer-1')[0]!, from: 'notary-1' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(customerFirst!.remoteDescription?.sdp).toBe(`offer from pc ${first!.id}`);
+
+      await vi.advanceTimersByTimeAsync(stuckAfterMs);
+      expect(first!.closed).toBe(true);
+      const second = live().find((pc) => pc.id > customerFirst!.id)!;
+      await second.onnegotiationneeded!();
+      const offer2 = notary.socket.signalsTo('customer-1').at(-1)!;
+      expect(offer2).toMatchObject({ attempt: 2, description: { type: 'offer' } });
+      // The customer's side drops its connection of attempt 1 and answers from a fresh one.
+      customer.socket.receive('signal', { ...offer2, from: 'notary-1' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(customerFirst!.closed).toBe(true);
+      const customerSecond = FakePeerConnection.created.at(-1)!;
+      expect(customerSecond.remoteDescription?.sdp).toBe(offer2.description!.sdp);
+      expect(customer.socket.signalsTo('notary-1').at(-1)).toMatchObject({ attempt: 2, description: { type: 'answer' } });
+      // A late signal of attempt 1 is ignored by both.
+      customer.socket.receive('signal', offer('notary-1', 'customer-1', 1, 'late'));
+      notary.socket.receive('signal', { from: 'customer-1', to: 'notary-1', attempt: 1, description: { type: 'answer', sdp: 'late answer' } });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(customerSecond.remoteDescription?.sdp).toBe(offer2.description!.sdp);
+      expect(second.remoteDescription).toBeNull();
+
+      // ICE checks under way get longer; connected, nothing more happens.
+      second.connectionState = 'connecting';
       await vi.advanceTimersByTimeAsync(stuckAfterMs * 2);
-      expect(FakePeerConnection.created.at(-1)!.iceRestarts).toBe(0);
+      expect(second.closed).toBe(false);
+      second.connectionState = 'connected';
+      await vi.advanceTimersByTimeAsync(stuckAfterMs * 5);
+      expect(second.closed).toBe(false);
+      // The customer's side never abandons a connection by itself.
+      expect(customerSecond.closed).toBe(false);
+      notary.room.close();
       customer.room.close();
     } finally {
       vi.useRealTimers();

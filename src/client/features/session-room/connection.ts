@@ -13,25 +13,34 @@ import {
 
 /**
  * One participant's link to the room: Socket.IO signalling and one
- * RTCPeerConnection to the other participant, using the "perfect negotiation"
- * pattern (https://w3c.github.io/webrtc-pc/#perfect-negotiation-example): the
- * customer is the polite peer, so when both sides offer at once the customer
- * rolls back and the notary's offer wins. A peer connection belongs to one
- * pair of sockets, ours and the other participant's: when either side
- * (re)joins — a reload, a new socket after a network drop — the pair changes
- * and both sides start a fresh connection, exactly once each, however the
- * join's answer, the other's `peer:joined` and its first offer interleave
- * (two fresh connections on one side would answer the other's offer from one
- * and offer again from another, which the other cannot apply). An ICE failure
- * on a live connection restarts ICE instead. A connection that is not up
- * within `stuckAfterMs` (a signal lost while a socket was being replaced,
- * say) is negotiated again by the notary's side, the impolite one: its
- * unanswered offer is rolled back and ICE restarted, which sends a fresh
- * offer the customer's side always answers.
+ * RTCPeerConnection to the other participant (docs/decisions/030-session-room.md).
+ *
+ * - A peer connection belongs to one pair of sockets, ours and the other
+ *   participant's: when either side (re)joins — a reload, a new socket after
+ *   a network drop — the pair changes and both sides start a fresh
+ *   connection, exactly once each, however the join's answer, the other's
+ *   `peer:joined` and its first offer interleave.
+ * - The notary's side makes each fresh connection's first offer; the
+ *   customer's side only answers it. Both offering at once made the
+ *   customer's side roll back an offer whose candidate gathering had begun,
+ *   after which Chromium sometimes gathered no candidates at all: a black
+ *   video for good. Once connected, either side may renegotiate, with the
+ *   "perfect negotiation" pattern
+ *   (https://w3c.github.io/webrtc-pc/#perfect-negotiation-example): the
+ *   customer is the polite peer.
+ * - Every signal names the notary's side's attempt. A connection not up
+ *   within `stuckAfterMs` (a signal lost while a socket was replaced, an
+ *   ICE agent that never gathered) is abandoned by the notary's side for a
+ *   fresh one with the next attempt; the customer's side, seeing an offer of
+ *   a later attempt, starts a fresh connection to answer it, and both ignore
+ *   signals of an abandoned attempt. An ICE failure on a live connection
+ *   restarts ICE first.
  */
 
-/** How long a peer connection may take to come up before the notary's side negotiates again. */
+/** How long a peer connection may take to come up before the notary's side starts a fresh one. */
 export const stuckAfterMs = 10_000;
+/** A connection whose ICE checks are under way gets this much longer (a slow machine, a relay). */
+const checkingGraceMs = 2 * stuckAfterMs;
 
 export type ConnectionStatus = 'connecting' | 'waiting' | 'connected' | 'reconnecting' | 'left' | 'closed';
 
@@ -62,7 +71,11 @@ export class RoomConnection {
   private peerId: string | null = null;
   /** The sockets `pc` connects, as `ours|theirs`. */
   private pair: string | null = null;
-  private watchdog: ReturnType<typeof setInterval> | undefined;
+  /** The notary's side's attempt `pc` belongs to (0: a customer's connection not offered to yet). */
+  private attempt = 0;
+  /** The notary's side's latest attempt, across pairs (a late signal of an older one is ignored). */
+  private attempts = 0;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
   private makingOffer = false;
   private ignoreOffer = false;
   private readonly listeners = new Set<Listener>();
@@ -189,11 +202,6 @@ export class RoomConnection {
         return;
       }
       this.iceServers = result.iceServers;
-      // A connection started before this answer (by a crossing peer:joined or offer) had no ICE
-      // servers yet: it gets them (an ICE failure restarts ICE with them).
-      const started = this.pc;
-      const config = started?.getConfiguration();
-      if (started && config && !config.iceServers?.length && this.iceServers.length > 0) started.setConfiguration({ ...config, iceServers: this.rtcIceServers() });
       this.addMessages(result.messages);
       // The answer's list of peers may predate a `peer:joined` that crossed it: keep that peer.
       if (result.peerId) this.connectTo(result.peerId);
@@ -206,33 +214,34 @@ export class RoomConnection {
     this.peerId = peerId;
     const pair = `${this.socket.id}|${peerId}`;
     if (this.pc && this.pair === pair) return;
-    this.resetPeerConnection();
-    this.pair = pair;
+    this.startPeerConnection(pair, this.role === 'notary' ? ++this.attempts : 0);
   }
 
   private rtcIceServers(): RTCIceServer[] {
     return this.iceServers.map((s) => ({ urls: s.urls, username: s.username, credential: s.credential }));
   }
 
-  /** The notary's side negotiates again while the connection is not up. */
-  private watch(pc: RTCPeerConnection) {
-    clearInterval(this.watchdog);
+  /** The notary's side starts a fresh connection (the next attempt) while this one is not up. */
+  private watch(pc: RTCPeerConnection, pair: string) {
+    clearTimeout(this.watchdog);
     if (this.role !== 'notary') return;
-    this.watchdog = setInterval(() => {
-      if (pc !== this.pc || pc.connectionState === 'connected') return;
-      void (async () => {
-        try {
-          if (pc.signalingState === 'have-local-offer') await pc.setLocalDescription({ type: 'rollback' });
-          pc.restartIce();
-        } catch (error) {
-          console.warn('session: renegotiation failed', error);
-        }
-      })();
-    }, stuckAfterMs);
+    const started = Date.now();
+    const check = () => {
+      if (pc !== this.pc) return;
+      // Up, or briefly down (ICE restarts it), or still checking: give it time.
+      const state = pc.connectionState;
+      const checking = state === 'connecting' && Date.now() - started < stuckAfterMs + checkingGraceMs;
+      if (state === 'connected' || state === 'disconnected' || checking) {
+        this.watchdog = setTimeout(check, stuckAfterMs);
+        return;
+      }
+      this.startPeerConnection(pair, ++this.attempts);
+    };
+    this.watchdog = setTimeout(check, stuckAfterMs);
   }
 
   private closePeerConnection() {
-    clearInterval(this.watchdog);
+    clearTimeout(this.watchdog);
     if (!this.pc) return;
     const pc = this.pc;
     this.pc = null;
@@ -241,13 +250,16 @@ export class RoomConnection {
     pc.close();
   }
 
-  private resetPeerConnection() {
+  /** A fresh connection for this pair of sockets and attempt, replacing ours. */
+  private startPeerConnection(pair: string, attempt: number) {
     this.closePeerConnection();
     this.makingOffer = false;
     this.ignoreOffer = false;
+    this.pair = pair;
+    this.attempt = attempt;
     const pc = new RTCPeerConnection({ iceServers: this.rtcIceServers() });
     this.pc = pc;
-    this.watch(pc);
+    this.watch(pc, pair);
     this.set({ status: 'connecting', remoteStream: null });
     if (this.localStream) for (const track of this.localStream.getTracks()) pc.addTrack(track, this.localStream);
     // Receive both kinds even with no camera or microphone of our own.
@@ -260,6 +272,8 @@ export class RoomConnection {
     };
     pc.onicecandidate = ({ candidate }) => this.signal({ candidate: candidate ? { candidate: candidate.candidate, sdpMid: candidate.sdpMid, sdpMLineIndex: candidate.sdpMLineIndex, usernameFragment: candidate.usernameFragment } : null });
     pc.onnegotiationneeded = async () => {
+      // The customer's side answers a fresh connection's first offer rather than making one.
+      if (this.role === 'customer' && !pc.remoteDescription) return;
       try {
         this.makingOffer = true;
         await pc.setLocalDescription();
@@ -281,9 +295,9 @@ export class RoomConnection {
     };
   }
 
-  private signal(payload: SignalPayload) {
-    if (!this.peerId || !this.socket.connected) return;
-    this.socket.emit('signal', { ...payload, to: this.peerId });
+  private signal(payload: Omit<SignalPayload, 'attempt'>) {
+    if (!this.peerId || !this.socket.connected || this.attempt === 0) return;
+    this.socket.emit('signal', { ...payload, attempt: this.attempt, to: this.peerId });
   }
 
   private async onSignal(signal: SignalPayload & { from: string; to: string }) {
@@ -292,6 +306,7 @@ export class RoomConnection {
     if (this.peerId && signal.from !== this.peerId) return;
     // A peer we have not been told about yet (its join crossed ours) is adopted.
     this.connectTo(signal.from);
+    if (!this.adoptAttempt(signal)) return;
     const pc = this.pc;
     if (!pc) return;
     const polite = this.role === 'customer';
@@ -316,5 +331,23 @@ export class RoomConnection {
     } catch (error) {
       console.warn('session: signalling failed', error);
     }
+  }
+
+  /**
+   * Whether a signal belongs to our connection's attempt. On the customer's
+   * side an offer of a later attempt starts a fresh connection to answer it
+   * (a connection not offered to yet takes it as it is).
+   */
+  private adoptAttempt(signal: SignalPayload): boolean {
+    if (signal.attempt === this.attempt) return true;
+    if (!this.pair) return false;
+    const later = this.role === 'customer' && signal.description?.type === 'offer' && signal.attempt > this.attempt;
+    if (!later) return false;
+    if (this.attempt === 0) {
+      this.attempt = signal.attempt;
+    } else {
+      this.startPeerConnection(this.pair, signal.attempt);
+    }
+    return true;
   }
 }

@@ -152,8 +152,13 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       }
     };
 
+    /** An event's handler: budget, input, access, then `run`; `afterReply` runs once the answer is sent. */
     const handle =
-      <S extends z.ZodType, R extends SessionAck | void>(schema: S | null, run: (input: z.output<S>, participant: session.Participant) => Promise<R>) =>
+      <S extends z.ZodType, R extends SessionAck | void>(
+        schema: S | null,
+        run: (input: z.output<S>, participant: session.Participant) => Promise<R>,
+        afterReply?: (participant: session.Participant) => void,
+      ) =>
       async (...args: unknown[]) => {
         const ackArg = args.findLast((a) => typeof a === 'function') as ((result: unknown) => void) | undefined;
         const reply = ackArg ?? (() => {});
@@ -169,6 +174,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
           if (!participant) return;
           const result = await run(input as z.output<S>, participant);
           if (result) reply(result);
+          afterReply?.(participant);
         } catch (error) {
           deps.log.error({ err: error, socketId: socket.id }, 'session: event failed');
           reply({ ok: false, error: 'Something went wrong. Please try again.' });
@@ -177,27 +183,34 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
 
     socket.on(
       'join',
-      handle(null, async (_input, participant) => {
-        // Another tab of the same participant takes over: one video per role.
-        for (const other of await roomSockets(room)) {
-          if (other.id !== socket.id && other.data.role === participant.role && other.data.joined) {
-            other.leave(room);
-            closeSocket(other, 'You joined this session from another window.');
+      handle(
+        null,
+        async (_input, participant) => {
+          // Another tab of the same participant takes over: one video per role.
+          for (const other of await roomSockets(room)) {
+            if (other.id !== socket.id && other.data.role === participant.role && other.data.joined) {
+              other.leave(room);
+              closeSocket(other, 'You joined this session from another window.');
+            }
           }
-        }
-        await socket.join(room);
-        socket.data.joined = true;
-        const peers = (await roomSockets(room)).filter((s) => s.id !== socket.id && s.data.joined);
-        socket.to(room).emit('peer:joined', { id: socket.id, role: participant.role });
-        if (participant.role === 'customer') await session.markCustomerJoined(deps, participant.bookingId);
-        return {
-          ok: true as const,
-          role: participant.role,
-          peerId: peers[0]?.id ?? null,
-          iceServers: iceServersFor(deps.config, `${participant.role}-${participant.bookingId.slice(0, 8)}`, deps.now()),
-          messages: await session.chatHistory(deps, participant.bookingId),
-        };
-      }),
+          await socket.join(room);
+          socket.data.joined = true;
+          const peers = (await roomSockets(room)).filter((s) => s.id !== socket.id && s.data.joined);
+          if (participant.role === 'customer') await session.markCustomerJoined(deps, participant.bookingId);
+          return {
+            ok: true as const,
+            role: participant.role,
+            peerId: peers[0]?.id ?? null,
+            iceServers: iceServersFor(deps.config, `${participant.role}-${participant.bookingId.slice(0, 8)}`, deps.now()),
+            messages: await session.chatHistory(deps, participant.bookingId),
+          };
+        },
+        // Announced once the joiner has its answer (ICE servers, peer): the other side's first
+        // offer, which the announcement prompts, then always reaches a joiner ready for it.
+        (participant) => {
+          if (socket.data.joined) socket.to(room).emit('peer:joined', { id: socket.id, role: participant.role });
+        },
+      ),
     );
 
     socket.on(
