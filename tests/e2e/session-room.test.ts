@@ -113,7 +113,8 @@ describe('session room', () => {
 
   it('connects the customer and the notary, records, survives a reload and finishes', async () => {
     // A retry takes a fresh booking: the first attempt has moved its own on (identity, seal).
-    const f: SessionFixture = { ...fixture, ...(journeyAttempts++ === 0 ? {} : fixture.spares[0]) };
+    const firstAttempt = journeyAttempts++ === 0;
+    const f: SessionFixture = { ...fixture, ...(firstAttempt ? {} : fixture.spares[0]) };
     const c = customer.page;
     const n = notary.page;
     // The room's announcements as the customer's browser receives them.
@@ -181,7 +182,7 @@ describe('session room', () => {
     // Signing and sealing while recording: commission, placement, adopted signature, seal.
     await n.getByRole('tab', { name: 'Sign & seal' }).click();
     // The commission belongs to the notary: a retry finds it saved by the first attempt.
-    if (journeyAttempts === 1) {
+    if (firstAttempt) {
       await n.getByLabel('Commission number').fill('IA-778899');
       await n.getByLabel('Commission expires').fill('2030-06-30');
       await n.getByLabel('County (venue)').fill('Polk');

@@ -209,6 +209,7 @@ describe.each(dbKinds)('notifications on %s', (kind) => {
     const otherDeps: Deps = {
       ...deps,
       db: second?.db ?? deps.db,
+      database: second ?? deps.database,
       mail: createSmtpTransport({ url: smtp.url, from: deps.config.MAIL_FROM, log: deps.log }),
     };
     try {

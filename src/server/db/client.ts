@@ -318,8 +318,8 @@ export async function openDatabase(options: {
  * right after SMTP accepted a message). PGlite has a single connection anyway:
  * taking it here would leave none for `db`, so `work` runs on `db` there.
  */
-export async function withConnection<T>(database: Pick<Database, 'driver' | 'queryPool'>, db: Db, work: (db: Db) => Promise<T>): Promise<T> {
-  if (database.driver !== 'postgres') return work(db);
+export async function withConnection<T>(database: Pick<Database, 'db' | 'driver' | 'queryPool'>, work: (db: Db) => Promise<T>): Promise<T> {
+  if (database.driver !== 'postgres') return work(database.db);
   const client = await database.queryPool.connect();
   let failed: Error | undefined;
   try {

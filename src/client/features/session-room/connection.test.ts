@@ -56,27 +56,16 @@ class FakePeerConnection {
   remoteDescription: { type: string; sdp: string } | null = null;
   closed = false;
   connectionState: RTCPeerConnectionState = 'new';
-  configuration: RTCConfiguration;
-  iceRestarts = 0;
   onnegotiationneeded: (() => Promise<void>) | null = null;
   onicecandidate: unknown = null;
   ontrack: unknown = null;
   oniceconnectionstatechange: unknown = null;
   onconnectionstatechange: unknown = null;
   readonly id = FakePeerConnection.created.length + 1;
-  constructor(configuration: RTCConfiguration) {
-    this.configuration = configuration;
+  constructor() {
     FakePeerConnection.created.push(this);
   }
-  getConfiguration() {
-    return this.configuration;
-  }
-  setConfiguration(configuration: RTCConfiguration) {
-    this.configuration = configuration;
-  }
-  restartIce() {
-    this.iceRestarts++;
-  }
+  restartIce() {}
   addTrack() {}
   addTransceiver() {}
   getSenders() {

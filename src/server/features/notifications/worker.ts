@@ -86,7 +86,7 @@ async function deliverOne(deps: Deps, o: Required<OutboxWorkerOptions>, row: Out
   // mark (the redacted copy) and taking its database connection before the
   // message goes out: after the final 250 only one UPDATE round trip remains.
   const payload = sentPayload(row);
-  const sent = await withConnection(deps.database, deps.db, async (db) => {
+  const sent = await withConnection(deps.database, async (db) => {
     try {
       // Private links are put in only now, from their sealed form (./secrets.ts).
       const message = fillSecrets(deps.secrets, row.payload.message, row.payload.sealedSecrets);
