@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Plugin, ViteDevServer } from 'vite';
+import type { Plugin } from 'vite';
 import type { BlogPost, LegalDocument } from '../shared/blog.ts';
 import { readBlogPosts, readLegalDocuments } from './content.ts';
 
@@ -18,7 +18,6 @@ export function contentPlugin(options: { root?: string } = {}): Plugin {
   const publicDir = path.join(root, 'public');
   let posts: BlogPost[] | null = null;
   let legal: LegalDocument[] | null = null;
-  let server: ViteDevServer | undefined;
 
   const load = () => {
     posts ??= readBlogPosts(contentDir, publicDir);
@@ -37,7 +36,6 @@ export function contentPlugin(options: { root?: string } = {}): Plugin {
       this.addWatchFile(path.join(contentDir, 'legal'));
     },
     configureServer(devServer) {
-      server = devServer;
       devServer.watcher.add(contentDir);
       const onChange = (file: string) => {
         if (!file.startsWith(contentDir)) return;
@@ -80,25 +78,6 @@ export function contentPlugin(options: { root?: string } = {}): Plugin {
         return `export default ${json(doc)};\n`;
       }
       return null;
-    },
-    // The Latin Inter file is needed by every page: ask for it with the HTML
-    // instead of after the CSS is parsed, first of all (ahead of the page's
-    // scripts: on HTTP/1.1 a dozen script requests would otherwise take the
-    // connections and the font would arrive after the first paint, shifting text).
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        if (server || !ctx.bundle) return [];
-        const font = Object.keys(ctx.bundle).find((file) => /inter-latin-wght-normal[^/]*\.woff2$/.test(file));
-        if (!font) return [];
-        return [
-          {
-            tag: 'link',
-            attrs: { rel: 'preload', href: `/${font}`, as: 'font', type: 'font/woff2', crossorigin: '' },
-            injectTo: 'head-prepend',
-          },
-        ];
-      },
     },
   };
 }

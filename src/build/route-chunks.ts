@@ -20,9 +20,13 @@ export const routePreloadsFile = '.vite/route-preloads.json';
 /** Where the server writes a page's route preloads in the built template: right after the entry's own, ahead of the style sheet. */
 export const routePreloadsMarker = '<!--route-preloads-->';
 
-/** `dist/client/.vite/route-preloads.json`: each route's own JavaScript (absolute URLs), in load order. */
+/**
+ * `dist/client/.vite/route-preloads.json`: each route's own JavaScript (absolute URLs), in load
+ * order, and whether its page hydrates as its server HTML (docs/decisions/051), whose entry
+ * then loads after the first paint (docs/decisions/055).
+ */
 export interface RoutePreloads {
-  routes: Array<{ route: string; files: string[] }>;
+  routes: Array<{ route: string; files: string[]; serverHtml: boolean }>;
 }
 
 export interface RouteModule {

@@ -39,7 +39,10 @@ export function routePreloadPlugin(): Plugin {
       const routes = readRoutes(readFileSync(path.join(root, 'src/client/routes.tsx'), 'utf8'));
       const preloads: RoutePreloads = {
         // A page hydrated as its server HTML does not load its module on a first load (docs/decisions/051).
-        routes: routes.map(({ route, module }) => ({ route, files: serverHtmlRoutes.has(route) ? [] : routeOnlyFiles(manifest, module).map((file) => `/${file}`) })),
+        routes: routes.map(({ route, module }) => {
+          const serverHtml = serverHtmlRoutes.has(route);
+          return { route, files: serverHtml ? [] : routeOnlyFiles(manifest, module).map((file) => `/${file}`), serverHtml };
+        }),
       };
       writeFileSync(path.join(options.dir, routePreloadsFile), `${JSON.stringify(preloads, null, 1)}\n`);
     },

@@ -13,10 +13,15 @@ import './styles.css';
 // global config object so this entry does not have to bundle Zod itself.
 (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
 
-/** Marks <html data-hydrated> once the page is interactive (for journeys that must not race hydration). */
+/**
+ * Marks <html data-hydrated> once the page is interactive (for journeys that must not race
+ * hydration), and gives React the clicks a page whose entry came after its first paint held
+ * until now (src/server/http/entry-after-paint.ts).
+ */
 function HydrationMarker({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
+    window.__afterHydration?.();
   }, []);
   return children;
 }
@@ -81,6 +86,8 @@ void hydrate();
 
 declare global {
   interface Window {
+    /** Set by a page whose entry loads after its first paint: replays the clicks it held. */
+    __afterHydration?: () => void;
     __staticRouterHydrationData?: Parameters<typeof createBrowserRouter>[1] extends infer O
       ? O extends { hydrationData?: infer H }
         ? H

@@ -42,28 +42,71 @@ describe('first-load budgets', () => {
   });
 
   // Docs/decisions/050: the page names every script its first load runs, so none waits for the entry to run first.
-  for (const pagePath of ['/cookie-policy', '/blog/how-remote-online-notarization-works', '/schedule']) {
-    it(`${pagePath}: every script of the first load is announced in the HTML at low priority`, async () => {
+  it('/schedule: every script of the first load is announced in the HTML at low priority', async () => {
+    const { page, errors } = browser;
+    const errorsBefore = errors.length;
+    const html = await (await fetch(new URL('/schedule', baseUrl()), { headers: { 'Accept-Encoding': 'br' } })).text();
+    const announced = new Map<string, string>();
+    for (const tag of html.match(/<(?:script[^>]* type="module"|link rel="modulepreload")[^>]*>/g) ?? []) {
+      const url = /(?:src|href)="([^"]+)"/.exec(tag)?.[1];
+      if (url) announced.set(url, tag);
+    }
+    const loaded = await firstLoadScripts(page, '/schedule');
+    expect(loaded.size).toBeGreaterThan(3);
+    // The route's own chunks are among them: more than the entry's.
+    expect(announced.size).toBeGreaterThan(4);
+    for (const file of loaded) expect([...announced.keys()], file).toContain(file);
+    for (const tag of announced.values()) expect(tag).toContain('fetchpriority="low"');
+    expect(errors.slice(errorsBefore)).toEqual([]);
+  });
+
+  // Docs/decisions/055: a page hydrated as its server HTML names its scripts in the inline
+  // loader at the end of its body, and asks for them only once it has been painted.
+  for (const pagePath of ['/cookie-policy', '/blog/how-remote-online-notarization-works', '/']) {
+    it(`${pagePath}: the first load's scripts are asked for after the first contentful paint, none from the head`, async () => {
       const { page, errors } = browser;
       const errorsBefore = errors.length;
       const html = await (await fetch(new URL(pagePath, baseUrl()), { headers: { 'Accept-Encoding': 'br' } })).text();
-      const announced = new Map<string, string>();
-      for (const tag of html.match(/<(?:script[^>]* type="module"|link rel="modulepreload")[^>]*>/g) ?? []) {
-        const url = /(?:src|href)="([^"]+)"/.exec(tag)?.[1];
-        if (url) announced.set(url, tag);
-      }
+      const head = html.slice(0, html.indexOf('</head>'));
+      expect(head).not.toMatch(/<script[^>]* type="module"|rel="modulepreload"|rel="preload"/);
+      const listed = JSON.parse(/\}\)\((\["[^\]]+\])\)<\/script>\s*<\/body>/.exec(html)?.[1] ?? '[]') as string[];
+      expect(listed.at(-1)).toMatch(/^\/assets\/index-[\w-]+\.js$/);
       const loaded = await firstLoadScripts(page, pagePath);
-      if (pagePath === '/schedule') {
-        expect(loaded.size).toBeGreaterThan(3);
-        // The route's own chunks are among them: more than the entry's.
-        expect(announced.size).toBeGreaterThan(4);
-      } else {
-        // Hydrated as its server HTML: the entry alone (docs/decisions/051, server-html-pages.test.ts).
-        expect(loaded.size).toBeGreaterThan(0);
-      }
-      for (const file of loaded) expect([...announced.keys()], file).toContain(file);
-      for (const tag of announced.values()) expect(tag).toContain('fetchpriority="low"');
+      expect([...loaded].sort()).toEqual([...listed].sort());
+      const timing = await page.evaluate(() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        scripts: performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/assets\/.*\.js$/.test(entry.name))
+          .map((entry) => entry.startTime),
+      }));
+      expect(timing.scripts.length).toBe(listed.length);
+      for (const start of timing.scripts) expect(start).toBeGreaterThan(timing.paint);
       expect(errors.slice(errorsBefore)).toEqual([]);
     });
   }
+
+  it('a click on the menu before the page has hydrated is held and given to it once it has', async () => {
+    const context = await openBrowser({ width: 390, height: 844 });
+    try {
+      const { page } = context;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // The entry waits until the click has been made.
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto('/remote-notarization');
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      // Its name changes once it has opened the menu.
+      const menu = page.locator('header button[aria-controls]');
+      expect(await page.locator('html[data-hydrated]').count()).toBe(0);
+      release();
+      await page.locator('html[data-hydrated]').waitFor();
+      await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { matchRoutes } from 'react-router-dom';
+import { withEntryAfterFirstPaint } from './entry-after-paint.ts';
 import { routePreloadsFile, routePreloadsMarker, type RoutePreloads } from '../../build/route-chunks.ts';
 
 /**
@@ -12,7 +13,9 @@ import { routePreloadsFile, routePreloadsMarker, type RoutePreloads } from '../.
  *
  * Routes are matched as react-router ranks them (`/admin/login` before
  * `/admin/*`, `/blog/:slug` before `/*`). A build without the list (or
- * development, whose template has no marker) writes no links.
+ * development, whose template has no marker) writes no links. A page that
+ * hydrates as its server HTML has no links of its own, and its entry is asked
+ * for after the first paint (entry-after-paint.ts).
  */
 export function loadRoutePreloads(clientDir: string): (template: string, pathname: string) => string {
   let preloads: RoutePreloads;
@@ -21,12 +24,14 @@ export function loadRoutePreloads(clientDir: string): (template: string, pathnam
   } catch {
     return (template) => template.replace(routePreloadsMarker, '');
   }
-  const routes = preloads.routes.map(({ route, files }) => ({
+  const routes = preloads.routes.map(({ route, files, serverHtml }) => ({
     path: route,
     links: files.map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="${file}">`).join('\n    '),
+    serverHtml,
   }));
   return (template, pathname) => {
     const match = matchRoutes(routes, pathname)?.at(-1)?.route;
-    return template.replace(routePreloadsMarker, () => match?.links ?? '');
+    const page = template.replace(routePreloadsMarker, () => match?.links ?? '');
+    return match?.serverHtml ? withEntryAfterFirstPaint(page) : page;
   };
 }
