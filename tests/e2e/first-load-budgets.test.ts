@@ -60,31 +60,60 @@ describe('first-load budgets', () => {
     expect(errors.slice(errorsBefore)).toEqual([]);
   });
 
-  // Docs/decisions/055: a page hydrated as its server HTML names its scripts in the inline
-  // loader at the end of its body, and asks for them only once it has been painted.
+  // Docs/decisions/055: a page hydrated as its server HTML carries the style rules its HTML uses,
+  // names the whole sheet and its scripts in the inline loader at the end of its body, and asks
+  // for them only once it has been painted.
   for (const pagePath of ['/cookie-policy', '/blog/how-remote-online-notarization-works', '/']) {
-    it(`${pagePath}: the first load's scripts are asked for after the first contentful paint, none from the head`, async () => {
+    it(`${pagePath}: only its critical styles inline; the whole sheet and the scripts asked for after the first contentful paint`, async () => {
       const { page, errors } = browser;
       const errorsBefore = errors.length;
       const html = await (await fetch(new URL(pagePath, baseUrl()), { headers: { 'Accept-Encoding': 'br' } })).text();
       const head = html.slice(0, html.indexOf('</head>'));
-      expect(head).not.toMatch(/<script[^>]* type="module"|rel="modulepreload"|rel="preload"/);
+      expect(head).not.toMatch(/<script[^>]* type="module"|rel="modulepreload"|rel="preload"|rel="stylesheet"/);
       const listed = JSON.parse(/\}\)\((\["[^\]]+\])\)<\/script>\s*<\/body>/.exec(html)?.[1] ?? '[]') as string[];
-      expect(listed.at(-1)).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+      const [sheet, ...scripts] = listed;
+      expect(sheet).toMatch(/^\/assets\/index-[\w-]+\.css$/);
+      expect(scripts.at(-1)).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+      const inline = /<style>([\s\S]*?)<\/style>/.exec(head)?.[1] ?? '';
+      const whole = readFileSync(path.join(process.cwd(), 'dist/client', sheet!), 'utf8');
+      expect(inline.length).toBeGreaterThan(1000);
+      expect(inline.length).toBeLessThan(whole.length * 0.7);
+
       const loaded = await firstLoadScripts(page, pagePath);
-      expect([...loaded].sort()).toEqual([...listed].sort());
+      expect([...loaded].sort()).toEqual([...scripts].sort());
       const timing = await page.evaluate(() => ({
         paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
-        scripts: performance
+        assets: performance
           .getEntriesByType('resource')
-          .filter((entry) => /\/assets\/.*\.js$/.test(entry.name))
+          .filter((entry) => /\/assets\/.*\.(js|css)$/.test(entry.name))
           .map((entry) => entry.startTime),
+        sheets: [...document.styleSheets].map((styleSheet) => styleSheet.href && new URL(styleSheet.href).pathname),
       }));
-      expect(timing.scripts.length).toBe(listed.length);
-      for (const start of timing.scripts) expect(start).toBeGreaterThan(timing.paint);
+      expect(timing.assets.length).toBe(listed.length);
+      for (const start of timing.assets) expect(start).toBeGreaterThan(timing.paint);
+      expect(timing.sheets).toContain(sheet);
       expect(errors.slice(errorsBefore)).toEqual([]);
     });
   }
+
+  it("the home page's illustration is downloaded where it is shown (from 1024 px), not on a phone", async () => {
+    const phone = await openBrowser({ width: 390, height: 844 });
+    try {
+      const images: string[] = [];
+      phone.page.on('request', (req) => {
+        if (req.resourceType() === 'image') images.push(new URL(req.url()).pathname);
+      });
+      await phone.page.goto('/', { waitUntil: 'networkidle' });
+      expect(images.filter((file) => file.startsWith('/images/'))).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+    const { page } = browser;
+    await page.goto('/');
+    const hero = page.locator('section').first().locator('picture img');
+    await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 1)).toBe(true);
+    expect(await hero.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toBe('/images/hero-illustration.svg');
+  });
 
   it('a click on the menu before the page has hydrated is held and given to it once it has', async () => {
     const context = await openBrowser({ width: 390, height: 844 });

@@ -12,6 +12,9 @@ import { buttonVariants } from '../components/ui/button-variants.ts';
 import type { RouteHandle } from '../lib/meta.ts';
 import { usePublicConfig } from '../lib/public-config.tsx';
 
+/** A transparent 1×1 GIF: the hero's source where its box is hidden. */
+const blankPixel = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
 const description =
   'Get documents notarized online 24/7 by a certified notary over secure video. $25 per session, legally binding in all 50 states, delivered to you electronically.';
 
@@ -176,14 +179,19 @@ export function Component() {
             </div>
           </div>
           <div className="hidden lg:block">
-            <img
-              src="/images/hero-illustration.svg"
-              alt="A signer on a video call with a notary, next to a notarized document with a seal"
-              width={560}
-              height={440}
-              fetchPriority="high"
-              className="h-auto w-full"
-            />
+            {/* Shown from lg up only: below that the `<img>` keeps an inline 1-pixel source, so phones
+                (where the box is hidden) download nothing (docs/decisions/055). */}
+            <picture>
+              <source media="(min-width: 64rem)" srcSet="/images/hero-illustration.svg" type="image/svg+xml" />
+              <img
+                src={blankPixel}
+                alt="A signer on a video call with a notary, next to a notarized document with a seal"
+                width={560}
+                height={440}
+                fetchPriority="high"
+                className="h-auto w-full"
+              />
+            </picture>
           </div>
         </div>
       </section>

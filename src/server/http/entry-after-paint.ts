@@ -3,7 +3,8 @@
  * script only once the browser has painted it (docs/decisions/055-entry-after-first-paint.md):
  * the built template's `<script type="module">` and the `modulepreload` links of the
  * entry's imports leave the head, and an inline script at the end of the body adds
- * them back when the first contentful paint is reported.
+ * them back when the first contentful paint is reported, after the whole style
+ * sheet when the page carries only its critical part (`stylesheet`, critical-styles.ts).
  *
  * Until the page has hydrated, a click on one of its script-driven buttons
  * (`<button type="button">`: the menu, the chat button, "scroll to" buttons) is held
@@ -11,13 +12,13 @@
  * entry-client.tsx), so the `load` event coming before hydration loses no click.
  * Links, `<details>` and submit buttons work as HTML and are left alone.
  */
-export function withEntryAfterFirstPaint(template: string): string {
+export function withEntryAfterFirstPaint(template: string, stylesheet?: string): string {
   const entry = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/.exec(template);
   if (!entry) return template;
   const preloads = [...template.matchAll(/<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/g)];
   let page = template.replace(entry[0], '');
   for (const link of preloads) page = page.replace(link[0], '');
-  const files = JSON.stringify([...preloads.map((link) => link[1]!), entry[1]!]).replace(/</g, '\\u003c');
+  const files = JSON.stringify([...(stylesheet ? [stylesheet] : []), ...preloads.map((link) => link[1]!), entry[1]!]).replace(/</g, '\\u003c');
   return page.replace('</body>', () => `<script>(${loaderSource})(${files})</script>\n  </body>`);
 }
 
@@ -26,7 +27,7 @@ const loaderSource = loadEntryAfterFirstPaint.toString().replace(/\s+/g, ' ');
 /**
  * Runs in the browser, inlined by its source (so it stays plain script: no imports,
  * nothing from outside its own body, no comments inside: its whitespace is collapsed).
- * `files`: the entry's imports, then the entry. Paint timing reports the first
+ * `files`: the style sheet if any, the entry's imports, then the entry. Paint timing reports the first
  * contentful paint once it is on screen, and a task later the entry's request starts;
  * without paint timing, it starts in the frame after the first one.
  */
@@ -56,7 +57,7 @@ function loadEntryAfterFirstPaint(files: string[]): void {
         element.type = 'module';
         element.src = file;
       } else if (element instanceof HTMLLinkElement) {
-        element.rel = 'modulepreload';
+        element.rel = file.endsWith('.css') ? 'stylesheet' : 'modulepreload';
         element.href = file;
       }
       element.setAttribute('crossorigin', '');

@@ -23,7 +23,8 @@ import {
   type CachedPage,
   type PageCache,
 } from './page-cache.ts';
-import { loadRoutePreloads } from './route-preloads.ts';
+import { createCriticalStyles } from './critical-styles.ts';
+import { loadRoutePreloads, type RoutePreloader } from './route-preloads.ts';
 import { redactPath } from './security.ts';
 
 type RenderFn = (typeof import('../../client/entry-server.tsx'))['render'];
@@ -106,7 +107,9 @@ export async function mountPages(
   /** Public pages' template: the same, with the style sheet inline (see below). */
   let loadPublicTemplate: (url: string) => Promise<string>;
   /** Writes the matched route's `modulepreload` links into a template (production builds only). */
-  let withRoutePreloads: (template: string, pathname: string) => string = (template) => template;
+  let routePreloads: RoutePreloader = { apply: (template) => template, isServerHtml: () => false };
+  /** A server-HTML page's inline sheet cut to its critical rules (production, when the sheet is inline; decision 055). */
+  let criticalStyles: ((html: string) => Promise<string>) | undefined;
 
   if (mode === 'development') {
     const { createServer } = await import('vite');
@@ -126,7 +129,10 @@ export async function mountPages(
     loadTemplate = async () => template;
     loadPublicTemplate = async () => publicTemplate;
     loadRender = async () => render;
-    withRoutePreloads = loadRoutePreloads(clientDir);
+    // With the sheet inline, a server-HTML page keeps only its critical rules and loads the whole sheet after its first paint.
+    const inlined = publicTemplate === template ? undefined : stylesheetLink.exec(template)?.[1];
+    routePreloads = loadRoutePreloads(clientDir, inlined && `/${inlined}`);
+    if (inlined) criticalStyles = createCriticalStyles(clientDir);
   }
 
   const publicConfig: PublicConfig = {
@@ -168,14 +174,15 @@ export async function mountPages(
       if (result.redirect) return res.redirect(result.status, result.redirect);
       if (result.status === 404) deps.log.warn({ path: redactPath(req.path) }, 'page not found');
       const nonceAttribute = nonce ? ` nonce="${nonce}"` : '';
-      const rendered = withRoutePreloads(template, req.path)
+      const rendered = routePreloads.apply(template, req.path)
         // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
         .replace('<!--app-head-->', () => result.head)
         .replace('<!--app-html-->', () => result.html)
         .replace('<!--app-config-->', () => `<script${nonceAttribute}>window.__PUBLIC_CONFIG__=${configJson}</script>`)
         .replaceAll('<script type="module"', `<script${nonceAttribute} type="module"`);
       if (cacheable && result.status === 200) {
-        const stored = cache.set(req.originalUrl, result.status, rendered);
+        const critical = criticalStyles && routePreloads.isServerHtml(req.path) ? criticalStyles : undefined;
+        const stored = critical ? critical(rendered).then((page) => cache.set(req.originalUrl, result.status, page)) : cache.set(req.originalUrl, result.status, rendered);
         pending.set(req.originalUrl, stored);
         try {
           return sendCachedPage(req, res, await stored);
@@ -209,7 +216,7 @@ export async function mountPages(
     const [template, render] = await Promise.all([loadTemplate('/'), loadRender()]);
     const result = await render(new Request(new URL('/not-found', deps.config.publicUrl)), { origin: deps.config.publicUrl, nonce, publicConfig });
     res.setHeader('Cache-Control', 'no-store');
-    sendHtml(res, status, fillTemplate(withRoutePreloads(template, '/not-found'), result, nonce));
+    sendHtml(res, status, fillTemplate(routePreloads.apply(template, '/not-found'), result, nonce));
   };
 
   return {
@@ -222,18 +229,21 @@ export async function mountPages(
 
 /**
  * First paint of a public page without waiting for a style sheet: the whole
- * sheet goes inline when it is small enough that page and styles still fit the
- * first ~14 KB a server may send before the browser acknowledges (TCP's initial
- * window; the sheet is ~7.5 KB brotli, the home page ~6 KB). Nothing is left to
- * defer then. Public pages only: they are compressed once and cached (decision
- * 019); the booking wizard and the console keep the linked, browser-cached sheet.
- * A sheet that outgrows the budget stays linked (and render-blocking) rather
- * than push the page's own bytes past the first window.
+ * sheet goes inline when it is small enough (~7.5 KB brotli; the budget below).
+ * Public pages only: they are compressed once and cached (decision 019); the
+ * booking wizard and the console keep the linked, browser-cached sheet. A
+ * server-HTML page then keeps only the rules its HTML uses and loads the whole
+ * sheet after its first paint (critical-styles.ts, decision 055), so the page
+ * fits the first ~14 KB a server may send before the browser acknowledges (TCP's
+ * initial window). A sheet that outgrows the budget stays linked (and
+ * render-blocking) rather than push the page's own bytes past the first window.
  */
 const inlineStyleBudgetBytes = 9 * 1024;
 
+const stylesheetLink = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
+
 function withInlineStyles(template: string, clientDir: string): string {
-  const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/.exec(template);
+  const link = stylesheetLink.exec(template);
   if (!link) return template;
   const file = path.join(clientDir, link[1]!);
   const css = readFileSync(file, 'utf8');

@@ -17,21 +17,33 @@ import { routePreloadsFile, routePreloadsMarker, type RoutePreloads } from '../.
  * hydrates as its server HTML has no links of its own, and its entry is asked
  * for after the first paint (entry-after-paint.ts).
  */
-export function loadRoutePreloads(clientDir: string): (template: string, pathname: string) => string {
-  let preloads: RoutePreloads;
+export interface RoutePreloader {
+  /** The template with the route's preloads written in, or, for a server-HTML page, its entry after the first paint. */
+  apply(template: string, pathname: string): string;
+  /** Whether the page at `pathname` hydrates as its server HTML (docs/decisions/051). */
+  isServerHtml(pathname: string): boolean;
+}
+
+/** `stylesheet`: the whole sheet's URL, loaded after the first paint by server-HTML pages that carry only its critical part. */
+export function loadRoutePreloads(clientDir: string, stylesheet?: string): RoutePreloader {
+  let built: RoutePreloads;
   try {
-    preloads = JSON.parse(readFileSync(path.join(clientDir, routePreloadsFile), 'utf8')) as RoutePreloads;
+    built = JSON.parse(readFileSync(path.join(clientDir, routePreloadsFile), 'utf8')) as RoutePreloads;
   } catch {
-    return (template) => template.replace(routePreloadsMarker, '');
+    return { apply: (template) => template.replace(routePreloadsMarker, ''), isServerHtml: () => false };
   }
-  const routes = preloads.routes.map(({ route, files, serverHtml }) => ({
+  const routes = built.routes.map(({ route, files, serverHtml }) => ({
     path: route,
     links: files.map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="${file}">`).join('\n    '),
     serverHtml,
   }));
-  return (template, pathname) => {
-    const match = matchRoutes(routes, pathname)?.at(-1)?.route;
-    const page = template.replace(routePreloadsMarker, () => match?.links ?? '');
-    return match?.serverHtml ? withEntryAfterFirstPaint(page) : page;
+  const matching = (pathname: string) => matchRoutes(routes, pathname)?.at(-1)?.route;
+  return {
+    apply(template, pathname) {
+      const match = matching(pathname);
+      const page = template.replace(routePreloadsMarker, () => match?.links ?? '');
+      return match?.serverHtml ? withEntryAfterFirstPaint(page, stylesheet) : page;
+    },
+    isServerHtml: (pathname) => matching(pathname)?.serverHtml ?? false,
   };
 }
