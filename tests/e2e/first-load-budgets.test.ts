@@ -96,6 +96,15 @@ describe('first-load budgets', () => {
     });
   }
 
+  it('a marketing page at an address too long for the page cache (its scripts allowed by nonce) hydrates too', async () => {
+    const { page, errors } = browser;
+    const errorsBefore = errors.length;
+    const response = await page.goto(`/remote-notarization?utm_campaign=${'x'.repeat(300)}`);
+    expect(response?.headers()['content-security-policy']).toContain("'nonce-");
+    await page.locator('html[data-hydrated]').waitFor();
+    expect(errors.slice(errorsBefore)).toEqual([]);
+  });
+
   it("the home page's illustration is downloaded where it is shown (from 1024 px), not on a phone", async () => {
     const phone = await openBrowser({ width: 390, height: 844 });
     try {

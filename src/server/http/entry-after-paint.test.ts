@@ -15,7 +15,7 @@ describe('withEntryAfterFirstPaint', () => {
     const head = page.slice(0, page.indexOf('</head>'));
     expect(head).not.toContain('<script');
     expect(head).not.toContain('modulepreload');
-    expect(page).toMatch(/<script>\(function loadEntryAfterFirstPaint\([^]*\)\(\["\/assets\/index-c\.css","\/assets\/runtime-b\.js","\/assets\/index-a\.js"\]\)<\/script>\n {2}<\/body>/);
+    expect(page).toMatch(/<script type="module">\(function loadEntryAfterFirstPaint\([^]*\)\(\["\/assets\/index-c\.css","\/assets\/runtime-b\.js","\/assets\/index-a\.js"\]\)<\/script>\n {2}<\/body>/);
   });
 
   it('names no sheet when the page links its whole sheet itself', () => {

@@ -19,7 +19,8 @@ export function withEntryAfterFirstPaint(template: string, stylesheet?: string):
   let page = template.replace(entry[0], '');
   for (const link of preloads) page = page.replace(link[0], '');
   const files = JSON.stringify([...(stylesheet ? [stylesheet] : []), ...preloads.map((link) => link[1]!), entry[1]!]).replace(/</g, '\\u003c');
-  return page.replace('</body>', () => `<script>(${loaderSource})(${files})</script>\n  </body>`);
+  // A module script: pages.ts gives it the response's nonce where a page is not allowed by hashes.
+  return page.replace('</body>', () => `<script type="module">(${loaderSource})(${files})</script>\n  </body>`);
 }
 
 const loaderSource = loadEntryAfterFirstPaint.toString().replace(/\s+/g, ' ');
