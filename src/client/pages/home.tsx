@@ -157,7 +157,7 @@ export function Component() {
               printing: just your ID and your document.
             </p>
             <div className="mt-8 flex items-center gap-4 rounded-2xl bg-white/10 p-4 sm:inline-flex">
-              <span className="rounded-full bg-amber-300 px-3 py-1 text-sm font-bold uppercase tracking-wide text-slate-900">Best Value!</span>
+              <span className="shrink-0 whitespace-nowrap rounded-full bg-amber-300 px-3 py-1 text-sm font-bold uppercase tracking-wide text-slate-900">Best Value!</span>
               <p>
                 <span className="text-3xl font-extrabold">{formatUsd(baseFeeCents)}</span>{' '}
                 <span className="text-blue-50">per session, identity verification and electronic delivery included</span>
