@@ -1,4 +1,4 @@
-import Beasties from 'beasties';
+import type Beasties from 'beasties';
 
 /**
  * The style sheet a server-HTML page needs for its first paint
@@ -11,25 +11,31 @@ import Beasties from 'beasties';
  *
  * Beasties serializes the document again; only its `<style>` is taken, so the
  * page's other bytes stay as rendered. Run once per page, when it enters the page
- * cache (~80–150 ms for the home page).
+ * cache (~80–150 ms for the home page). Beasties (~80 ms to import) is loaded on
+ * the first page that needs it, not at start (decision 048's start-up budget).
  */
 export function createCriticalStyles(clientDir: string): (html: string) => Promise<string> {
-  const beasties = new Beasties({
-    path: clientDir,
-    publicPath: '/',
-    external: false,
-    reduceInlineStyles: true,
-    pruneSource: false,
-    fonts: false,
-    keyframes: 'critical',
-    compress: true,
-    logLevel: 'silent',
-  });
+  let beasties: Promise<Beasties> | undefined;
+  const load = async () => {
+    const { default: Engine } = await import('beasties');
+    return new Engine({
+      path: clientDir,
+      publicPath: '/',
+      external: false,
+      reduceInlineStyles: true,
+      pruneSource: false,
+      fonts: false,
+      keyframes: 'critical',
+      compress: true,
+      logLevel: 'silent',
+    });
+  };
   const inlineStyle = /<style>([\s\S]*?)<\/style>/;
   return async (html) => {
     const whole = inlineStyle.exec(html);
     if (!whole) return html;
-    const critical = inlineStyle.exec(await beasties.process(html))?.[1];
+    beasties ??= load();
+    const critical = inlineStyle.exec(await (await beasties).process(html))?.[1];
     if (critical === undefined || critical.includes('</style')) return html;
     return `${html.slice(0, whole.index)}<style>${critical}</style>${html.slice(whole.index + whole[0].length)}`;
   };
