@@ -10,7 +10,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
           environment: 'node',
-          setupFiles: ['tests/setup/fail-on-console-error.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/report-retried-failures.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Two files at a time: most of a file's time is waiting on a database, a socket or a
@@ -28,7 +28,7 @@ export default defineConfig({
           name: 'faults',
           include: ['tests/faults/**/*.test.ts'],
           environment: 'node',
-          setupFiles: ['tests/setup/fail-on-console-error.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/report-retried-failures.ts'],
           testTimeout: 120_000,
           hookTimeout: 90_000,
           // Each file starts its own nodes: one file at a time keeps the machine's two cores for them.
@@ -41,6 +41,7 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/global-setup.ts'],
+          setupFiles: ['tests/setup/report-retried-failures.ts', 'tests/e2e/setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 90_000,
           maxWorkers: 2,

@@ -1,4 +1,4 @@
-import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
+import { startTransition, StrictMode, useEffect, useState, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, RouterProvider, type RouteObject } from 'react-router-dom';
 import { firstPage } from './components/layout/page-outlet.tsx';
@@ -14,15 +14,19 @@ import './styles.css';
 (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
 
 /**
- * Marks <html data-hydrated> once the page is interactive (for journeys that must not race
- * hydration), and gives React the clicks a page whose entry came after its first paint held
- * until now (src/server/http/entry-after-paint.ts).
+ * Gives React the clicks and submissions the page held until now
+ * (src/server/http/hold-until-hydrated.ts), then marks <html data-hydrated> (for journeys
+ * that must not race hydration). Not in the hydrating commit's own effects but in the
+ * commit after: what those effects set (a file chosen before hydration, taken over by
+ * the wizard's first step) is then in the handlers the held clicks reach.
  */
 function HydrationMarker({ children }: { children: ReactNode }) {
+  const [settled, setSettled] = useState(false);
   useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
+    if (!settled) return setSettled(true);
     window.__afterHydration?.();
-  }, []);
+    document.documentElement.dataset.hydrated = 'true';
+  }, [settled]);
   return children;
 }
 

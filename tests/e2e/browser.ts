@@ -7,6 +7,24 @@ import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
 
+/**
+ * What the browsers opened by the current test saw (navigations, console messages of every
+ * kind, page errors, failed or refused requests), with the time since the test began:
+ * tests/e2e/setup.ts prints it when an attempt fails, so a CI log says what the page did.
+ */
+export const browserEvents: string[] = [];
+const eventsLimit = 400;
+let eventsSince = Date.now();
+export function resetBrowserEvents(): void {
+  browserEvents.length = 0;
+  eventsSince = Date.now();
+}
+function logEvent(page: number, text: string): void {
+  if (browserEvents.length === eventsLimit) browserEvents.splice(0, 100, '… (earlier events dropped)');
+  browserEvents.push(`+${Date.now() - eventsSince} ms page ${page}: ${text.slice(0, 300)}`);
+}
+let pagesOpened = 0;
+
 export interface Browser {
   context: BrowserContext;
   page: Page;
@@ -42,10 +60,23 @@ export async function openBrowser(
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   const watch = (p: Page) => {
+    const id = ++pagesOpened;
     p.on('console', (msg) => {
       if (msg.type() === 'error') errors.push(msg.text());
+      logEvent(id, `console.${msg.type()} ${msg.text()}`);
     });
-    p.on('pageerror', (error) => errors.push(error.message));
+    p.on('pageerror', (error) => {
+      errors.push(error.message);
+      logEvent(id, `pageerror ${error.message}`);
+    });
+    p.on('framenavigated', (frame) => {
+      if (frame === p.mainFrame()) logEvent(id, `navigated to ${frame.url()}`);
+    });
+    p.on('requestfailed', (request) => logEvent(id, `request failed ${request.url()} ${request.failure()?.errorText ?? ''}`));
+    p.on('response', (response) => {
+      if (response.status() >= 400) logEvent(id, `${response.status()} ${response.request().method()} ${response.url()}`);
+    });
+    p.on('load', () => logEvent(id, 'load'));
   };
   watch(page);
   context.on('page', watch);

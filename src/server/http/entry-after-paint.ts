@@ -6,11 +6,8 @@
  * them back when the first contentful paint is reported, after the whole style
  * sheet when the page carries only its critical part (`stylesheet`, critical-styles.ts).
  *
- * Until the page has hydrated, a click on one of its script-driven buttons
- * (`<button type="button">`: the menu, the chat button, "scroll to" buttons) is held
- * and given again once React handles it (`window.__afterHydration`, called by
- * entry-client.tsx), so the `load` event coming before hydration loses no click.
- * Links, `<details>` and submit buttons work as HTML and are left alone.
+ * The `load` event then comes before hydration: clicks on the page's buttons made in
+ * between are held until it has hydrated, as on every page (hold-until-hydrated.ts).
  */
 export function withEntryAfterFirstPaint(template: string, stylesheet?: string): string {
   const entry = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/.exec(template);
@@ -33,20 +30,6 @@ const loaderSource = loadEntryAfterFirstPaint.toString().replace(/\s+/g, ' ');
  * without paint timing, it starts in the frame after the first one.
  */
 function loadEntryAfterFirstPaint(files: string[]): void {
-  const held: HTMLElement[] = [];
-  const hold = (event: Event) => {
-    const target = event.target;
-    const button = target instanceof Element ? target.closest<HTMLElement>('button[type="button"]') : null;
-    if (!button) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    if (!held.includes(button)) held.push(button);
-  };
-  document.addEventListener('click', hold, true);
-  window.__afterHydration = () => {
-    document.removeEventListener('click', hold, true);
-    for (const button of held.splice(0)) if (button.isConnected) button.click();
-  };
   let started = false;
   const start = () => {
     if (started) return;

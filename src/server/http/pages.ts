@@ -24,6 +24,7 @@ import {
   type PageCache,
 } from './page-cache.ts';
 import { createCriticalStyles } from './critical-styles.ts';
+import { holdUntilHydratedScript } from './hold-until-hydrated.ts';
 import { loadRoutePreloads, type RoutePreloader } from './route-preloads.ts';
 import { redactPath } from './security.ts';
 
@@ -178,7 +179,7 @@ export async function mountPages(
         // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
         .replace('<!--app-head-->', () => result.head)
         .replace('<!--app-html-->', () => result.html)
-        .replace('<!--app-config-->', () => `<script${nonceAttribute}>window.__PUBLIC_CONFIG__=${configJson}</script>`)
+        .replace('<!--app-config-->', () => `<script${nonceAttribute}>window.__PUBLIC_CONFIG__=${configJson};${holdUntilHydratedScript}</script>`)
         .replaceAll('<script type="module"', `<script${nonceAttribute} type="module"`);
       if (cacheable && result.status === 200) {
         const critical = criticalStyles && routePreloads.isServerHtml(req.path) ? criticalStyles : undefined;
@@ -205,7 +206,7 @@ export async function mountPages(
         // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
         .replace('<!--app-head-->', () => result.head)
         .replace('<!--app-html-->', () => result.html)
-        .replace('<!--app-config-->', () => `<script nonce="${renderNonce}">window.__PUBLIC_CONFIG__=${configJson}</script>`)
+        .replace('<!--app-config-->', () => `<script nonce="${renderNonce}">window.__PUBLIC_CONFIG__=${configJson};${holdUntilHydratedScript}</script>`)
         .replaceAll('<script type="module"', `<script nonce="${renderNonce}" type="module"`)
     );
   }
