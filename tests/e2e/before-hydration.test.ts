@@ -1,8 +1,7 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { staffAccounts } from './console.ts';
-import { openBrowser, type Browser } from './browser.ts';
+import { holdEntryScript, openBrowser, type Browser } from './browser.ts';
 
 /**
  * What a visitor does before a page's scripts have hydrated it is held and done once
@@ -11,18 +10,6 @@ import { openBrowser, type Browser } from './browser.ts';
  * until the action has been made, as a slow phone would.
  */
 const pdf = path.resolve('tests/fixtures/sample.pdf');
-const entryScript = /\/assets\/index-[\w-]+\.js$/;
-
-/** Holds the entry's response until the returned function is called. */
-async function holdEntry(page: Page): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(entryScript, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 describe('actions before hydration', () => {
   let browser: Browser;
@@ -35,7 +22,7 @@ describe('actions before hydration', () => {
     const { page, errors } = browser;
     const addresses: string[] = [];
     page.on('request', (request) => addresses.push(request.url()));
-    const release = await holdEntry(page);
+    const release = await holdEntryScript(page);
     await page.goto('/admin/login', { waitUntil: 'commit' });
     const account = staffAccounts().staff;
     await page.getByLabel('Email').fill(account.email);
@@ -45,7 +32,7 @@ describe('actions before hydration', () => {
     expect(await page.locator('html[data-hydrated]').count()).toBe(0);
     expect(new URL(page.url()).search).toBe('');
 
-    release();
+    await release();
     // The held submission is made by the page's own handler: signed in, into the console.
     await page.waitForURL((url) => url.pathname !== '/admin/login');
     expect(addresses.filter((url) => url.includes('password') || url.includes(encodeURIComponent(account.email)))).toEqual([]);
@@ -54,13 +41,13 @@ describe('actions before hydration', () => {
 
   it("the wizard's Continue to Booking pressed before hydration moves on once it has", async () => {
     const { page, errors } = browser;
-    const release = await holdEntry(page);
+    const release = await holdEntryScript(page);
     await page.goto('/schedule', { waitUntil: 'commit' });
     await page.getByLabel('Choose files').setInputFiles([pdf]);
     await page.getByRole('button', { name: 'Continue to Booking' }).click();
     expect(await page.locator('html[data-hydrated]').count()).toBe(0);
 
-    release();
+    await release();
     await page.getByRole('heading', { level: 2, name: 'Select Date & Time' }).waitFor();
     expect(errors).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { createTestDatabase } from '../helpers/db.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { bookingClient, putBytes } from '../integration/booking-helpers.ts';
 import { pickDateTwoDaysAhead } from './wizard.ts';
-import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
+import { axeViolations, baseUrl, holdEntryScript, openBrowser, type Browser } from './browser.ts';
 
 /**
  * Wizard journeys off the happy path, in Chromium: a hold that lapses while
@@ -141,22 +141,16 @@ describe('booking wizard: edge journeys', () => {
     it('keeps a file chosen before the page finished loading its scripts', async () => {
       const { page, errors } = browser;
       // Hold the client entry back until the file is chosen in the server-rendered page.
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-        await gate;
-        await route.continue();
-      });
+      const release = await holdEntryScript(page);
       try {
         // Module scripts delay DOMContentLoaded, so wait only for the server's HTML.
         await page.goto(`${baseUrl()}/schedule`, { waitUntil: 'commit' });
         await page.getByLabel('Choose files').setInputFiles([pdf]);
         expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
-        release();
-        await page.getByRole('button', { name: 'Remove sample.pdf' }).waitFor();
       } finally {
-        await page.unroute(/\/assets\/index-[^/]+\.js$/);
+        await release();
       }
+      await page.getByRole('button', { name: 'Remove sample.pdf' }).waitFor();
       expect(errors).toEqual([]);
     });
 

@@ -91,6 +91,24 @@ export async function openBrowser(
   };
 }
 
+/**
+ * Holds back the response for the client entry script until the returned function is called,
+ * as a slow phone would: what is done meanwhile is done to the server's HTML, before hydration.
+ */
+export async function holdEntryScript(page: Page): Promise<() => Promise<void>> {
+  const entry = /\/assets\/index-[\w-]+\.js$/;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(entry, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return async () => {
+    release();
+    await page.unroute(entry);
+  };
+}
+
 /** axe-core against WCAG 2.1 A/AA rules; returns the violations (expected: none). */
 export async function axeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();

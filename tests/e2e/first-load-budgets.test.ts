@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, baseUrl, firstLoadScripts, openBrowser, type Browser } from './browser.ts';
+import { axeViolations, baseUrl, firstLoadScripts, holdEntryScript, openBrowser, type Browser } from './browser.ts';
 
 /**
  * First-load budgets measured in a real browser (docs/decisions/040-first-load-budgets.md):
@@ -128,19 +128,14 @@ describe('first-load budgets', () => {
     const context = await openBrowser({ width: 390, height: 844 });
     try {
       const { page } = context;
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
       // The entry waits until the click has been made.
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        await released;
-        await route.continue();
-      });
+      const release = await holdEntryScript(page);
       await page.goto('/remote-notarization');
       await page.getByRole('button', { name: 'Open menu' }).click();
       // Its name changes once it has opened the menu.
       const menu = page.locator('header button[aria-controls]');
       expect(await page.locator('html[data-hydrated]').count()).toBe(0);
-      release();
+      await release();
       await page.locator('html[data-hydrated]').waitFor();
       await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
     } finally {
