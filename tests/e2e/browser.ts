@@ -99,12 +99,17 @@ export async function holdEntryScript(page: Page): Promise<() => Promise<void>> 
   const entry = /\/assets\/index-[\w-]+\.js$/;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(entry, async (route) => {
-    await released;
-    await route.continue();
+  const continuing: Promise<void>[] = [];
+  await page.route(entry, (route) => {
+    const continued = released.then(() => route.continue());
+    continuing.push(continued);
+    return continued;
   });
   return async () => {
     release();
+    // The held requests go on before the route goes: unrouting first would answer them, and
+    // their own continue() would then fail as "already handled".
+    await Promise.all(continuing);
     await page.unroute(entry);
   };
 }
