@@ -174,13 +174,7 @@ export async function mountPages(
       });
       if (result.redirect) return res.redirect(result.status, result.redirect);
       if (result.status === 404) deps.log.warn({ path: redactPath(req.path) }, 'page not found');
-      const nonceAttribute = nonce ? ` nonce="${nonce}"` : '';
-      const rendered = routePreloads.apply(template, req.path)
-        // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
-        .replace('<!--app-head-->', () => result.head)
-        .replace('<!--app-html-->', () => result.html)
-        .replace('<!--app-config-->', () => `<script${nonceAttribute}>window.__PUBLIC_CONFIG__=${configJson};${holdUntilHydratedScript}</script>`)
-        .replaceAll('<script type="module"', `<script${nonceAttribute} type="module"`);
+      const rendered = fillTemplate(routePreloads.apply(template, req.path), result, nonce);
       if (cacheable && result.status === 200) {
         const critical = criticalStyles && routePreloads.isServerHtml(req.path) ? criticalStyles : undefined;
         const stored = critical ? critical(rendered).then((page) => cache.set(req.originalUrl, result.status, page)) : cache.set(req.originalUrl, result.status, rendered);
@@ -200,14 +194,16 @@ export async function mountPages(
     }
   });
 
-  function fillTemplate(template: string, result: { head: string; html: string }, renderNonce: string): string {
+  /** The rendered page in the template; scripts carry `nonce` when given (without one, cached pages' are allowed by hash). */
+  function fillTemplate(template: string, result: { head: string; html: string }, nonce: string | undefined): string {
+    const nonceAttribute = nonce ? ` nonce="${nonce}"` : '';
     return (
       template
         // Function replacers: page text may contain "$&" or "$$", which string replacements would interpret.
         .replace('<!--app-head-->', () => result.head)
         .replace('<!--app-html-->', () => result.html)
-        .replace('<!--app-config-->', () => `<script nonce="${renderNonce}">window.__PUBLIC_CONFIG__=${configJson};${holdUntilHydratedScript}</script>`)
-        .replaceAll('<script type="module"', `<script nonce="${renderNonce}" type="module"`)
+        .replace('<!--app-config-->', () => `<script${nonceAttribute}>window.__PUBLIC_CONFIG__=${configJson};${holdUntilHydratedScript}</script>`)
+        .replaceAll('<script type="module"', `<script${nonceAttribute} type="module"`)
     );
   }
 
