@@ -9,11 +9,8 @@ import { startOutboxWorker } from './features/notifications/worker.ts';
 import { startRetentionJob } from './features/retention/scheduler.ts';
 import { sweepStorage } from './features/storage-sweep/sweep.ts';
 import { createLogger } from './logger.ts';
-import { trackConnections } from './http/drain.ts';
+import { closingReserveMs, trackConnections } from './http/drain.ts';
 import { applySecurityHeadersToEngine } from './http/security.ts';
-
-/** After the requests: how long the outbox, the retention job and the database get to close. */
-const cleanupTimeoutMs = 5_000;
 
 /** Whether `work` settled within `ms` (it keeps running otherwise; the process is about to exit). */
 async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
@@ -61,7 +58,19 @@ async function main() {
   // response, set on the engine so every namespace (chat, the session room) has them.
   applySecurityHeadersToEngine(chat.io.engine, config);
   const sessionRoom = attachSessionRoom(chat.io, deps);
-  if (chat.fanOut) readiness.watchdogs.push({ name: 'chat between nodes', downForMs: chat.fanOut.downForMs });
+  const fanOut = chat.fanOut;
+  if (fanOut) {
+    readiness.watchdogs.push({
+      name: 'chat between nodes',
+      downForMs: fanOut.downForMs,
+      stuckForMs: fanOut.stuckForMs,
+      databaseAnswered: fanOut.databaseAnswered,
+    });
+    // A request's new connection means the database answers again: the chat link
+    // reconnects now rather than at the end of its backoff (docs/decisions/076).
+    database.queryPool.on('connect', () => fanOut.databaseAnswered(true));
+    database.queryPool.on('error', () => fanOut.databaseAnswered(false));
+  }
   // Every process delivers the outbox; the claims keep them from sending twice.
   const outboxWorker = startOutboxWorker(deps);
   // Every process runs it too; SKIP LOCKED shares the rows out.
@@ -76,40 +85,46 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const signalledAt = Date.now();
+    const left = () => Math.max(0, signalledAt + shutdownTimeoutMs - Date.now());
     log.info({ signal }, 'shutting down');
     // Last resort, for a process that cannot get this far (a blocked event loop).
     const force = setTimeout(() => {
       log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, shutdownTimeoutMs + cleanupTimeoutMs + 5_000);
+    }, shutdownTimeoutMs + 5_000);
     force.unref();
     // /readyz answers 503 from now on, for a load balancer still probing.
     readiness.draining = true;
+    // Requests get all of the deadline but the closing reserve.
+    const requestsMs = shutdownTimeoutMs - closingReserveMs(shutdownTimeoutMs);
     // Stop accepting; every request already received is answered (with
-    // Connection: close), and a connection closes once it has been quiet.
-    const drained = drain.start(shutdownTimeoutMs);
+    // Connection: close), and an idle connection closes at its keep-alive timeout.
+    const drained = drain.start(requestsMs);
     // Open sockets would keep the drain waiting; the clients reconnect to another node.
     // (Bounded: telling the other nodes goes through a database that may not answer.)
     await within(
-      shutdownTimeoutMs,
+      requestsMs,
       (async () => {
         await sessionRoom.close();
         await chat.close();
       })(),
     );
     if (!(await drained)) {
-      // Uploads still running are refused with a message and leave nothing behind.
-      log.warn({ timeoutMs: shutdownTimeoutMs, active: drain.active() }, 'requests still running at the shutdown deadline; refusing them');
+      // Uploads still running are refused with their own message and leave nothing behind;
+      // whatever is still waiting then (on a silent database) is answered 503 with a message.
+      log.warn({ timeoutMs: requestsMs, active: drain.active() }, 'requests still running at the shutdown deadline; refusing them');
       deadline.abort();
-      await drain.settle(2_000);
+      await drain.settle(Math.min(1_000, left() / 2));
+      await drain.cutShort(Math.min(500, left() / 2));
       drain.destroyAll();
     }
     // The message being sent may finish; anything left stays in the outbox (its
-    // lease ends) for another node or the next start. Bounded, because the
-    // database may be the reason we are being stopped: nothing here is lost by
-    // not waiting, every piece of work is in the database.
+    // lease ends) for another node or the next start. Bounded by what is left of
+    // the deadline, because the database may be the reason we are being stopped:
+    // nothing here is lost by not waiting, every piece of work is in the database.
     const cleaned = await within(
-      cleanupTimeoutMs,
+      Math.max(100, left()),
       (async () => {
         await outboxWorker.stop();
         await retention.stop();
@@ -117,7 +132,7 @@ async function main() {
         await database.close();
       })(),
     );
-    if (!cleaned) log.warn({ timeoutMs: cleanupTimeoutMs }, 'background work or the database did not finish closing; exiting anyway');
+    if (!cleaned) log.warn({ timeoutMs: shutdownTimeoutMs }, 'background work or the database did not finish closing by the deadline; exiting anyway');
     log.info('shutdown complete');
     process.exit(0);
   };
