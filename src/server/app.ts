@@ -71,7 +71,7 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(noStoreForPrivatePaths);
   app.use(compression());
 
-  const readiness: Readiness = { draining: false, watchdogs: [] };
+  const readiness: Readiness = { draining: false, watchdogs: [], stuckAfterMs: deps.config.LIVENESS_STUCK_SECONDS * 1000 };
   app.use(healthRoutes(deps, readiness));
 
   // Stripe signs the raw bytes: this route reads its own body, before any parser touches it.

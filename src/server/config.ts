@@ -27,8 +27,13 @@ const configSchema = z.object({
   DATABASE_URL: optionalUrl,
   /** PostgreSQL: longest statement (statement_timeout); every other database wait is derived from it (docs/decisions/027). */
   DATABASE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
-  /** How long requests already received may take to finish after SIGTERM (docs/decisions/028). */
+  /** On SIGTERM the process exits within this; requests already received get all of it but the last 2 s (docs/decisions/028, 075). */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  /**
+   * /healthz answers 503 "stuck" when the chat link between nodes stays down this long while
+   * the database answers; its reconnection backoff is capped at half of it (docs/decisions/076).
+   */
+  LIVENESS_STUCK_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
 
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().default('notary-uploads'),

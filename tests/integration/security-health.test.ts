@@ -3,7 +3,6 @@ import path from 'node:path';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/server/app.ts';
-import { stuckAfterMs } from '../../src/server/http/health.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { createTestDeps, type TestContext } from '../helpers/app.ts';
@@ -50,21 +49,32 @@ describe.each(dbKinds)('health checks (%s)', (kind) => {
   });
 
   it('fails liveness only when a self-repairing part stays down while the database answers', async () => {
-    let downForMs = 0;
-    app.readiness.watchdogs.push({ name: 'chat between nodes', downForMs: () => downForMs });
+    // A part down for a long time (a database outage), that counts its stuck time as the fan-out does.
+    const heard: boolean[] = [];
+    let stuckForMs = 0;
+    app.readiness.watchdogs.push({
+      name: 'chat between nodes',
+      downForMs: () => 10 * app.readiness.stuckAfterMs,
+      stuckForMs: () => stuckForMs,
+      databaseAnswered: (answered) => heard.push(answered),
+    });
     const db = context.deps.db;
     try {
-      downForMs = 10_000; // reconnecting: still alive
+      // Down far longer than the threshold, but the database only just came back: still alive,
+      // and the part was told the database answers (so it reconnects now).
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      downForMs = stuckAfterMs + 1;
+      expect(heard).toEqual([true]);
+      stuckForMs = app.readiness.stuckAfterMs + 1;
       const res = await fetch(`${url}/healthz`);
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({ status: 'stuck', stuck: ['chat between nodes'] });
-      // The database itself is down: a restart would not help, so liveness holds.
+      // The database itself is down: a restart would not help, so liveness holds, and the part hears it.
       const gone = await openPglite(null);
       await gone.close();
       context.deps.db = gone.db;
+      stuckForMs = 0;
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect(heard.at(-1)).toBe(false);
     } finally {
       context.deps.db = db;
       app.readiness.watchdogs.pop();

@@ -6,15 +6,26 @@ import type { Deps } from '../deps.ts';
 export interface Readiness {
   draining: boolean;
   /**
-   * Parts that repair themselves (reconnect with backoff) and say how long they
-   * have been down. /healthz fails only when one stays down although the
-   * database answers: then the fault is inside this process and a restart helps.
+   * Parts that repair themselves (reconnect with backoff). /healthz fails only
+   * when one stays down although the database answers: then the fault is
+   * inside this process and a restart helps. A part told the database answers
+   * reconnects at once, and counts its stuck time from then
+   * (docs/decisions/076-liveness-after-an-outage.md).
    */
-  watchdogs: { name: string; downForMs(): number }[];
+  watchdogs: Watchdog[];
+  /** A self-repairing part down this long while the database answers is stuck (LIVENESS_STUCK_SECONDS). */
+  stuckAfterMs: number;
 }
 
-/** A self-repairing part down this long, with the database up, is stuck (docs/deploy.md, "Health checks"). */
-export const stuckAfterMs = 60_000;
+export interface Watchdog {
+  name: string;
+  /** Milliseconds down (0 while up). */
+  downForMs(): number;
+  /** Milliseconds down while the database answered. */
+  stuckForMs(): number;
+  /** What the probe saw of the database. */
+  databaseAnswered(answered: boolean): void;
+}
 
 type CheckResult = 'ok' | 'error' | 'timeout';
 
@@ -43,13 +54,20 @@ async function check(run: () => Promise<unknown>): Promise<CheckResult> {
 export function healthRoutes(deps: Deps, readiness: Readiness): Router {
   const routes = Router();
   routes.get('/healthz', async (req, res) => {
-    const stuck = readiness.watchdogs.filter((w) => w.downForMs() > stuckAfterMs).map((w) => w.name);
-    // A database outage is not ours to fix: restarting every node would only
-    // drop their chats. Only when the database answers is a stuck part our fault.
-    if (stuck.length > 0 && (await check(() => deps.db.execute(sql`select 1`))) === 'ok') {
-      req.log?.error({ stuck }, 'liveness: stuck although the database answers; restart this process');
-      res.status(503).json({ status: 'stuck', stuck });
-      return;
+    const down = readiness.watchdogs.filter((w) => w.downForMs() > 0);
+    if (down.length > 0) {
+      // A database outage is not ours to fix: restarting every node would only
+      // drop their chats. Only when the database answers is a stuck part our
+      // fault — and the answer first tells the part to reconnect now, so one that
+      // was only waiting out its backoff is never reported.
+      const database = await check(() => deps.db.execute(sql`select 1`));
+      for (const watchdog of down) watchdog.databaseAnswered(database === 'ok');
+      const stuck = database === 'ok' ? down.filter((w) => w.stuckForMs() > readiness.stuckAfterMs).map((w) => w.name) : [];
+      if (stuck.length > 0) {
+        req.log?.error({ stuck }, 'liveness: stuck although the database answers; restart this process');
+        res.status(503).json({ status: 'stuck', stuck });
+        return;
+      }
     }
     res.json({ status: 'ok' });
   });

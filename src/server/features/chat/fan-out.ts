@@ -15,34 +15,63 @@ import type { Logger } from '../../logger.ts';
  *   leaked one pool slot per reconnection);
  * - a heartbeat on the LISTEN client, because a connection whose peer went
  *   silent never ends by itself (TCP keepalive notices after ~11 minutes);
- * - backoff while the database stays away (the adapter retries every ~2 s).
+ * - backoff while the database stays away (the adapter retries every ~2 s),
+ *   cut short as soon as the database is seen answering again (a request's new
+ *   connection, a health probe): after a long outage every node reconnects at
+ *   once instead of sitting out its backoff (issue 24, finding 8).
  * The adapter gets its own small pool, so requests never wait behind it and
  * it never waits behind requests.
+ *
+ * Liveness (`/healthz`) asks `stuckForMs`: how long the link has been down
+ * *while the database answered* — counted from the first sign, after it went
+ * down, that the database answers, and started again whenever the database is
+ * seen failing. A link that is merely waiting to reconnect after an outage is
+ * not stuck; one that cannot reconnect although the database answers is
+ * (docs/decisions/076-liveness-after-an-outage.md).
  */
 export interface FanOut {
   adapter: ReturnType<typeof createAdapter>;
   /** Milliseconds the LISTEN connection has been down (0 while it is up). */
   downForMs(): number;
+  /** Milliseconds it has been down while the database answered (0 while up, or while the database is away). */
+  stuckForMs(): number;
+  /**
+   * What the rest of the process saw of the database: `true` (a query or a new
+   * connection succeeded) ends a pending backoff at once; `false` (it failed)
+   * restarts the stuck clock.
+   */
+  databaseAnswered(answered: boolean): void;
   close(): Promise<void>;
 }
 
 export interface FanOutOptions {
   heartbeatMs?: number;
   heartbeatTimeoutMs?: number;
+  /** Longest wait between reconnection attempts (default 30 s; LIVENESS_STUCK_SECONDS / 2). */
+  maxBackoffMs?: number;
   now?: () => number;
 }
 
 export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions = {}): FanOut {
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 5_000;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
   const now = options.now ?? Date.now;
   let downSince: number | null = now();
+  /** While down: since when the database is known to answer (null: not seen answering yet). */
+  let answeringSince: number | null = null;
   let failures = 0;
   let closed = false;
   let current: { client: pg.PoolClient; timer: NodeJS.Timeout } | null = null;
+  /** Ends the backoff wait in progress, if any. */
+  let wake: (() => void) | null = null;
 
   const markDown = () => {
     downSince ??= now();
+  };
+  const markUp = () => {
+    downSince = null;
+    answeringSince = null;
   };
 
   const watch = (client: pg.PoolClient) => {
@@ -69,7 +98,7 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
         .query({ text: 'select 1', query_timeout: heartbeatTimeoutMs } as pg.QueryConfig)
         .then(() => {
           if (downSince !== null) log.info('chat: connection between nodes is back');
-          downSince = null;
+          markUp();
         })
         .catch((error: Error) => lost(error));
     }, heartbeatMs);
@@ -81,9 +110,19 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
   const facade = {
     async connect() {
       if (failures > 0) {
-        // 0.5 s doubling to 30 s, half of it random, on top of the adapter's own ~2 s.
-        const ceiling = Math.min(30_000, 500 * 2 ** Math.min(failures, 6));
-        await new Promise((resolve) => setTimeout(resolve, ceiling / 2 + (Math.random() * ceiling) / 2).unref());
+        // 0.5 s doubling to 30 s, half of it random, on top of the adapter's own ~2 s;
+        // over at once when the database is seen answering again.
+        const ceiling = Math.min(maxBackoffMs, 500 * 2 ** Math.min(failures, 6));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, ceiling / 2 + (Math.random() * ceiling) / 2);
+          timer.unref();
+          wake = done;
+          function done() {
+            clearTimeout(timer);
+            wake = null;
+            resolve();
+          }
+        });
       }
       if (closed) throw new Error('chat fan-out closed');
       try {
@@ -91,7 +130,7 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
         failures = 0;
         watch(client);
         // LISTEN follows at once on this client; the first heartbeat confirms it.
-        downSince = null;
+        markUp();
         return client;
       } catch (error) {
         failures++;
@@ -109,8 +148,23 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
   return {
     adapter,
     downForMs: () => (downSince === null ? 0 : now() - downSince),
+    stuckForMs: () => (downSince === null || answeringSince === null ? 0 : now() - answeringSince),
+    databaseAnswered(answered) {
+      if (downSince === null) return;
+      if (!answered) {
+        answeringSince = null;
+        return;
+      }
+      if (answeringSince === null) {
+        // The database is back: the next attempt starts from the shortest wait, now.
+        answeringSince = now();
+        failures = 0;
+      }
+      wake?.();
+    },
     async close() {
       closed = true;
+      wake?.();
       if (current) current.client.release();
       await pool.end().catch(() => {});
     },

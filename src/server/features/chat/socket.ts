@@ -73,7 +73,7 @@ type HandshakeRequest = IncomingMessage & { [issuedToken]?: string };
 export async function attachChat(httpServer: HttpServer, deps: Deps): Promise<ChatServer> {
   const pool = deps.database.driver === 'postgres' ? deps.database.queryPool : undefined;
   if (pool) await ensureAdapterTable(pool);
-  const fanOut = deps.database.newPool ? createFanOut(deps.database.newPool({ max: 3, name: 'notary-online chat' }), deps.log) : undefined;
+  const fanOut = deps.database.newPool ? createFanOut(deps.database.newPool({ max: 3, name: 'notary-online chat' }), deps.log, { maxBackoffMs: deps.config.LIVENESS_STUCK_SECONDS * 500 }) : undefined;
 
   const io = new Server(httpServer, {
     serveClient: false,
