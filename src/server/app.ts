@@ -104,7 +104,7 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(uploadRoutes(deps));
   app.use(sessionRecordingRoutes(deps));
   // Token-bearing downloads (.ics, the customer's documents) share the manage link's per-address limit.
-  app.use(['/api/bookings', '/api/manage'], rateLimit(deps.db, manageRate));
+  app.use(['/api/bookings', '/api/manage'], rateLimit(deps, manageRate));
   app.use(calendarRoutes(deps));
   app.use(manageDocumentsRouter(deps));
   // Identity photos (TEST MODE), the sealed PDF, ID images for the notary, the journal export.

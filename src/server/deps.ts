@@ -7,6 +7,7 @@ import { createScanner, type VirusScanner } from './adapters/scanner/index.ts';
 import { createPaymentProvider, type PaymentProvider } from './adapters/payments/index.ts';
 import { secretBoxFromConfig, type SecretBox } from './crypto/secret-box.ts';
 import { createIdentityProvider, type AnyIdentityProvider } from './adapters/identity/index.ts';
+import { NodeRateCounters } from './rate-limit.ts';
 
 /**
  * Everything a request handler or a service may reach outside its own code,
@@ -32,6 +33,8 @@ export interface Deps {
   identity: AnyIdentityProvider;
   /** The clock, replaceable in tests. */
   now: () => Date;
+  /** This node's rate-limit counters (rules with `scope: 'shared'` count in the database instead). */
+  rateCounters: NodeRateCounters;
   /** Aborted at the shutdown deadline (serve.ts): work still running, such as an upload, stops cleanly. */
   deadline?: AbortSignal;
 }
@@ -51,5 +54,6 @@ export async function buildDeps(config: Config, database: Database, log: Logger)
     secrets: secretBoxFromConfig(config),
     identity: await createIdentityProvider(config),
     now: () => new Date(),
+    rateCounters: new NodeRateCounters(),
   };
 }

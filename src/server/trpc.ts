@@ -67,7 +67,7 @@ export function rateLimited<TContext extends Context>(rule: RateRule, subject: (
 
 /** Counts one call against `rule` for `subject`; over the limit: TOO_MANY_REQUESTS with Retry-After. For limits that apply to some calls only. */
 export async function chargeRate(ctx: Pick<Context, 'deps'>, rule: RateRule, subject: string): Promise<void> {
-  const decision = await consumeRate(ctx.deps.db, rule, subject);
+  const decision = await consumeRate(ctx.deps, rule, subject);
   if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds);
 }
 

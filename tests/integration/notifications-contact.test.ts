@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NodeRateCounters } from '../../src/server/rate-limit.ts';
 import { contactMessages as contactTable, customers, outbox, rateLimits } from '../../src/server/db/schema.ts';
 import { contactMessages } from '../../src/shared/contact.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
@@ -24,6 +25,8 @@ describe.each(dbKinds)('contact flows on %s', (kind) => {
     await db.delete(contactTable);
     await db.delete(customers);
     await db.delete(rateLimits);
+    // The contact form's limit counts in this node's memory (decision 077).
+    app.deps.rateCounters = new NodeRateCounters();
   });
 
   it('stores the message, writes the customer with the name split, and queues the staff email', async () => {

@@ -31,7 +31,7 @@ export function mountContactFormPosts(app: Express, deps: Deps): void {
 
 async function handle(deps: Deps, req: Request, form: 'contact' | 'business'): Promise<Outcome> {
   try {
-    const rate = await consumeRate(deps.db, form === 'contact' ? contactRate : businessRate, req.ip ?? 'unknown');
+    const rate = await consumeRate(deps, form === 'contact' ? contactRate : businessRate, req.ip ?? 'unknown');
     if (!rate.allowed) return 'error';
     if (form === 'contact') {
       const input = contactInput.safeParse(req.body ?? {});

@@ -23,7 +23,7 @@ export function managePageStatus(deps: Deps, rate: RateRule): Router {
         res.locals.pageStatus = 404;
         return next();
       }
-      const { allowed } = await consumeRate(deps.db, rate, req.ip ?? 'unknown');
+      const { allowed } = await consumeRate(deps, rate, req.ip ?? 'unknown');
       if (allowed && !(await findBookingIdByManageToken(deps.db, token))) res.locals.pageStatus = 404;
       next();
     } catch (error) {

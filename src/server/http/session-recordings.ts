@@ -26,7 +26,7 @@ export function sessionRecordingRoutes(deps: Deps): Router {
 
   routes.put(
     '/api/session/recordings/:recordingId/chunks/:seq',
-    rateLimit(deps.db, recordingChunkRate),
+    rateLimit(deps, recordingChunkRate),
     express.raw({ type: () => true, limit: maxRecordingChunkBytes }),
     staffRoute<'recordingId' | 'seq'>(
       deps,

@@ -40,7 +40,7 @@ export interface VisitorRef {
 
 async function checkRates(deps: Deps, rules: Array<[RateRule, string]>): Promise<ChatAck<object> | null> {
   for (const [rule, subject] of rules) {
-    const decision = await consumeRate(deps.db, rule, subject, deps.now());
+    const decision = await consumeRate(deps, rule, subject, deps.now());
     if (!decision.allowed) return { ok: false, error: tooManyRequestsMessage, retryAfterSeconds: decision.retryAfterSeconds };
   }
   return null;

@@ -3,12 +3,13 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../db/client.ts';
-import { auditLog, bookings, documents, payments, type BookingStatus } from '../../db/schema.ts';
+import { auditLog, bookings, documents, payments, rateLimits, type BookingStatus } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { createTestDeps, type TestContext } from '../../../../tests/helpers/app.ts';
 import { dbKinds } from '../../../../tests/helpers/db.ts';
 import { startRetentionJob } from './scheduler.ts';
-import { cancelAbandonedBookings, purgeExpiredDocuments } from './service.ts';
+import { cancelAbandonedBookings, purgeExpiredDocuments, runRetention } from './service.ts';
+import { consumeRate } from '../../rate-limit.ts';
 
 const day = 86_400_000;
 const now = new Date('2030-06-01T12:00:00Z');
@@ -41,6 +42,16 @@ describe.each(dbKinds)('document retention (%s)', (kind) => {
     context.deps.now = () => now;
   });
   afterEach(() => context.close());
+
+  it('sweeps expired shared rate-limit counters on each run (the table no longer grows a row per address forever)', async () => {
+    const { deps } = context;
+    const rule = { name: 'login-fail:ip', limit: 20, windowSeconds: 900, scope: 'shared' as const };
+    for (let i = 0; i < 5; i++) await consumeRate(deps, rule, `198.51.100.${i}`, new Date(now.getTime() - day));
+    await consumeRate(deps, rule, '198.51.100.200', now);
+    await runRetention(deps);
+    const left = await deps.db.select({ key: rateLimits.key }).from(rateLimits);
+    expect(left.map((row) => row.key)).toEqual(['login-fail:ip:198.51.100.200']);
+  });
 
   it('deletes the bytes of finished bookings past the period, marks them deleted and audits it', async () => {
     const { deps } = context;

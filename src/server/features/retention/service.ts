@@ -1,3 +1,4 @@
+import { sweepExpiredRates } from '../../rate-limit.ts';
 import { purgeExpiredIdentity } from '../identity/service.ts';
 import { pruneJournal } from '../journal/service.ts';
 import { sql } from 'drizzle-orm';
@@ -243,5 +244,7 @@ export async function runRetention(deps: Deps): Promise<{ documents: RetentionRu
   // The notarial act's personal data and journal (features/identity, features/journal).
   await purgeExpiredIdentity(deps);
   await pruneJournal(deps);
+  // Shared rate-limit counters whose window ended: absent for every reader already (decision 077).
+  await sweepExpiredRates(deps.db, deps.now());
   return { documents, abandoned, recordings };
 }

@@ -108,7 +108,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       const parsed = sessionAccessInput.safeParse(socket.handshake.auth ?? {});
       if (!parsed.success) return next(new Error('Invalid session link.'));
       const address = handshakeAddress(socket.request.socket.remoteAddress, socket.request.headers['x-forwarded-for'], deps.config.TRUST_PROXY);
-      const rate = await consumeRate(deps.db, sessionConnectRate, address);
+      const rate = await consumeRate(deps, sessionConnectRate, address);
       if (!rate.allowed) return next(new Error('Too many requests. Please wait a moment and try again.'));
       const { participant } = await session.resolveParticipant(deps, parsed.data, socket.request.headers.cookie);
       socket.data.access = parsed.data;

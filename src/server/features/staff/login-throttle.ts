@@ -11,11 +11,12 @@ import { consumeRate, resetRate, tooManyRequests, type RateRule } from '../../ra
  *   1 minute, doubling with each lock that day up to 15 minutes;
  * - per address: 20 failures inside 15 minutes refuse that address until the
  *   window ends.
- * Counters live in the shared `rate_limits` table, so every node agrees.
+ * Counters live in the shared `rate_limits` table (`scope: 'shared'`), so every node agrees:
+ * N nodes never mean N × the guesses (docs/decisions/077-rate-limits-in-memory.md).
  */
-export const accountFailures: RateRule = { name: 'login-fail:account', limit: 10, windowSeconds: 15 * 60 };
-export const ipFailures: RateRule = { name: 'login-fail:ip', limit: 20, windowSeconds: 15 * 60 };
-const lockouts: RateRule = { name: 'login-lockouts', limit: 1_000_000, windowSeconds: 24 * 60 * 60 };
+export const accountFailures: RateRule = { name: 'login-fail:account', limit: 10, windowSeconds: 15 * 60, scope: 'shared' };
+export const ipFailures: RateRule = { name: 'login-fail:ip', limit: 20, windowSeconds: 15 * 60, scope: 'shared' };
+const lockouts: RateRule = { name: 'login-lockouts', limit: 1_000_000, windowSeconds: 24 * 60 * 60, scope: 'shared' };
 const lockKey = (account: string) => `login-lock:${account}`;
 const maxLockSeconds = 15 * 60;
 
@@ -43,18 +44,18 @@ export async function assertLoginAllowed(deps: Deps, account: string, ip: string
 
 export async function recordLoginFailure(deps: Deps, account: string, ip: string): Promise<void> {
   const now = deps.now();
-  await consumeRate(deps.db, ipFailures, ip, now);
-  const failures = await consumeRate(deps.db, accountFailures, account, now);
+  await consumeRate(deps, ipFailures, ip, now);
+  const failures = await consumeRate(deps, accountFailures, account, now);
   if (failures.remaining > 0) return;
-  const lockCount = lockouts.limit - (await consumeRate(deps.db, lockouts, account, now)).remaining;
+  const lockCount = lockouts.limit - (await consumeRate(deps, lockouts, account, now)).remaining;
   const seconds = Math.min(maxLockSeconds, 60 * 2 ** Math.max(0, lockCount - 1));
   const until = new Date(now.getTime() + seconds * 1000);
   await deps.db.execute(sql`
     insert into rate_limits (key, points, expires_at) values (${lockKey(account)}, 1, ${until.toISOString()}::timestamptz)
     on conflict (key) do update set points = 1, expires_at = excluded.expires_at`);
-  await resetRate(deps.db, accountFailures, account);
+  await resetRate(deps, accountFailures, account);
 }
 
 export async function recordLoginSuccess(deps: Deps, account: string): Promise<void> {
-  await resetRate(deps.db, accountFailures, account);
+  await resetRate(deps, accountFailures, account);
 }

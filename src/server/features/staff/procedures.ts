@@ -37,9 +37,9 @@ export function roleProcedure(...roles: StaffRole[]) {
 export const adminProcedure = roleProcedure('admin');
 
 /** Second-factor codes per account: a 6-digit code cannot be guessed in 10 tries. */
-export const totpAttempts: RateRule = { name: 'totp', limit: 10, windowSeconds: 15 * 60 };
+export const totpAttempts: RateRule = { name: 'totp', limit: 10, windowSeconds: 15 * 60, scope: 'shared' };
 /** Invitation look-ups and acceptance per address: a brake on guessing invitation tokens. */
-export const inviteAttempts: RateRule = { name: 'invite-accept', limit: 20, windowSeconds: 15 * 60 };
+export const inviteAttempts: RateRule = { name: 'invite-accept', limit: 20, windowSeconds: 15 * 60, scope: 'shared' };
 
 const perAccount = (ctx: Context & { auth: StaffAuth }) => ctx.auth.identity.user.id;
 /** A session (second factor possibly owed) entering a TOTP code. */
