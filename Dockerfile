@@ -38,7 +38,7 @@ VOLUME ["/data"]
 # Liveness only; a load balancer should use /readyz (database + storage).
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# serve.ts (started by main.ts) drains on SIGTERM (readiness 503, requests in flight finish within 10 s).
+# serve.ts (started by start.mjs → main.ts) drains on SIGTERM (readiness 503; the process exits within SHUTDOWN_TIMEOUT_SECONDS, 10 s).
 STOPSIGNAL SIGTERM
 # The same V8 flag as `npm run serve` (docs/decisions/054-embedded-database-memory.md).
-CMD ["node", "--max-semi-space-size=16", "src/server/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "src/server/start.mjs"]

@@ -107,6 +107,13 @@ function serveNodeFlags(): string[] {
 }
 
 /**
+ * Turns Node's compile cache on before the TypeScript preload below, as
+ * src/server/start.mjs does for the server: otherwise the preload alone would
+ * load the TypeScript stripper that the server's start no longer needs.
+ */
+const compileCacheFirst = 'data:text/javascript,import{enableCompileCache}from"node:module";enableCompileCache()';
+
+/**
  * The built server in its own process, with scripts/bench/record-sql.ts preloaded
  * (inactive until the bench asks it to record an endpoint's statements).
  */
@@ -116,7 +123,7 @@ async function startBenchServer(env: Record<string, string>, dataDir: string, { 
   writeFileSync(sqlRecordFile, '');
   let output = '';
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...serveNodeFlags(), '--import', './scripts/bench/record-sql.ts', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...serveNodeFlags(), '--import', compileCacheFirst, '--import', './scripts/bench/record-sql.ts', 'src/server/start.mjs'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_COOKIE_SECURE: 'false', BENCH_SQL_RECORD: sqlRecordFile, ...serverEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

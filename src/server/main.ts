@@ -1,6 +1,7 @@
 /**
- * The process entry point (`node src/server/main.ts`). Node's compile cache
- * goes on first, so the server's ~1,000 modules — TypeScript stripped of its
+ * Start-up before the server (`src/server/start.mjs`, the entry point, imports
+ * it; `node src/server/main.ts` works too). Node's compile cache goes on first
+ * (start.mjs has already turned it on: a no-op then), so the server's ~1,000 modules — TypeScript stripped of its
  * types, then compiled — are read from the cache on every start after the
  * first (in the OS temporary folder; a folder that cannot be written only
  * turns the cache off), and drizzle-orm's ~450 files skip Node's per-file

@@ -76,7 +76,7 @@ export interface Node {
 export async function startNode(env: Record<string, string>, options: { wrap?: (command: string[]) => string[]; port?: number } = {}): Promise<Node> {
   const port = options.port ?? (await freePort());
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'notary-faults-'));
-  const command = [process.execPath, 'src/server/main.ts'];
+  const command = [process.execPath, 'src/server/start.mjs'];
   const [file, ...args] = options.wrap ? options.wrap(command) : command;
   let output = '';
   const child = spawn(file!, args, {
