@@ -138,6 +138,10 @@ export const actMessages = {
   notSealed: 'Every document must be sealed before the session can be finished.',
   badPlacement: 'That page does not exist in this document.',
   signatureImage: 'The signature must be a PNG image.',
+  sealing: 'This document is being sealed. It will show as sealed in a moment.',
+  recordingFirst: 'Start the recording first: the act must be recorded.',
+  unreadableDocument: 'This file cannot be read as a document (it is damaged or not a valid PDF or image), so it cannot be sealed. Ask the signer for a new copy, or mark it as not notarizable.',
+  markedNotNotarizable: 'This document was marked as not notarizable; it cannot be signed or sealed.',
 } as const;
 
 export const commissionInput = z.object({

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, documents, identityVerifications, notarialDocuments, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
+import { bookings, documents, identityVerifications, journalEntries, notarialDocuments, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal } from '../../src/server/features/journal/service.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
@@ -144,7 +144,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     const verificationId = (identity.data as { latest: { id: string } }).latest.id;
 
-    // Sealing waits for the confirmation, the signature and the commission.
+    // Sealing waits for the confirmation, the signature, a running recording and the commission.
     expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(412);
     await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary });
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).message).toBe('Wait until the notary shows you where to sign.');
@@ -152,6 +152,10 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: 'data:image/png;base64,AAAA' })).status).toBe(400);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
+    const unrecorded = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
+    expect(unrecorded).toMatchObject({ status: 412, message: actMessages.recordingFirst });
+    // The act is recorded (the browser journey records for real; here a row stands in).
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/r.webm` });
     const noCommission = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
     expect(noCommission.message).toMatch(/commission number/);
     await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
@@ -169,7 +173,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
 
     // Finishing as completed: refused while a document is unsealed is covered below; the room's
     // own rule wants a stored recording (made by the browser journey; here a row stands in).
-    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'stored', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/r.webm`, sizeBytes: 10 });
+    await app.deps.db.update(sessionRecordings).set({ status: 'stored', sizeBytes: 10 }).where(eq(sessionRecordings.bookingId, b.bookingId));
     // Finishing (the appointment time has passed) sends the email with a link of its own.
     clock = new Date(clock.getTime() + 3 * 86_400_000);
     // Sessions idle that long have expired: everyone signs in again.
@@ -242,6 +246,59 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(await app.deps.storage.exists(verification!.imageKeys![0]!)).toBe(false);
     expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true, entries: 1 });
     clock = new Date(clock.getTime() - (app.deps.config.DOCUMENT_RETENTION_DAYS + 1) * 86_400_000);
+  });
+
+  /** A booking whose document is placed and signed, identity confirmed, a recording running: ready to seal. */
+  async function readyToSeal() {
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, notary.id);
+    cookies.notary = await notary.sessionCookie();
+    await submit(b.token, 'Grace Hopper');
+    const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
+    await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/${b.documentId}.webm` });
+    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
+    await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
+    return b;
+  }
+  const journalOf = async (bookingId: string) => (await app.deps.db.select().from(journalEntries).where(eq(journalEntries.bookingId, bookingId))).map((e) => e.data as { sealedSha256: string });
+  const storedSha = async (key: string) => createHash('sha256').update(await buffer((await app.deps.storage.get(key)).body)).digest('hex');
+
+  it('seals a document once: simultaneous and repeated seals give one journal entry whose hash is the stored file’s', async () => {
+    const b = await readyToSeal();
+    const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
+    const answers = await Promise.all([seal(), seal(), seal()]);
+    // The first seals; the others get the sealed state, or "being sealed" while it is under way.
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) {
+      if (answer.status === 409) expect(answer.message).toBe(actMessages.sealing);
+      else expect(answer.status).toBe(200);
+    }
+    const again = await seal();
+    expect(again.status).toBe(200);
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    expect(act).toMatchObject({ sealClaim: null, sealClaimUntil: null });
+    const entries = await journalOf(b.bookingId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.sealedSha256).toBe(act!.sealedSha256);
+    expect(await storedSha(act!.sealedKey!)).toBe(act!.sealedSha256);
+    expect((again.data as { documents: { sealedSha256: string }[] }).documents[0]!.sealedSha256).toBe(act!.sealedSha256);
+    expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true });
+  });
+
+  it('a seal claim within its lease refuses a second seal; a stale one (a crashed node) is taken over', async () => {
+    const b = await readyToSeal();
+    const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'jurat' }, { cookie: cookies.notary });
+    const claimed = { sealClaim: crypto.randomUUID(), sealClaimUntil: new Date(clock.getTime() + 60_000) };
+    await app.deps.db.update(notarialDocuments).set(claimed).where(eq(notarialDocuments.documentId, b.documentId));
+    expect(await seal()).toMatchObject({ status: 409, message: actMessages.sealing });
+    expect(await journalOf(b.bookingId)).toHaveLength(0);
+    await app.deps.db.update(notarialDocuments).set({ sealClaimUntil: new Date(clock.getTime() - 1) }).where(eq(notarialDocuments.documentId, b.documentId));
+    expect((await seal()).status).toBe(200);
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    expect(await journalOf(b.bookingId)).toEqual([expect.objectContaining({ sealedSha256: act!.sealedSha256 })]);
+    expect(await storedSha(act!.sealedKey!)).toBe(act!.sealedSha256);
   });
 
   it('the session room cannot start until identity is verified and confirmed, nor finish as completed with a document unsealed', async () => {

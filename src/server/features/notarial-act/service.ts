@@ -13,13 +13,15 @@ import { bookings, customers, documents, notarialDocuments, notaryProfiles, sess
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
-import { issueManageToken } from '../booking/service.ts';
+import { issueManageToken, lockBookingRow } from '../booking/service.ts';
 import { latestVerified } from '../identity/service.ts';
 import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { notifySessionUpdated } from '../session-events.ts';
+import * as actRepo from './repository.ts';
+import { documentIsReadable } from './document-check.ts';
 /**
  * pdf-lib, @signpdf and node-forge (some 250 files) load with the first page
  * count, seal or certificate, not at start: no request before that needs them
@@ -106,8 +108,10 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
   if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+  if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
   const { pageCountOf } = await pdfModule();
-  const pages = await pageCountOf(await readSource(deps, doc));
+  const source = await readSource(deps, doc);
+  const pages = await notarizable(source, () => pageCountOf(source));
   if (input.page > pages) throw new DomainError('BAD_REQUEST', actMessages.badPlacement);
   const placement = { page: input.page, xPercent: input.xPercent, yPercent: input.yPercent };
   await deps.db
@@ -237,90 +241,155 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
 
 // ---- Sealing -------------------------------------------------------------------------
 
+/** How long one seal may hold its claim before another request may take it over (a crash, kill -9). */
+export const sealLeaseMs = 2 * 60_000;
+
 /**
  * The notary completes the certificate and applies seal and signature. Needs:
- * the signer's identity confirmed, a signature adopted, the commission on file
- * and unexpired. Writes the journal entry in the same transaction as the seal.
+ * the signer's identity confirmed, a signature adopted, a recording running,
+ * the commission on file and unexpired. Writes the journal entry in the same
+ * transaction as the seal.
+ *
+ * Once per document (docs/decisions/070-sealing-once.md): under the booking's
+ * row lock the request claims the document with a lease, builds the sealed
+ * PDF outside any transaction into an object of its own, and records it —
+ * again under the lock, only if the claim is still its own. A repeat after
+ * the seal (a retry, a double click that arrives late) answers the sealed
+ * state; one that arrives while another request holds the claim is refused
+ * with 409 "being sealed"; every node agrees, since the claim is a row.
  */
 export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; actType: ActType }): Promise<ActView> {
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
-  const blocker = await sessionStartBlocker(deps.db, input.bookingId);
-  if (blocker) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
-  const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
-  if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
-  if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
-  const profile = await profileRow(deps.db, staff.user.id);
-  if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
-  const now = deps.now();
-  if (profile.commissionExpiresOn < now.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
-
-  const notaryName = staff.user.name || staff.user.email;
-  const certificate = await signingCertificate(deps, staff.user.id, notaryName);
-  const signer = await signerName(deps.db, input.bookingId);
-  const source = await readSource(deps, doc);
-  const { buildSealedPdf } = await pdfModule();
-  const sealed = await buildSealedPdf({
-    source,
-    placement: act.placement,
-    signaturePng: Buffer.from(act.signaturePng, 'base64'),
-    act: {
-      type: input.actType,
-      performedAt: now,
-      timeZone: staff.user.timeZone,
-      signerName: signer.name,
-      documentTitle: doc.originalName,
-      notaryName,
-      commissionNumber: profile.commissionNumber,
-      commissionExpiresOn: profile.commissionExpiresOn,
-      commissionState: profile.commissionState,
-      county: profile.commissionCounty,
-    },
-    certificate,
+  const claim = crypto.randomUUID();
+  const startedAt = deps.now();
+  const prepared = await deps.db.transaction(async (tx) => {
+    await lockBookingRow(tx, input.bookingId);
+    const { doc, act } = await documentOfBooking(tx, input.bookingId, input.documentId);
+    if (act?.sealedAt) return null;
+    if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
+    if (await sessionStartBlocker(tx, input.bookingId)) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
+    if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
+    if (!(await recordingRunning(tx, input.bookingId))) throw new DomainError('PRECONDITION_FAILED', actMessages.recordingFirst);
+    const profile = await profileRow(tx, staff.user.id);
+    if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
+    if (profile.commissionExpiresOn < startedAt.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
+    if (!(await actRepo.claimSeal(tx, act.id, claim, startedAt, new Date(startedAt.getTime() + sealLeaseMs)))) {
+      throw new DomainError('CONFLICT', actMessages.sealing);
+    }
+    return { doc, act, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
   });
-  // Beside the original, never over it.
-  const sealedKey = `${input.bookingId}/sealed-${doc.id}.pdf`;
-  await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
-  const verification = await latestVerified(deps.db, input.bookingId);
-  // The journal names the recording of the act: the one running (or last stored) when sealing.
-  const [recording] = await deps.db
-    .select({ id: sessionRecordings.id })
-    .from(sessionRecordings)
-    .where(and(eq(sessionRecordings.bookingId, input.bookingId), ne(sessionRecordings.status, 'deleted')))
-    .orderBy(desc(sessionRecordings.startedAt))
-    .limit(1);
+  // Sealed already (a repeat): the same answer as the first time.
+  if (!prepared) return actView(deps.db, input.bookingId);
+  const { doc, act, profile } = prepared;
+  // Each claim writes its own object, so a slow request whose claim was taken over never overwrites the recorded file.
+  const sealedKey = `${input.bookingId}/sealed-${doc.id}-${claim}.pdf`;
+  let stored = false;
+  try {
+    const now = deps.now();
+    const notaryName = staff.user.name || staff.user.email;
+    const certificate = await signingCertificate(deps, staff.user.id, notaryName);
+    const signer = await signerName(deps.db, input.bookingId);
+    const source = await readSource(deps, doc);
+    const { buildSealedPdf } = await pdfModule();
+    const sealed = await notarizable(source, () =>
+      buildSealedPdf({
+        source,
+        placement: act.placement!,
+        signaturePng: Buffer.from(act.signaturePng!, 'base64'),
+        act: {
+          type: input.actType,
+          performedAt: now,
+          timeZone: staff.user.timeZone,
+          signerName: signer.name,
+          documentTitle: doc.originalName,
+          notaryName,
+          commissionNumber: profile.commissionNumber,
+          commissionExpiresOn: profile.commissionExpiresOn,
+          commissionState: profile.commissionState,
+          county: profile.commissionCounty,
+        },
+        certificate,
+      }),
+    );
+    // Beside the original, never over it.
+    await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
+    stored = true;
+    const verification = await latestVerified(deps.db, input.bookingId);
+    // The journal names the recording of the act: the one running (or last stored) when sealing.
+    const [recording] = await deps.db
+      .select({ id: sessionRecordings.id })
+      .from(sessionRecordings)
+      .where(and(eq(sessionRecordings.bookingId, input.bookingId), ne(sessionRecordings.status, 'deleted')))
+      .orderBy(desc(sessionRecordings.startedAt))
+      .limit(1);
 
-  await deps.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(notarialDocuments)
-      .set({ actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id })
-      .where(and(eq(notarialDocuments.id, act.id)))
-      .returning({ id: notarialDocuments.id });
-    if (!updated) throw new DomainError('CONFLICT', actMessages.alreadySealed);
-    const data: JournalActData = {
-      actType: input.actType,
-      documentTitle: doc.originalName,
-      pageCount: sealed.pageCount,
-      signerName: signer.name,
-      signerAddress: null,
-      identity: {
-        provider: verification!.provider,
-        verificationId: verification!.providerSessionId,
-        idType: verification!.documentType,
-        issuingState: verification!.issuingState,
-        expiresOn: verification!.expiresOn,
-      },
-      feeCents: signer.priceCents,
-      currency: signer.currency,
-      recordingRef: recording?.id ?? null,
-      sealedSha256: sealed.sha256,
-      notaryName,
-      bookingReference: signer.reference,
-    };
-    await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
-    await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256 } });
-  });
+    const recorded = await deps.db.transaction(async (tx) => {
+      await lockBookingRow(tx, input.bookingId);
+      const done = await actRepo.completeSeal(tx, act.id, claim, { actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id });
+      if (!done) return false;
+      const data: JournalActData = {
+        actType: input.actType,
+        documentTitle: doc.originalName,
+        pageCount: sealed.pageCount,
+        signerName: signer.name,
+        signerAddress: null,
+        identity: {
+          provider: verification!.provider,
+          verificationId: verification!.providerSessionId,
+          idType: verification!.documentType,
+          issuingState: verification!.issuingState,
+          expiresOn: verification!.expiresOn,
+        },
+        feeCents: signer.priceCents,
+        currency: signer.currency,
+        recordingRef: recording?.id ?? null,
+        sealedSha256: sealed.sha256,
+        notaryName,
+        bookingReference: signer.reference,
+      };
+      await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
+      await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256 } });
+      return true;
+    });
+    if (!recorded) {
+      // Our lease ran out and another request sealed it meanwhile: its file is the one on record.
+      await deps.storage.delete(sealedKey).catch(() => {});
+      return actView(deps.db, input.bookingId);
+    }
+  } catch (error) {
+    await actRepo.releaseSeal(deps.db, act.id, claim).catch(() => {});
+    if (stored) await deps.storage.delete(sealedKey).catch(() => {});
+    throw error;
+  }
   await notifySessionUpdated(deps, input.bookingId, 'sealed');
   return actView(deps.db, input.bookingId);
+}
+
+/** A recording of the session is running now (sealing, signing and confirming identity need one: issue 26). */
+async function recordingRunning(db: DbOrTx, bookingId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessionRecordings.id })
+    .from(sessionRecordings)
+    .where(and(eq(sessionRecordings.bookingId, bookingId), eq(sessionRecordings.status, 'recording')))
+    .limit(1);
+  return !!row;
+}
+
+/**
+ * The customer's file could not be read as a document (a malformed or
+ * truncated PDF, an image the decoder refuses): a clear refusal the notary can
+ * act on — mark the document as not notarizable — instead of a 500. Other
+ * failures (storage, the certificate) stay what they are.
+ */
+async function notarizable<T>(source: { bytes: Buffer; contentType: string }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const unreadable = (error as { code?: unknown }).code === 'DOCUMENT_NOT_NOTARIZABLE' || !(await documentIsReadable(source));
+    if (unreadable) throw new DomainError('UNPROCESSABLE_CONTENT', actMessages.unreadableDocument, { cause: error });
+    throw error;
+  }
 }
 
 // ---- Finishing and delivery ------------------------------------------------------------

@@ -1,0 +1,44 @@
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { notarialDocuments } from '../../db/schema.ts';
+
+/** The act's own writes on `notarial_documents` that decide who seals (docs/decisions/070-sealing-once.md). */
+
+/** Takes the seal claim unless the document is sealed or another claim is still within its lease. True when taken. */
+export async function claimSeal(tx: DbOrTx, actId: string, claim: string, now: Date, until: Date): Promise<boolean> {
+  const rows = await tx
+    .update(notarialDocuments)
+    .set({ sealClaim: claim, sealClaimUntil: until })
+    .where(
+      and(
+        eq(notarialDocuments.id, actId),
+        isNull(notarialDocuments.sealedAt),
+        or(isNull(notarialDocuments.sealClaim), isNull(notarialDocuments.sealClaimUntil), lt(notarialDocuments.sealClaimUntil, now)),
+      ),
+    )
+    .returning({ id: notarialDocuments.id });
+  return rows.length > 0;
+}
+
+/** Gives the claim back (the seal failed): only our own claim. */
+export async function releaseSeal(db: DbOrTx, actId: string, claim: string): Promise<void> {
+  await db
+    .update(notarialDocuments)
+    .set({ sealClaim: null, sealClaimUntil: null })
+    .where(and(eq(notarialDocuments.id, actId), eq(notarialDocuments.sealClaim, claim)));
+}
+
+/** Records the seal; false when the claim is no longer ours or the document is already sealed. */
+export async function completeSeal(
+  tx: DbOrTx,
+  actId: string,
+  claim: string,
+  values: { actType: (typeof notarialDocuments.$inferInsert)['actType']; sealedKey: string; sealedSha256: string; pageCount: number; sealedAt: Date; sealedBy: string },
+): Promise<boolean> {
+  const rows = await tx
+    .update(notarialDocuments)
+    .set({ ...values, sealClaim: null, sealClaimUntil: null })
+    .where(and(eq(notarialDocuments.id, actId), eq(notarialDocuments.sealClaim, claim), isNull(notarialDocuments.sealedAt)))
+    .returning({ id: notarialDocuments.id });
+  return rows.length > 0;
+}
