@@ -42,6 +42,7 @@ const auditActionLabels: Record<string, string> = {
   'booking.overbooked': 'Confirmed into a full slot',
   'booking.paid_after_cancel': 'Paid after cancellation',
   'payment.refunded_after_cancellation': 'Refunded after cancellation',
+  'booking.refunded': 'Refunded by an admin',
   'document.uploaded': 'Document uploaded',
   'document.downloaded': 'Document downloaded',
   'document.removed': 'Document removed',

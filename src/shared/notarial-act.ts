@@ -141,6 +141,10 @@ export const actMessages = {
   sealing: 'This document is being sealed. It will show as sealed in a moment.',
   recordingFirst: 'Start the recording first: the act must be recorded.',
   unreadableDocument: 'This file cannot be read as a document (it is damaged or not a valid PDF or image), so it cannot be sealed. Ask the signer for a new copy, or mark it as not notarizable.',
+  cancelAfterSealCustomer: 'This booking can no longer be cancelled: your document has already been notarized. Please contact us if something is wrong.',
+  cancelAfterSealStaff: 'This booking cannot be cancelled: a document of it has already been notarized (sealed), and the act stands. An admin can still refund the payment with a reason.',
+  refundReasonRequired: 'Please give a reason for the refund.',
+  nothingToRefund: 'There is nothing left to refund on this booking.',
   markedNotNotarizable: 'This document was marked as not notarizable; it cannot be signed or sealed.',
 } as const;
 

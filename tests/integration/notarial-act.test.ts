@@ -301,6 +301,35 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(await storedSha(act!.sealedKey!)).toBe(act!.sealedSha256);
   });
 
+  it('once a document is sealed the booking cannot be cancelled by anyone; an admin refunds with a reason and the act stands', async () => {
+    const b = await readyToSeal();
+    expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
+    for (const user of [office, admin]) cookies[user.role as Who] = await user.sessionCookie();
+
+    const byStaff = await call('console.bookings.cancel', { bookingId: b.bookingId, reason: 'customer asked' }, { cookie: cookies.staff });
+    expect(byStaff).toMatchObject({ status: 409, message: actMessages.cancelAfterSealStaff });
+    const byCustomer = await call('manageBooking.cancel', { token: b.token });
+    expect(byCustomer).toMatchObject({ status: 409, message: actMessages.cancelAfterSealCustomer });
+    const [still] = await app.deps.db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, b.bookingId));
+    expect(still!.status).toBe('confirmed');
+    const detail = (await call('console.bookings.get', { bookingId: b.bookingId }, { cookie: cookies.admin, type: 'query' })).data as { canCancel: boolean; canRefund: boolean; notarized: boolean };
+    expect(detail).toMatchObject({ canCancel: false, canRefund: true, notarized: true });
+
+    // Refunds: admins only, with a reason; recorded in the history; nothing undone.
+    expect((await call('console.bookings.refund', { bookingId: b.bookingId, reason: 'goodwill' }, { cookie: cookies.staff })).status).toBe(403);
+    expect((await call('console.bookings.refund', { bookingId: b.bookingId, reason: ' ' }, { cookie: cookies.admin })).status).toBe(400);
+    const refunded = await call('console.bookings.refund', { bookingId: b.bookingId, reason: 'Customer overcharged by mistake' }, { cookie: cookies.admin });
+    expect(refunded).toMatchObject({ status: 200, data: { refundedCents: 2500 } });
+    expect(await call('console.bookings.refund', { bookingId: b.bookingId, reason: 'again' }, { cookie: cookies.admin })).toMatchObject({ status: 409, message: actMessages.nothingToRefund });
+    const after = (await call('console.bookings.get', { bookingId: b.bookingId }, { cookie: cookies.admin, type: 'query' })).data as { status: string; canRefund: boolean; history: { action: string; data: { reason?: string } | null }[] };
+    expect(after.status).toBe('confirmed');
+    expect(after.canRefund).toBe(false);
+    expect(after.history).toContainEqual(expect.objectContaining({ action: 'booking.refunded', data: expect.objectContaining({ reason: 'Customer overcharged by mistake', refundedCents: 2500 }) }));
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    expect(act!.sealedAt).not.toBeNull();
+    expect(await journalOf(b.bookingId)).toHaveLength(1);
+  });
+
   it('the session room cannot start until identity is verified and confirmed, nor finish as completed with a document unsealed', async () => {
     const b = await confirmedBooking(app.deps);
     await assign(b.bookingId, notary.id);

@@ -19,6 +19,7 @@ import { staffCancelInput } from '../../../shared/console.ts';
 import { Facts } from '../../components/ui/facts.tsx';
 import { formatFileSize } from '../../lib/file-size.ts';
 import { StaffReschedule } from './staff-reschedule.tsx';
+import { AdminRefund } from './admin-refund.tsx';
 import { sessionOutcomeLabels, sessionOutcomes, sessionStateLabels, type SessionOutcome } from '../../../shared/session.ts';
 
 /** One booking for staff (or for its assigned notary: no history, no office actions). */
@@ -281,6 +282,11 @@ export function BookingDetailPage() {
               )}
             </SectionCard>
           )}
+          {b.canRefund && (
+            <SectionCard title="Refund payment">
+              <AdminRefund bookingId={b.id} notarized={b.notarized} onRefunded={refresh} />
+            </SectionCard>
+          )}
         </div>
       )}
 
@@ -299,6 +305,7 @@ export function BookingDetailPage() {
                   <span className="font-medium">{auditActionLabel(h.action)}</span>
                   {h.data && 'to' in h.data && h.action === 'booking.status_changed' && <span>→ {bookingStatusLabel(String(h.data.to))}</span>}
                   <span className="text-slate-600">by {h.actor}</span>
+                  {h.action === 'booking.refunded' && typeof h.data?.reason === 'string' && <span className="w-full text-slate-700">Reason: {h.data.reason}</span>}
                 </li>
               ))}
             </ol>

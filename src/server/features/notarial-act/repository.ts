@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { notarialDocuments } from '../../db/schema.ts';
 
@@ -41,4 +41,14 @@ export async function completeSeal(
     .where(and(eq(notarialDocuments.id, actId), eq(notarialDocuments.sealClaim, claim), isNull(notarialDocuments.sealedAt)))
     .returning({ id: notarialDocuments.id });
   return rows.length > 0;
+}
+
+/** Whether any document of the booking carries a seal (a notarial act happened). */
+export async function anySealed(db: DbOrTx, bookingId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: notarialDocuments.id })
+    .from(notarialDocuments)
+    .where(and(eq(notarialDocuments.bookingId, bookingId), isNotNull(notarialDocuments.sealedAt)))
+    .limit(1);
+  return !!row;
 }
