@@ -323,7 +323,7 @@ function NotaryControls(props: {
       const result = await stop.mutateAsync({ recordingId: handle.recordingId, chunkCount });
       recorder.current = null;
       setRecording(false);
-      setMessage(result.missing.length ? { text: `Part of the recording did not arrive (${result.missing.length} pieces). Record again.`, error: true } : { text: 'Recording saved.', error: false });
+      setMessage(result.missing.length ? { text: `Part of the recording did not arrive (${result.missing.length} pieces). Record again.`, error: true } : { text: 'Recording stopped.', error: false });
       await refresh();
     } catch (error) {
       setMessage({ text: error instanceof Error ? error.message : 'The recording could not be saved.', error: true });
@@ -378,6 +378,11 @@ function NotaryControls(props: {
       <p className="text-sm text-slate-700">
         Recordings: {session.recordings.filter((r) => r.status === 'stored').length} saved
       </p>
+      {session.recordingSaving && (
+        <p role="status" className="text-sm text-slate-800">
+          {sessionMessages.savingRecording}
+        </p>
+      )}
       {message && (
         <p role={message.error ? 'alert' : 'status'} className={message.error ? 'text-sm text-red-700' : 'text-sm text-green-800'}>
           {message.text}

@@ -1,7 +1,5 @@
 import { Readable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { sessionRecordings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
@@ -22,6 +20,7 @@ import {
   type SessionView,
 } from '../../../shared/session.ts';
 import * as repo from './repository.ts';
+import { assembleNext, kickAssembly, onRecordingStored } from './assembly.ts';
 import type { SessionBooking } from './repository.ts';
 
 /** Reads the console shows beside a booking (session state, recordings). */
@@ -100,6 +99,7 @@ const notifiers = new WeakMap<Deps, SessionNotifier>();
 /** The socket namespace registers itself here (one per server). */
 export function registerSessionNotifier(deps: Deps, notifier: SessionNotifier): void {
   notifiers.set(deps, notifier);
+  onRecordingStored(deps, (d, bookingId) => notifySessionChanged(d, bookingId));
 }
 
 /** Both participants refetch the session view (through the Socket.IO adapter: every node). Call after commit. */
@@ -147,8 +147,9 @@ export async function getSessionView(deps: Deps, participant: Participant, booki
     finishedAt: booking.finishedAt,
     outcome: booking.outcome,
     documents: documents.map((d) => ({ id: d.id, name: d.name, contentType: d.contentType ?? 'application/octet-stream', sizeBytes: d.sizeBytes ?? 0, url: documentUrl(participant, access, d.id) })),
-    recordings: participant.role === 'notary' ? recordings.map((r) => ({ id: r.id, status: r.status === 'assembling' ? 'recording' : r.status, startedAt: r.startedAt, sizeBytes: r.sizeBytes })) : [],
-    recordingActive: recordings.some((r) => r.status === 'recording' || r.status === 'assembling'),
+    recordings: participant.role === 'notary' ? recordings.map((r) => ({ id: r.id, status: r.status, startedAt: r.startedAt, sizeBytes: r.sizeBytes })) : [],
+    recordingActive: recordings.some((r) => r.status === 'recording'),
+    recordingSaving: recordings.some((r) => r.status === 'assembling'),
     finishBlockers,
   };
 }
@@ -178,7 +179,8 @@ export const finishChecks: FinishCheck[] = [
   async ({ tx, booking, outcome }) => {
     if (outcome === 'no_show') return null;
     const recordings = await repo.listRecordings(tx, booking.id);
-    if (recordings.some((r) => r.status === 'recording' || r.status === 'assembling')) return messages.recordingActive;
+    if (recordings.some((r) => r.status === 'recording')) return messages.recordingActive;
+    if (recordings.some((r) => r.status === 'assembling')) return messages.recordingSaving;
     return recordings.some((r) => r.status === 'stored') ? null : messages.recordingRequired;
   },
   async ({ deps, booking, outcome }) =>
@@ -203,10 +205,12 @@ async function finishBlockersFor(deps: Deps, booking: SessionBooking, outcome: S
  */
 export async function startSession(deps: Deps, participant: Participant): Promise<{ recordingId: string; mimeType: string }> {
   if (participant.role !== 'notary' || !participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
-  // A recording left running by a crashed browser is sealed with what arrived.
+  // A recording left running by a crashed browser is kept with what arrived: queued for assembly.
+  let queued = false;
   for (const earlier of await repo.listRecordings(deps.db, participant.bookingId)) {
-    if (earlier.status === 'recording') await assembleRecording(deps, earlier.id);
+    if (earlier.status === 'recording') queued = (await repo.queueAssembly(deps.db, earlier.id)) || queued;
   }
+  if (queued) void kickAssembly(deps);
   const recording = await deps.db.transaction(async (tx) => {
     const booking = await repo.findSessionBooking(tx, participant.bookingId);
     if (!booking || booking.notaryId !== participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
@@ -244,6 +248,8 @@ export interface FinishActor {
  * no-show; completing always needs the recording, whoever asks).
  */
 export async function finishSession(deps: Deps, actor: FinishActor, input: { bookingId: string; outcome: SessionOutcome; reason?: string }): Promise<void> {
+  // A recording still being saved is waited for (bounded); the room says "Saving the recording…" meanwhile.
+  if (input.outcome !== 'no_show' && isUuid(input.bookingId)) await waitForAssembly(deps, input.bookingId, finishWaitsForAssemblyMs);
   await deps.db.transaction(async (tx) => {
     const booking = isUuid(input.bookingId) ? await repo.findSessionBooking(tx, input.bookingId) : null;
     if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
@@ -307,58 +313,50 @@ export async function receiveChunk(deps: Deps, staff: StaffIdentity, input: { re
 
 /**
  * The notary stopped the recording after `chunkCount` chunks: once all of them
- * are here, they are joined in order into one private object. Missing numbers
- * are answered so the browser can send them again.
+ * are here, the recording is queued for assembly (joined in order into one
+ * private object by a background worker, `assembly.ts`) and Stop answers at
+ * once. Missing numbers are answered so the browser can send them again. A
+ * Stop on a recording already queued whose worker died (its lease ran out)
+ * sets the assembly going again here.
  */
 export async function stopRecording(deps: Deps, staff: StaffIdentity, input: { recordingId: string; chunkCount: number }): Promise<{ missing: number[] }> {
   const recording = await recordingForNotary(deps, staff, input.recordingId);
-  if (recording.status === 'stored') return { missing: [] };
-  const have = new Set((await repo.listChunks(deps.db, recording.id)).map((c) => c.seq));
-  const missing: number[] = [];
-  for (let seq = 0; seq < input.chunkCount && missing.length < 50; seq++) if (!have.has(seq)) missing.push(seq);
-  if (missing.length) return { missing };
-  await assembleRecording(deps, recording.id);
-  await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'session.recording_stored', entityType: 'booking', entityId: recording.bookingId, data: { recordingId: recording.id } });
+  if (recording.status === 'stored' || recording.status === 'failed' || recording.status === 'deleted') return { missing: [] };
+  if (recording.status === 'recording') {
+    const have = new Set((await repo.listChunks(deps.db, recording.id)).map((c) => c.seq));
+    const missing: number[] = [];
+    for (let seq = 0; seq < input.chunkCount && missing.length < 50; seq++) if (!have.has(seq)) missing.push(seq);
+    if (missing.length) return { missing };
+    if (await repo.queueAssembly(deps.db, recording.id)) {
+      await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'session.recording_stopped', entityType: 'booking', entityId: recording.bookingId, data: { recordingId: recording.id, chunkCount: input.chunkCount } });
+    }
+  }
+  void kickAssembly(deps);
   notifySessionChanged(deps, recording.bookingId);
   return { missing: [] };
 }
 
 /**
- * Joins the chunks 0, 1, 2… (up to the first gap) into the recording's object
- * and deletes them. One MediaRecorder's chunks concatenated are one playable
- * WebM file. The row is claimed first (`assembling`), so two callers never
- * assemble the same recording; on failure it goes back to `recording`.
+ * Queues a recording a crashed browser left running and assembles it now, on
+ * this node (retention's pass over idle recordings): 'busy' when another
+ * worker holds it.
  */
 export async function assembleRecording(deps: Deps, recordingId: string): Promise<'stored' | 'failed' | 'busy'> {
-  const [claimed] = await deps.db
-    .update(sessionRecordings)
-    .set({ status: 'assembling' })
-    .where(and(eq(sessionRecordings.id, recordingId), eq(sessionRecordings.status, 'recording')))
-    .returning();
-  if (!claimed) return 'busy';
-  try {
-    const chunks = await repo.listChunks(deps.db, recordingId);
-    const contiguous = chunks.filter((c, index) => c.seq === index);
-    if (contiguous.length === 0) {
-      await repo.updateRecording(deps.db, recordingId, { status: 'failed', chunkCount: 0 });
-      return 'failed';
-    }
-    const storage = deps.storage;
-    async function* bytes() {
-      for (const chunk of contiguous) {
-        const object = await storage.get(chunk.storageKey);
-        for await (const piece of object.body as AsyncIterable<Buffer>) yield piece;
-      }
-    }
-    // S3: put() sends multipart parts of at least 5 MB as it goes (the last may be smaller).
-    const { size } = await storage.put(claimed.storageKey, Readable.from(bytes()), { contentType: claimed.mimeType, upsert: true });
-    await repo.updateRecording(deps.db, recordingId, { status: 'stored', sizeBytes: size, chunkCount: contiguous.length, storedAt: deps.now() });
-    for (const chunk of chunks) await storage.delete(chunk.storageKey);
-    await repo.deleteChunks(deps.db, recordingId);
-    return 'stored';
-  } catch (error) {
-    await repo.updateRecording(deps.db, recordingId, { status: 'recording' });
-    throw error;
+  await repo.queueAssembly(deps.db, recordingId);
+  const result = await assembleNext(deps, recordingId);
+  return result === 'stored' || result === 'failed' ? result : 'busy';
+}
+
+/** Finish waits this long for the recording to be saved before answering "Saving the recording…". */
+export const finishWaitsForAssemblyMs = 20_000;
+
+/** Until no recording of the booking is being assembled (kicking this node's worker), or the time is up. */
+async function waitForAssembly(deps: Deps, bookingId: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const recordings = await repo.listRecordings(deps.db, bookingId);
+    if (!recordings.some((r) => r.status === 'assembling') || Date.now() >= deadline) return;
+    await Promise.race([kickAssembly(deps), new Promise((resolve) => setTimeout(resolve, 250))]);
   }
 }
 
