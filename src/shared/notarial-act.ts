@@ -105,6 +105,14 @@ export const adoptSignatureInput = z.object({
 export const placeSignatureInput = z.object({ bookingId: z.uuid(), documentId: z.uuid() }).extend(placementSchema.shape);
 export const sealInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), actType: z.enum(actTypes) });
 export const bookingIdInput = z.object({ bookingId: z.uuid() });
+/** The notary sets a document aside as not notarizable (or takes that back), with a reason. */
+export const markNotNotarizableInput = z.object({
+  bookingId: z.uuid(),
+  documentId: z.uuid(),
+  notNotarizable: z.boolean().default(true),
+  reason: z.string().trim().max(500).optional(),
+});
+export const notNotarizableReasonRequired = 'Say why this document cannot be notarized.';
 export const confirmIdentityInput = z.object({ bookingId: z.uuid(), verificationId: z.uuid() });
 
 export interface ActDocumentView {
@@ -118,6 +126,9 @@ export interface ActDocumentView {
   sealed: boolean;
   sealedSha256: string | null;
   pageCount: number | null;
+  /** Set aside by the notary (unreadable, refused): never sealed, does not block Finish. */
+  notNotarizable: boolean;
+  notNotarizableReason: string | null;
 }
 
 export interface ActView {

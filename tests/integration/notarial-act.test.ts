@@ -12,7 +12,8 @@ import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal } from '../../src/server/features/journal/service.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
-import { actMessages } from '../../src/shared/notarial-act.ts';
+import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
+import { finishBlocker } from '../../src/server/features/notarial-act/service.ts';
 import { notaryProfiles } from '../../src/server/db/schema.ts';
 import { generateTestCertificate } from '../../src/server/features/notarial-act/certificates.ts';
 import { confirmTestCard } from '../../src/server/features/payments/service.ts';
@@ -299,6 +300,31 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
     expect(await journalOf(b.bookingId)).toEqual([expect.objectContaining({ sealedSha256: act!.sealedSha256 })]);
     expect(await storedSha(act!.sealedKey!)).toBe(act!.sealedSha256);
+  });
+
+  it('a malformed customer PDF gives the notary a clear message; marked not notarizable it no longer blocks Finish', async () => {
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, notary.id);
+    cookies.notary = await notary.sessionCookie();
+    // Looks like a PDF (the upload's byte check), but its body is damaged.
+    const [doc] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));
+    await app.deps.storage.put(doc!.storageKey, Readable.from(Buffer.concat([samplePdf.subarray(0, 20), Buffer.from('garbage '.repeat(50))])), { contentType: 'application/pdf', upsert: true });
+    const placed = await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    expect(placed).toMatchObject({ status: 422, message: actMessages.unreadableDocument });
+
+    const mark = (input: object, cookie = cookies.notary) => call('act.markNotNotarizable', { bookingId: b.bookingId, documentId: b.documentId, ...input }, { cookie });
+    expect(await mark({ reason: '' })).toMatchObject({ status: 400, message: notNotarizableReasonRequired });
+    expect((await mark({ reason: 'The file is damaged' }, cookies.notary2)).status).toBe(403);
+    const marked = await mark({ reason: 'The file is damaged' });
+    expect(marked.status).toBe(200);
+    expect((marked.data as { documents: { notNotarizable: boolean; notNotarizableReason: string }[] }).documents[0]).toMatchObject({ notNotarizable: true, notNotarizableReason: 'The file is damaged' });
+    expect(await finishBlocker(app.deps.db, b.bookingId)).toBeNull();
+    // Set aside, it is neither signed nor sealed.
+    expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` })).status).toBe(412);
+    expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).message).toBe(actMessages.markedNotNotarizable);
+    // Taken back, it blocks Finish again.
+    expect((await mark({ notNotarizable: false })).status).toBe(200);
+    expect(await finishBlocker(app.deps.db, b.bookingId)).toBe(actMessages.notSealed);
   });
 
   it('once a document is sealed the booking cannot be cancelled by anyone; an admin refunds with a reason and the act stands', async () => {

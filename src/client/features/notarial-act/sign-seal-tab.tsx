@@ -44,6 +44,8 @@ function SignerSide({ token }: { token: string }) {
             <p className="flex items-center gap-2 text-sm font-semibold text-green-800">
               <BadgeCheck className="h-4 w-4" aria-hidden="true" /> Sealed by the notary. You can download it from your booking page.
             </p>
+          ) : doc.notNotarizable ? (
+            <p className="text-sm text-slate-800">The notary cannot notarize this document: {doc.notNotarizableReason}</p>
           ) : doc.signed ? (
             <p role="status" className="text-sm text-slate-800">Signed. The notary now completes the certificate and seals the document.</p>
           ) : doc.placement ? (
@@ -96,7 +98,9 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
   return (
     <li className="grid gap-3 rounded-md border border-slate-200 p-3">
       <p className="font-semibold text-slate-900">{doc.name}</p>
-      {doc.sealed ? (
+      {doc.notNotarizable ? (
+        <NotNotarizable bookingId={bookingId} doc={doc} onView={onView} />
+      ) : doc.sealed ? (
         <div className="grid gap-1">
           <p className="flex items-center gap-2 font-semibold text-green-800">
             <BadgeCheck className="h-4 w-4" aria-hidden="true" /> Sealed ({actTypeLabels[doc.actType!]}), {doc.pageCount} pages
@@ -150,6 +154,7 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
               {seal.isPending ? 'Sealing…' : 'Apply seal and signature'}
             </Button>
           </div>
+          <NotNotarizable bookingId={bookingId} doc={doc} onView={onView} />
         </>
       )}
       {(place.error || seal.error) && (
@@ -158,5 +163,58 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
         </p>
       )}
     </li>
+  );
+}
+
+/**
+ * A document the act cannot go on with (a damaged file, a document that may
+ * not be notarized): the notary sets it aside with a reason, so Finish no
+ * longer waits for it; or takes that back.
+ */
+function NotNotarizable({ bookingId, doc, onView }: { bookingId: string; doc: ActDocumentView; onView: (view: ActView) => void }) {
+  const mark = trpc.act.markNotNotarizable.useMutation({ onSuccess: onView });
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const reasonId = `not-notarizable-${doc.documentId.slice(0, 8)}`;
+  if (doc.notNotarizable) {
+    return (
+      <div className="grid gap-2">
+        <p role="status" className="text-slate-800">
+          Marked as not notarizable: {doc.notNotarizableReason}. It is not sealed and does not hold up finishing the session.
+        </p>
+        <Button type="button" variant="outline" className="justify-self-start" disabled={mark.isPending} onClick={() => mark.mutate({ bookingId, documentId: doc.documentId, notNotarizable: false })}>
+          Notarize this document after all
+        </Button>
+        {mark.error && <p role="alert" className="text-red-700">{mark.error.message}</p>}
+      </div>
+    );
+  }
+  if (!open) {
+    return (
+      <Button type="button" variant="outline" className="justify-self-start" onClick={() => setOpen(true)}>
+        Mark as not notarizable…
+      </Button>
+    );
+  }
+  return (
+    <form
+      className="grid gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        mark.mutate({ bookingId, documentId: doc.documentId, notNotarizable: true, reason });
+      }}
+    >
+      <Label htmlFor={reasonId}>Why can this document not be notarized? (the signer sees it)</Label>
+      <Input id={reasonId} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} required minLength={3} />
+      <div className="flex gap-2">
+        <Button type="submit" variant="destructive" disabled={mark.isPending}>
+          Mark as not notarizable
+        </Button>
+        <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+          Keep it
+        </Button>
+      </div>
+      {mark.error && <p role="alert" className="text-red-700">{mark.error.message}</p>}
+    </form>
   );
 }

@@ -6,6 +6,7 @@ import {
   commissionInput,
   confirmIdentityInput,
   journalRangeInput,
+  markNotNotarizableInput,
   placeSignatureInput,
   sealInput,
   uploadCertificateInput,
@@ -38,6 +39,7 @@ export const actRouter = router({
   get: notaryOrAdmin.input(bookingIdInput).query(({ ctx, input }) => act.actForStaff(ctx.deps, ctx.staff, input.bookingId)),
   place: notary.input(placeSignatureInput).mutation(({ ctx, input }) => act.placeSignature(ctx.deps, ctx.staff, input)),
   seal: notary.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
+  markNotNotarizable: notary.input(markNotNotarizableInput).mutation(({ ctx, input }) => act.markNotNotarizable(ctx.deps, ctx.staff, input)),
   resendDocument: office.input(bookingIdInput).mutation(async ({ ctx, input }) => {
     await act.resendDocumentReady(ctx.deps, ctx.staff, input.bookingId);
     return { ok: true as const };

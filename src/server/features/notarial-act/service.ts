@@ -7,6 +7,7 @@ import {
   type ActDocumentView,
   type ActType,
   type ActView,
+  notNotarizableReasonRequired,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { bookings, customers, documents, notarialDocuments, notaryProfiles, sessionRecordings, staffUsers } from '../../db/schema.ts';
@@ -72,6 +73,8 @@ function documentView(doc: typeof documents.$inferSelect, act: ActRow | null): A
     sealed: !!act?.sealedAt,
     sealedSha256: act?.sealedSha256 ?? null,
     pageCount: act?.pageCount ?? null,
+    notNotarizable: !!act?.notNotarizableAt,
+    notNotarizableReason: act?.notNotarizableReason ?? null,
   };
 }
 
@@ -79,7 +82,9 @@ async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
   const rows = await actDocuments(db, bookingId);
   const signer = await signerName(db, bookingId);
   const docs = rows.map((r) => documentView(r.doc, r.act));
-  return { bookingId, signerName: signer.name, documents: docs, allSealed: docs.length > 0 && docs.every((d) => d.sealed) };
+  // Documents set aside as not notarizable are neither sealed nor waited for.
+  const toSeal = docs.filter((d) => !d.notNotarizable);
+  return { bookingId, signerName: signer.name, documents: docs, allSealed: toSeal.length > 0 && toSeal.every((d) => d.sealed) };
 }
 
 export async function actForStaff(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
@@ -128,6 +133,7 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   const { act } = await documentOfBooking(deps.db, bookingId, input.documentId);
   if (!act?.placement) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
   if (act.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+  if (act.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
   const bytes = Buffer.from(input.png.slice(input.png.indexOf(',') + 1), 'base64');
   if (bytes.length < 60 || !bytes.subarray(0, 8).equals(pngMagic)) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
@@ -396,9 +402,49 @@ async function notarizable<T>(source: { bytes: Buffer; contentType: string }, wo
 
 /** Why the session cannot be finished as completed yet, or null (the room's finish calls this). */
 export async function finishBlocker(db: DbOrTx, bookingId: string): Promise<string | null> {
-  // A booking without documents has nothing to seal.
+  // A booking without documents has nothing to seal; a document set aside as not notarizable is not waited for.
   const view = await actView(db, bookingId);
-  return view.documents.every((d) => d.sealed) ? null : actMessages.notSealed;
+  return view.documents.every((d) => d.sealed || d.notNotarizable) ? null : actMessages.notSealed;
+}
+
+/**
+ * The notary sets a document aside as not notarizable (a damaged file, a
+ * document that may not be notarized), with a reason, so the act is not stuck
+ * on it: it is never signed or sealed and no longer blocks Finish. Taken back
+ * the same way. Under the booking's lock, so it never crosses a seal.
+ */
+export async function markNotNotarizable(
+  deps: Deps,
+  staff: StaffIdentity,
+  input: { bookingId: string; documentId: string; notNotarizable: boolean; reason?: string },
+): Promise<ActView> {
+  await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
+  const reason = input.reason?.trim() ?? '';
+  if (input.notNotarizable && reason.length < 3) throw new DomainError('BAD_REQUEST', notNotarizableReasonRequired);
+  const changed = await deps.db.transaction(async (tx) => {
+    await lockBookingRow(tx, input.bookingId);
+    const { doc, act } = await documentOfBooking(tx, input.bookingId, input.documentId);
+    if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+    if (!!act?.notNotarizableAt === input.notNotarizable) return false;
+    const values = input.notNotarizable
+      ? { notNotarizableAt: deps.now(), notNotarizableReason: reason, notNotarizableBy: staff.user.id }
+      : { notNotarizableAt: null, notNotarizableReason: null, notNotarizableBy: null };
+    await tx
+      .insert(notarialDocuments)
+      .values({ bookingId: input.bookingId, documentId: doc.id, ...values })
+      .onConflictDoUpdate({ target: notarialDocuments.documentId, set: values });
+    await writeAudit(tx, {
+      actorType: 'staff',
+      actorId: staff.user.id,
+      action: input.notNotarizable ? 'document.not_notarizable' : 'document.notarizable_again',
+      entityType: 'booking',
+      entityId: input.bookingId,
+      data: { documentId: doc.id, ...(input.notNotarizable ? { reason } : {}) },
+    });
+    return true;
+  });
+  if (changed) await notifySessionUpdated(deps, input.bookingId, 'placement');
+  return actView(deps.db, input.bookingId);
 }
 
 /** Inside the finishing transaction: "Your notarized document is ready", with a manage link. */
