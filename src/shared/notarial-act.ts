@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { manageTokenSchema } from './manage-booking.ts';
+import { actStageMessages, type ActStage } from './act-stages.ts';
 
 /**
  * The notarial act, shared by both sides: identity proofing before the
@@ -24,7 +25,7 @@ export const identityMessages = {
   nameRequired: 'Please enter your name exactly as it appears on your ID.',
   inProgress: 'Your verification is being checked. This page updates when it is done.',
   notVerified: "The signer's identity is not verified yet. The session can start once the signer has verified their identity from their booking page.",
-  notConfirmed: 'Confirm that the verified ID matches the person on camera before starting the session.',
+  notConfirmed: 'Confirm that the verified ID matches the person on camera. The recording must be running: the comparison is part of the recorded act.',
   failedPrefix: 'Verification failed:',
 } as const;
 
@@ -136,7 +137,20 @@ export interface ActView {
   signerName: string;
   documents: ActDocumentView[];
   allSealed: boolean;
+  /** The act's stage (the server's state machine, decision 073) and the signer's answers. */
+  stage: ActStage;
+  signerLocation: string | null;
+  consentGiven: boolean;
+  oathRequested: boolean;
+  oathKind: 'swear' | 'affirm' | null;
 }
+
+export const giveConsentInput = z.object({
+  token: manageTokenSchema,
+  location: z.string().trim().min(2, 'Choose where you are right now.').max(90),
+  consent: z.literal(true, 'Tick “I consent to sign electronically” to continue.'),
+});
+export const answerOathInput = z.object({ token: manageTokenSchema, kind: z.enum(['swear', 'affirm']) });
 
 export const actMessages = {
   notPlaced: 'Wait until the notary shows you where to sign.',
@@ -150,7 +164,7 @@ export const actMessages = {
   badPlacement: 'That page does not exist in this document.',
   signatureImage: 'The signature must be a PNG image.',
   sealing: 'This document is being sealed. It will show as sealed in a moment.',
-  recordingFirst: 'Start the recording first: the act must be recorded.',
+  recordingFirst: actStageMessages.recordingRequired,
   unreadableDocument: 'This file cannot be read as a document (it is damaged or not a valid PDF or image), so it cannot be sealed. Ask the signer for a new copy, or mark it as not notarizable.',
   cancelAfterSealCustomer: 'This booking can no longer be cancelled: your document has already been notarized. Please contact us if something is wrong.',
   cancelAfterSealStaff: 'This booking cannot be cancelled: a document of it has already been notarized (sealed), and the act stands. An admin can still refund the payment with a reason.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ActStage } from './act-stages.ts';
 import type { BookingStatus } from './booking.ts';
 import { manageTokenSchema } from './manage-booking.ts';
 
@@ -106,6 +107,8 @@ export interface SessionView {
   recordingSaving: boolean;
   /** Notary only: why finishing as completed is refused now (empty: allowed). */
   finishBlockers: string[];
+  /** The act's stage as the server's state machine says (both browsers show it; decision 073). */
+  stage: ActStage;
 }
 
 export const sessionMessages = {

@@ -7,12 +7,13 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, documents, identityVerifications, journalEntries, notarialDocuments, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
+import { auditLog, bookings, documents, identityVerifications, journalEntries, notarialDocuments, notarySessions, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal } from '../../src/server/features/journal/service.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
 import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
+import { actStageMessages } from '../../src/shared/act-stages.ts';
 import { finishBlocker } from '../../src/server/features/notarial-act/service.ts';
 import { notaryProfiles } from '../../src/server/db/schema.ts';
 import { generateTestCertificate } from '../../src/server/features/notarial-act/certificates.ts';
@@ -117,7 +118,11 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [row] = await app.deps.db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, b.bookingId), eq(identityVerifications.status, 'verified')));
     expect(await buffer((await app.deps.storage.get(row!.imageKeys![0]!)).body)).toEqual(Buffer.from(jpg, 'base64'));
 
-    const confirmed = await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (seen.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
+    const verificationId = (seen.data as { latest: { id: string } }).latest.id;
+    // The comparison happens on the recording: refused until one runs.
+    expect(await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/first.webm` });
+    const confirmed = await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary });
     expect(confirmed.data).toMatchObject({ startBlocker: null });
     // Verified once: no more attempts.
     expect((await submit(b.token, 'Grace Hopper')).body.error).toBe(identityMessages.alreadyVerified);
@@ -147,16 +152,29 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
 
     // Sealing waits for the confirmation, the signature, a running recording and the commission.
     expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(412);
+    // Nothing of the act happens off the recording: confirming, signing and sealing are refused until one runs.
+    expect(await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect(await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    expect(await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    // The act is recorded (the browser journey records for real; here a row stands in).
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/r.webm` });
+    expect(await call('manageAct.giveConsent', { token: b.token, location: 'IA', consent: true })).toMatchObject({ status: 412, message: actStageMessages.identityNotConfirmed });
     await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary });
+    // Location and consent before signing.
+    expect(await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).toMatchObject({ status: 412, message: actStageMessages.consentRequired });
+    expect((await call('manageAct.giveConsent', { token: b.token, location: 'Narnia', consent: true })).status).toBe(400);
+    expect((await call('manageAct.giveConsent', { token: b.token, location: 'IA', consent: false })).status).toBe(400);
+    const consented = await call('manageAct.giveConsent', { token: b.token, location: 'IA', consent: true });
+    expect(consented).toMatchObject({ status: 200, data: { stage: 'signing', signerLocation: 'IA', consentGiven: true } });
+    const [sessionRow] = await app.deps.db.select().from(notarySessions).where(eq(notarySessions.bookingId, b.bookingId));
+    expect(sessionRow).toMatchObject({ signerLocation: 'IA', consentAddress: expect.any(String), consentAt: expect.any(Date) });
+    await app.deps.db.delete(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).message).toBe('Wait until the notary shows you where to sign.');
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 9, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(400);
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: 'data:image/png;base64,AAAA' })).status).toBe(400);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
-    const unrecorded = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
-    expect(unrecorded).toMatchObject({ status: 412, message: actMessages.recordingFirst });
-    // The act is recorded (the browser journey records for real; here a row stands in).
-    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/r.webm` });
     const noCommission = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
     expect(noCommission.message).toMatch(/commission number/);
     await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
@@ -256,8 +274,9 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     cookies.notary = await notary.sessionCookie();
     await submit(b.token, 'Grace Hopper');
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
-    await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
     await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/${b.documentId}.webm` });
+    await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
+    expect((await call('manageAct.giveConsent', { token: b.token, location: 'Outside the United States: Canada', consent: true })).status).toBe(200);
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
     await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
@@ -288,9 +307,22 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true });
   });
 
+  it('a jurat needs the oath: the notary administers it, the signer affirms, the moment is marked on the recording; then it seals', async () => {
+    const b = await readyToSeal();
+    const sealJurat = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'jurat' }, { cookie: cookies.notary });
+    expect(await sealJurat()).toMatchObject({ status: 412, message: actStageMessages.oathRequired });
+    expect(await call('manageAct.answerOath', { token: b.token, kind: 'affirm' })).toMatchObject({ status: 412, message: actStageMessages.oathNotAsked });
+    expect((await call('act.administerOath', { bookingId: b.bookingId }, { cookie: cookies.notary2 })).status).toBe(403);
+    expect(await call('act.administerOath', { bookingId: b.bookingId }, { cookie: cookies.notary })).toMatchObject({ status: 200, data: { stage: 'oath', oathRequested: true } });
+    expect(await call('manageAct.answerOath', { token: b.token, kind: 'affirm' })).toMatchObject({ status: 200, data: { stage: 'signing', oathKind: 'affirm' } });
+    const [mark] = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, b.bookingId), eq(auditLog.action, 'act.answerOath')));
+    expect(mark!.data).toMatchObject({ kind: 'affirm', recordingId: expect.any(String), atMs: expect.any(Number), from: 'oath', to: 'signing' });
+    expect((await sealJurat()).status).toBe(200);
+  });
+
   it('a seal claim within its lease refuses a second seal; a stale one (a crashed node) is taken over', async () => {
     const b = await readyToSeal();
-    const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'jurat' }, { cookie: cookies.notary });
+    const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
     const claimed = { sealClaim: crypto.randomUUID(), sealClaimUntil: new Date(clock.getTime() + 60_000) };
     await app.deps.db.update(notarialDocuments).set(claimed).where(eq(notarialDocuments.documentId, b.documentId));
     expect(await seal()).toMatchObject({ status: 409, message: actMessages.sealing });
@@ -356,7 +388,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(await journalOf(b.bookingId)).toHaveLength(1);
   });
 
-  it('the session room cannot start until identity is verified and confirmed, nor finish as completed with a document unsealed', async () => {
+  it('recording starts once identity is verified (before the notary confirms it, so the comparison is recorded); finishing needs every document sealed', async () => {
     const b = await confirmedBooking(app.deps);
     await assign(b.bookingId, notary.id);
     const [row] = await app.deps.db.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, b.bookingId));
@@ -368,10 +400,15 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       await submit(b.token, 'Ida Fail');
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);
       await submit(b.token, 'Grace Hopper');
-      await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notConfirmed);
-      const [verified] = await app.deps.db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, b.bookingId), eq(identityVerifications.status, 'verified')));
-      await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: verified!.id }, { cookie: await notary.sessionCookie() });
       expect((await startSession(app.deps, participant)).recordingId).toMatch(/^[0-9a-f-]{36}$/);
+      const [verified] = await app.deps.db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, b.bookingId), eq(identityVerifications.status, 'verified')));
+      expect((await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: verified!.id }, { cookie: await notary.sessionCookie() })).status).toBe(200);
+      // Each transition is in the act's audit trail with the stages before and after.
+      const trail = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, b.bookingId)));
+      expect(trail.filter((a) => a.action.startsWith('act.')).map((a) => [a.action, a.data])).toEqual([
+        ['act.startRecording', expect.objectContaining({ from: 'identity_proven', to: 'recording' })],
+        ['act.confirmIdentity', expect.objectContaining({ from: 'recording', to: 'location_and_consent' })],
+      ]);
       clock = new Date(row!.startsAt!.getTime() + 60 * 60_000);
       await app.deps.db.update(sessionRecordings).set({ status: 'stored' }).where(eq(sessionRecordings.bookingId, b.bookingId));
       await expect(finishSession(app.deps, { staffId: notary.id, role: 'notary' }, { bookingId: b.bookingId, outcome: 'completed' })).rejects.toThrow(actMessages.notSealed);

@@ -456,6 +456,15 @@ export const notarySessions = pgTable('notary_sessions', {
   outcome: text('outcome', { enum: sessionOutcomes }),
   outcomeReason: text('outcome_reason'),
   finishedBy: uuid('finished_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+  /** The signer's "I consent to sign electronically" (ESIGN, 15 U.S.C. 7001(c)): when, and from which address. */
+  consentAt: timestamp('consent_at', { withTimezone: true }),
+  consentAddress: text('consent_address'),
+  /** "Where are you right now?": a US state's code, or a country's name when outside the US. */
+  signerLocation: text('signer_location'),
+  /** The notary pressed "Administer oath"; the signer answered "I swear" or "I affirm". */
+  oathRequestedAt: timestamp('oath_requested_at', { withTimezone: true }),
+  oathAnsweredAt: timestamp('oath_answered_at', { withTimezone: true }),
+  oathKind: text('oath_kind', { enum: ['swear', 'affirm'] }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
 import {
   actMessages,
   type ActDocumentView,
@@ -16,11 +16,11 @@ import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { issueManageToken, lockBookingRow } from '../booking/service.ts';
 import { latestVerified } from '../identity/service.ts';
-import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
+import { requireActAccess } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
-import { notifySessionUpdated } from '../session-events.ts';
+import { actAnswers, actChanged, actStage, administerOath as administerOathStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
 import { documentIsReadable } from './document-check.ts';
 /**
@@ -84,7 +84,18 @@ async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
   const docs = rows.map((r) => documentView(r.doc, r.act));
   // Documents set aside as not notarizable are neither sealed nor waited for.
   const toSeal = docs.filter((d) => !d.notNotarizable);
-  return { bookingId, signerName: signer.name, documents: docs, allSealed: toSeal.length > 0 && toSeal.every((d) => d.sealed) };
+  const [{ stage }, answers] = await Promise.all([actStage(db, bookingId), actAnswers(db, bookingId)]);
+  return {
+    bookingId,
+    signerName: signer.name,
+    documents: docs,
+    allSealed: toSeal.length > 0 && toSeal.every((d) => d.sealed),
+    stage,
+    signerLocation: answers.signerLocation,
+    consentGiven: !!answers.consentAt,
+    oathRequested: answers.oathRequested,
+    oathKind: answers.oathKind,
+  };
 }
 
 export async function actForStaff(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
@@ -123,7 +134,7 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
     .insert(notarialDocuments)
     .values({ bookingId: input.bookingId, documentId: doc.id, placement, pageCount: pages })
     .onConflictDoUpdate({ target: notarialDocuments.documentId, set: { placement, pageCount: pages } });
-  await notifySessionUpdated(deps, input.bookingId, 'placement');
+  actChanged(deps, input.bookingId);
   return actView(deps.db, input.bookingId);
 }
 
@@ -137,14 +148,20 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   const bytes = Buffer.from(input.png.slice(input.png.indexOf(',') + 1), 'base64');
   if (bytes.length < 60 || !bytes.subarray(0, 8).equals(pngMagic)) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(notarialDocuments)
-      .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: bytes.toString('base64'), signedAt: deps.now() })
-      .where(eq(notarialDocuments.id, act.id));
-    await writeAudit(tx, { actorType: 'customer', action: 'signature.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind } });
-  });
-  await notifySessionUpdated(deps, bookingId, 'signature');
+  // A transition of the act (decision 073): recording running, identity confirmed, location and consent given.
+  await deps.db.transaction((tx) =>
+    takeTransition(tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, kind: input.kind } }, async () => {
+      const updated = await tx
+        .update(notarialDocuments)
+        .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: bytes.toString('base64'), signedAt: deps.now() })
+        .where(and(eq(notarialDocuments.id, act.id), isNull(notarialDocuments.sealedAt), isNull(notarialDocuments.notNotarizableAt)))
+        .returning({ id: notarialDocuments.id });
+      if (updated.length === 0) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+      await writeAudit(tx, { actorType: 'customer', action: 'signature.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind } });
+      return { changed: true, result: undefined };
+    }),
+  );
+  actChanged(deps, bookingId);
   return actView(deps.db, bookingId);
 }
 
@@ -273,9 +290,9 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     const { doc, act } = await documentOfBooking(tx, input.bookingId, input.documentId);
     if (act?.sealedAt) return null;
     if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
-    if (await sessionStartBlocker(tx, input.bookingId)) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
+    // The act's guard (decision 073): recording running, identity confirmed, the oath for a jurat.
+    await takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
     if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
-    if (!(await recordingRunning(tx, input.bookingId))) throw new DomainError('PRECONDITION_FAILED', actMessages.recordingFirst);
     const profile = await profileRow(tx, staff.user.id);
     if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
     if (profile.commissionExpiresOn < startedAt.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
@@ -329,10 +346,10 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       .orderBy(desc(sessionRecordings.startedAt))
       .limit(1);
 
-    const recorded = await deps.db.transaction(async (tx) => {
-      await lockBookingRow(tx, input.bookingId);
+    const recorded = await deps.db.transaction((tx) =>
+      takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType }, data: { documentId: doc.id } }, async () => {
       const done = await actRepo.completeSeal(tx, act.id, claim, { actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id });
-      if (!done) return false;
+      if (!done) return { changed: false, result: false };
       const data: JournalActData = {
         actType: input.actType,
         documentTitle: doc.originalName,
@@ -355,8 +372,9 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       };
       await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
       await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256 } });
-      return true;
-    });
+      return { changed: true, result: true };
+      }),
+    );
     if (!recorded) {
       // Our lease ran out and another request sealed it meanwhile: its file is the one on record.
       await deps.storage.delete(sealedKey).catch(() => {});
@@ -367,18 +385,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     if (stored) await deps.storage.delete(sealedKey).catch(() => {});
     throw error;
   }
-  await notifySessionUpdated(deps, input.bookingId, 'sealed');
+  actChanged(deps, input.bookingId);
   return actView(deps.db, input.bookingId);
-}
-
-/** A recording of the session is running now (sealing, signing and confirming identity need one: issue 26). */
-async function recordingRunning(db: DbOrTx, bookingId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: sessionRecordings.id })
-    .from(sessionRecordings)
-    .where(and(eq(sessionRecordings.bookingId, bookingId), eq(sessionRecordings.status, 'recording')))
-    .limit(1);
-  return !!row;
 }
 
 /**
@@ -443,7 +451,7 @@ export async function markNotNotarizable(
     });
     return true;
   });
-  if (changed) await notifySessionUpdated(deps, input.bookingId, 'placement');
+  if (changed) actChanged(deps, input.bookingId);
   return actView(deps.db, input.bookingId);
 }
 
@@ -473,4 +481,27 @@ export async function openSealed(deps: Deps, bookingId: string, documentId: stri
   if (!row?.key) return null;
   const object = await deps.storage.get(row.key);
   return { ...object, name: `${row.name.replace(/\.[^.]+$/, '')}-notarized.pdf` };
+}
+
+// ---- The signer's location and consent, the oath (issue 26) ----------------------------------
+
+/** "Where are you right now?" and "I consent to sign electronically", stored with the time and address. */
+export async function giveConsent(deps: Deps, input: { token: string; location: string }, address: string | null): Promise<ActView> {
+  const bookingId = await bookingIdForToken(deps.db, input.token);
+  await giveConsentStep(deps, bookingId, { location: input.location, address });
+  return actView(deps.db, bookingId);
+}
+
+/** The notary presses "Administer oath" (a jurat needs the signer's answer before sealing). */
+export async function administerOath(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
+  await requireActAccess(deps, staff, bookingId, { notaryOnly: true });
+  await administerOathStep(deps, staff.user.id, bookingId);
+  return actView(deps.db, bookingId);
+}
+
+/** The signer answers "I swear" or "I affirm". */
+export async function answerOath(deps: Deps, input: { token: string; kind: 'swear' | 'affirm' }): Promise<ActView> {
+  const bookingId = await bookingIdForToken(deps.db, input.token);
+  await answerOathStep(deps, bookingId, input.kind);
+  return actView(deps.db, bookingId);
 }

@@ -21,6 +21,8 @@ import {
 } from '../../../shared/session.ts';
 import * as repo from './repository.ts';
 import { assembleNext, kickAssembly, onRecordingStored } from './assembly.ts';
+import { actChanged, actStage, finishRefusalsFor, onActChanged, takeTransition } from '../act/service.ts';
+import { onActFinished } from '../notarial-act/service.ts';
 import type { SessionBooking } from './repository.ts';
 
 /** Reads the console shows beside a booking (session state, recordings). */
@@ -32,10 +34,10 @@ export { findSessionBooking, listRecordings } from './repository.ts';
  * an outcome. Rules live here; the socket namespace, tRPC router and HTTP
  * routes only translate (docs/decisions/030-session-room.md, 031-session-recording.md).
  *
- * Seams for features built on the room (identity proofing, signing):
- * - `startChecks` / `finishChecks`: push a check; a non-null answer refuses.
- * - `notifySessionChanged(deps, bookingId)`: both participants refetch the view.
- * - `SessionView` (src/shared/session.ts) and `getSessionView`: add fields.
+ * The act's rules (who may start, confirm, sign, seal, finish, and when) are
+ * the act's state machine's (features/act/service.ts, decision 073): start and
+ * finish take its transitions; `notifySessionChanged` is its one bus.
+ * `SessionView` (src/shared/session.ts) and `getSessionView`: add fields.
  */
 
 /** Who is in the room: the booking's customer (manage token) or its assigned notary. */
@@ -94,21 +96,22 @@ export interface SessionNotifier {
   updated(bookingId: string): void;
   closed(bookingId: string, reason: string): void;
 }
-const notifiers = new WeakMap<Deps, SessionNotifier>();
+const closers = new WeakMap<Deps, SessionNotifier['closed']>();
 
-/** The socket namespace registers itself here (one per server). */
+/** The socket namespace registers itself here (one per server): the act's changes reach the room as `session:updated`. */
 export function registerSessionNotifier(deps: Deps, notifier: SessionNotifier): void {
-  notifiers.set(deps, notifier);
-  onRecordingStored(deps, (d, bookingId) => notifySessionChanged(d, bookingId));
+  closers.set(deps, notifier.closed);
+  onActChanged(deps, notifier.updated);
+  onRecordingStored(deps, (d, bookingId) => actChanged(d, bookingId));
 }
 
-/** Both participants refetch the session view (through the Socket.IO adapter: every node). Call after commit. */
+/** Both participants refetch the session view (the act's one bus; every node). Call after commit. */
 export function notifySessionChanged(deps: Deps, bookingId: string): void {
-  notifiers.get(deps)?.updated(bookingId);
+  actChanged(deps, bookingId);
 }
 
 function notifySessionClosed(deps: Deps, bookingId: string, reason: string): void {
-  notifiers.get(deps)?.closed(bookingId, reason);
+  closers.get(deps)?.(bookingId, reason);
 }
 
 // ---- The view ----------------------------------------------------------------
@@ -131,7 +134,10 @@ function documentUrl(participant: Participant, access: SessionAccess, documentId
 export async function getSessionView(deps: Deps, participant: Participant, booking: SessionBooking, access: SessionAccess): Promise<SessionView> {
   const [documents, recordings] = await Promise.all([repo.sessionDocuments(deps.db, booking.id), repo.listRecordings(deps.db, booking.id)]);
   const stored = recordings.some((r) => r.status === 'stored');
-  const finishBlockers = participant.role === 'notary' ? await finishBlockersFor(deps, booking, 'completed') : [];
+  const [finishBlockers, act] = await Promise.all([
+    participant.role === 'notary' ? finishRefusalsFor(deps.db, booking.id, 'completed') : Promise.resolve([]),
+    actStage(deps.db, booking.id),
+  ]);
   return {
     bookingId: booking.id,
     reference: booking.reference,
@@ -151,6 +157,7 @@ export async function getSessionView(deps: Deps, participant: Participant, booki
     recordingActive: recordings.some((r) => r.status === 'recording'),
     recordingSaving: recordings.some((r) => r.status === 'assembling'),
     finishBlockers,
+    stage: act.stage,
   };
 }
 
@@ -161,42 +168,6 @@ export async function markCustomerJoined(deps: Deps, bookingId: string): Promise
 }
 
 // ---- Start and finish --------------------------------------------------------
-
-export interface CheckContext {
-  tx: Tx;
-  deps: Deps;
-  booking: SessionBooking;
-}
-/** A precondition: a message saying what is missing, or null when satisfied. */
-export type SessionCheck = (context: CheckContext) => Promise<string | null>;
-export type FinishCheck = (context: CheckContext & { outcome: SessionOutcome }) => Promise<string | null>;
-
-/** Before the recorded act may start (identity proofing adds its check here). */
-export const startChecks: SessionCheck[] = [];
-
-/** Before a session may be finished with an outcome (sealing and the journal add theirs). */
-export const finishChecks: FinishCheck[] = [
-  async ({ tx, booking, outcome }) => {
-    if (outcome === 'no_show') return null;
-    const recordings = await repo.listRecordings(tx, booking.id);
-    if (recordings.some((r) => r.status === 'recording')) return messages.recordingActive;
-    if (recordings.some((r) => r.status === 'assembling')) return messages.recordingSaving;
-    return recordings.some((r) => r.status === 'stored') ? null : messages.recordingRequired;
-  },
-  async ({ deps, booking, outcome }) =>
-    outcome === 'no_show' && (!booking.startsAt || booking.startsAt.getTime() > deps.now().getTime()) ? messages.tooEarlyForNoShow : null,
-];
-
-/** After a session is finished, inside its transaction (delivery of the sealed document adds its email). */
-export type FinishEffect = (context: CheckContext & { outcome: SessionOutcome }) => Promise<void>;
-export const finishEffects: FinishEffect[] = [];
-
-async function finishBlockersFor(deps: Deps, booking: SessionBooking, outcome: SessionOutcome): Promise<string[]> {
-  return deps.db.transaction(async (tx) => {
-    const answers = await Promise.all(finishChecks.map((check) => check({ tx, deps, booking, outcome })));
-    return answers.filter((a): a is string => a !== null);
-  });
-}
 
 /**
  * The notary starts the recorded act: preconditions, then a new recording
@@ -215,22 +186,20 @@ export async function startSession(deps: Deps, participant: Participant): Promis
     const booking = await repo.findSessionBooking(tx, participant.bookingId);
     if (!booking || booking.notaryId !== participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
     assertOpen(deps, booking);
-    for (const check of startChecks) {
-      const refusal = await check({ tx, deps, booking });
-      if (refusal) throw new DomainError('CONFLICT', refusal);
-    }
-    if (!booking.startedAt) await repo.upsertSession(tx, booking.id, { startedAt: deps.now() });
     const id = crypto.randomUUID();
-    const row = await repo.insertRecording(tx, {
-      id,
-      bookingId: booking.id,
-      mimeType: recordingMimeType,
-      storageKey: recordingKey(booking.id, id),
-      startedBy: participant.staffId,
-      startedAt: deps.now(),
+    return takeTransition(tx, { bookingId: booking.id, transition: 'startRecording', actor: { type: 'staff', id: participant.staffId }, data: { recordingId: id } }, async () => {
+      if (!booking.startedAt) await repo.upsertSession(tx, booking.id, { startedAt: deps.now() });
+      const row = await repo.insertRecording(tx, {
+        id,
+        bookingId: booking.id,
+        mimeType: recordingMimeType,
+        storageKey: recordingKey(booking.id, id),
+        startedBy: participant.staffId,
+        startedAt: deps.now(),
+      });
+      await writeAudit(tx, { actorType: 'staff', actorId: participant.staffId!, action: 'session.recording_started', entityType: 'booking', entityId: booking.id, data: { recordingId: id } });
+      return { changed: true, result: row };
     });
-    await writeAudit(tx, { actorType: 'staff', actorId: participant.staffId, action: 'session.recording_started', entityType: 'booking', entityId: booking.id, data: { recordingId: id } });
-    return row;
   });
   notifySessionChanged(deps, participant.bookingId);
   return { recordingId: recording.id, mimeType: recording.mimeType };
@@ -255,16 +224,21 @@ export async function finishSession(deps: Deps, actor: FinishActor, input: { boo
     if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
     if (actor.role === 'notary' && booking.notaryId !== actor.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
     if (booking.status !== 'confirmed') throw new DomainError('CONFLICT', 'Only a confirmed booking can be finished.');
-    for (const check of finishChecks) {
-      const refusal = await check({ tx, deps, booking, outcome: input.outcome });
-      if (refusal) throw new DomainError('CONFLICT', refusal);
-    }
+    if (input.outcome === 'no_show' && (!booking.startsAt || booking.startsAt.getTime() > deps.now().getTime())) throw new DomainError('CONFLICT', messages.tooEarlyForNoShow);
     const reason = input.outcome === 'completed' ? null : (input.reason?.trim() || null);
-    await markBookingOutcome(tx, deps, { bookingId: booking.id, outcome: input.outcome, staffId: actor.staffId });
-    await repo.upsertSession(tx, booking.id, { finishedAt: deps.now(), outcome: input.outcome, outcomeReason: reason, finishedBy: actor.staffId });
-    await writeAudit(tx, { actorType: 'staff', actorId: actor.staffId, action: 'session.finished', entityType: 'booking', entityId: booking.id, data: { outcome: input.outcome, reason } });
-    await onSessionFinished(tx, deps, { bookingId: booking.id, outcome: input.outcome, reason });
-    for (const effect of finishEffects) await effect({ tx, deps, booking, outcome: input.outcome });
+    await takeTransition(
+      tx,
+      { bookingId: booking.id, transition: 'finish', actor: { type: 'staff', id: actor.staffId }, input: { outcome: input.outcome }, data: { outcome: input.outcome } },
+      async () => {
+        await markBookingOutcome(tx, deps, { bookingId: booking.id, outcome: input.outcome, staffId: actor.staffId });
+        await repo.upsertSession(tx, booking.id, { finishedAt: deps.now(), outcome: input.outcome, outcomeReason: reason, finishedBy: actor.staffId });
+        await writeAudit(tx, { actorType: 'staff', actorId: actor.staffId, action: 'session.finished', entityType: 'booking', entityId: booking.id, data: { outcome: input.outcome, reason } });
+        await onSessionFinished(tx, deps, { bookingId: booking.id, outcome: input.outcome, reason });
+        // Completed: "Your notarized document is ready", in the same transaction.
+        if (input.outcome === 'completed') await onActFinished(tx, deps, booking.id);
+        return { changed: true, result: undefined };
+      },
+    );
   });
   notifySessionChanged(deps, input.bookingId);
   notifySessionClosed(deps, input.bookingId, messages.closed);
