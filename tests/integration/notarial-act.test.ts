@@ -320,6 +320,23 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await sealJurat()).status).toBe(200);
   });
 
+  it('fees in the journal: one fee per session as paid — the first act carries it, a second act of the session nothing', async () => {
+    const b = await readyToSeal();
+    const [second] = await app.deps.db
+      .insert(documents)
+      .values({ bookingId: b.bookingId, originalName: 'second.pdf', contentType: 'application/pdf', sizeBytes: samplePdf.length, storageKey: `${b.bookingId}/second.pdf`, status: 'stored', scanStatus: 'skipped' })
+      .returning();
+    await app.deps.storage.put(second!.storageKey, Readable.from(samplePdf), { contentType: 'application/pdf' });
+    expect((await call('act.place', { bookingId: b.bookingId, documentId: second!.id, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('manageAct.adoptSignature', { token: b.token, documentId: second!.id, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
+    for (const documentId of [b.documentId, second!.id]) {
+      expect((await call('act.seal', { bookingId: b.bookingId, documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
+    }
+    const [booking] = await app.deps.db.select({ priceCents: bookings.priceCents }).from(bookings).where(eq(bookings.id, b.bookingId));
+    const fees = (await journalOf(b.bookingId)).map((e) => (e as unknown as { feeCents: number }).feeCents);
+    expect(fees).toEqual([booking!.priceCents, 0]);
+  });
+
   it('a seal claim within its lease refuses a second seal; a stale one (a crashed node) is taken over', async () => {
     const b = await readyToSeal();
     const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });

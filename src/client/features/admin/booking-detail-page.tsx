@@ -20,6 +20,7 @@ import { Facts } from '../../components/ui/facts.tsx';
 import { formatFileSize } from '../../lib/file-size.ts';
 import { StaffReschedule } from './staff-reschedule.tsx';
 import { AdminRefund } from './admin-refund.tsx';
+import { actStageLabels } from '../../../shared/act-stages.ts';
 import { sessionOutcomeLabels, sessionOutcomes, sessionStateLabels, type SessionOutcome } from '../../../shared/session.ts';
 
 /** One booking for staff (or for its assigned notary: no history, no office actions). */
@@ -207,6 +208,9 @@ export function BookingDetailPage() {
           {sessionStateLabels[b.session.state]}
           {b.session.outcome ? ` · ${sessionOutcomeLabels[b.session.outcome]}` : ''}
           {b.session.outcomeReason ? ` · ${b.session.outcomeReason}` : ''}
+        </p>
+        <p className="mt-1 text-sm text-slate-800" data-testid="act-stage">
+          Act: {actStageLabels[b.session.actStage]}
         </p>
         {b.session.canStart && (
           <Button asChild className="mt-3">

@@ -31,6 +31,7 @@ import {
   type SessionRole,
   type SessionView,
 } from '../../../shared/session.ts';
+import { actStageLabels } from '../../../shared/act-stages.ts';
 import { senderName } from './chat-tab.tsx';
 import { RoomConnection, type ConnectionStatus } from './connection.ts';
 import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
@@ -190,6 +191,9 @@ function RoomView(props: {
         <div className="flex flex-wrap items-center justify-between gap-3">
           <p className="text-slate-700">
             {role === 'customer' ? `Session with ${session.notaryName}` : `Session with ${session.customerName}`} · {session.reference}
+          </p>
+          <p data-testid="act-stage" className="rounded-full bg-blue-50 px-3 py-1 text-sm font-semibold text-blue-900">
+            Stage: {actStageLabels[session.stage]}
           </p>
           <p role="status" data-testid="connection-status" className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-900">
             {state.status === 'closed' && state.closedReason ? state.closedReason : statusText(state.status, other)}

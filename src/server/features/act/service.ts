@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
 import { actStageMessages, type ActStage } from '../../../shared/act-stages.ts';
 import type { SessionOutcome } from '../../../shared/session.ts';
+import { controlCharacters } from '../../../shared/fields.ts';
 import { writeAudit, type ActorType } from '../audit.ts';
 import * as repo from './repository.ts';
 import { finishRefusals, refusalOf, stageOf, type ActFacts, type ActTransition, type TransitionInput } from './stages.ts';
@@ -104,7 +105,7 @@ const usStates = new Set(
 export function validLocation(location: string): boolean {
   if (usStates.has(location)) return true;
   const abroad = /^Outside the United States: (.{2,60})$/.exec(location);
-  return !!abroad && !/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(abroad[1]!);
+  return !!abroad && !controlCharacters.test(abroad[1]!);
 }
 
 /** The signer says where they are and consents to sign electronically (stored with the time and address). */

@@ -6,6 +6,7 @@ import { writeAudit } from '../audit.ts';
 import { currentPaymentOf, lockBooking, moveBooking, paymentView } from '../booking/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { bookingHasSealedDocument } from '../notarial-act/sealed-service.ts';
+import { actStage } from '../act/service.ts';
 import { refundBookingPayment } from '../payments/service.ts';
 import { actMessages } from '../../../shared/notarial-act.ts';
 import { findSessionBooking, finishSession, listRecordings, sessionStateOf } from '../session/service.ts';
@@ -128,13 +129,14 @@ async function staffPaymentOf(db: DbOrTx, bookingId: string) {
 
 export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: string) {
   const row = await loadBookingFor(deps, staff, bookingId);
-  const [documents, payment, history, session, recordings, sealed] = await Promise.all([
+  const [documents, payment, history, session, recordings, sealed, act] = await Promise.all([
     repo.bookingDocuments(deps.db, bookingId),
     staffPaymentOf(deps.db, bookingId),
     staff.user.role === 'notary' ? Promise.resolve([]) : repo.bookingHistory(deps.db, bookingId),
     findSessionBooking(deps.db, bookingId),
     listRecordings(deps.db, bookingId),
     bookingHasSealedDocument(deps.db, bookingId),
+    actStage(deps.db, bookingId),
   ]);
   // The notary opened a newly assigned appointment: it is no longer "new".
   if (staff.user.role === 'notary' && row.notarySeenAt === null) await deps.db.update(bookings).set({ notarySeenAt: deps.now() }).where(eq(bookings.id, bookingId));
@@ -175,6 +177,8 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
     session: {
       state: session ? sessionStateOf(session, stored.length > 0) : 'waiting',
       outcome: session?.outcome ?? null,
+      /** The act's stage, as the room shows it (decision 073). */
+      actStage: act.stage,
       outcomeReason: session?.outcomeReason ?? null,
       /** Recordings play for admins and the booking's notary only (decision 031). */
       recordings: staff.user.role === 'staff' ? [] : stored.map((r) => ({ id: r.id, startedAt: r.startedAt, sizeBytes: r.sizeBytes })),

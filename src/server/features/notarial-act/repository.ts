@@ -1,6 +1,6 @@
-import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { notarialDocuments } from '../../db/schema.ts';
+import { journalEntries, notarialDocuments } from '../../db/schema.ts';
 
 /** The act's own writes on `notarial_documents` that decide who seals (docs/decisions/070-sealing-once.md). */
 
@@ -51,4 +51,13 @@ export async function anySealed(db: DbOrTx, bookingId: string): Promise<boolean>
     .where(and(eq(notarialDocuments.bookingId, bookingId), isNotNull(notarialDocuments.sealedAt)))
     .limit(1);
   return !!row;
+}
+
+/** The fees already attributed to acts of this booking in the journal (the session's fee is split by decision 074). */
+export async function journaledFeeCents(db: DbOrTx, bookingId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string | null>`coalesce(sum((${journalEntries.data}->>'feeCents')::bigint), 0)` })
+    .from(journalEntries)
+    .where(and(eq(journalEntries.bookingId, bookingId), eq(journalEntries.kind, 'act')));
+  return Number(row?.total ?? 0);
 }

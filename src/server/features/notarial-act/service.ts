@@ -350,6 +350,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType }, data: { documentId: doc.id } }, async () => {
       const done = await actRepo.completeSeal(tx, act.id, claim, { actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id });
       if (!done) return { changed: false, result: false };
+      // One fee per session, as paid (decision 074): the first act journaled carries what is left of it, later ones nothing.
+      const feeCents = Math.max(0, signer.priceCents - (await actRepo.journaledFeeCents(tx, input.bookingId)));
       const data: JournalActData = {
         actType: input.actType,
         documentTitle: doc.originalName,
@@ -363,7 +365,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           issuingState: verification!.issuingState,
           expiresOn: verification!.expiresOn,
         },
-        feeCents: signer.priceCents,
+        feeCents,
         currency: signer.currency,
         recordingRef: recording?.id ?? null,
         sealedSha256: sealed.sha256,

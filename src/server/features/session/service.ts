@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
