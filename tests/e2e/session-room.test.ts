@@ -299,5 +299,5 @@ describe('session room', () => {
 
     expect(customer.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
     expect(notary.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
-  }, 240_000);
+  }, 300_000);
 });
