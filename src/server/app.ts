@@ -28,7 +28,6 @@ import { errorResponder } from './http/errors.ts';
 import { trpcMaxBatchSize } from '../shared/trpc-limits.ts';
 import { sessionRecordingRoutes } from './http/session-recordings.ts';
 import { actHttpRoutes } from './http/notarial-act.ts';
-import { attachNotarialActToSessions } from './features/notarial-act/session-hooks.ts';
 
 export interface App {
   app: Express;
@@ -109,7 +108,6 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   app.use(manageDocumentsRouter(deps));
   // Identity photos (TEST MODE), the sealed PDF, ID images for the notary, the journal export.
   app.use(actHttpRoutes(deps));
-  attachNotarialActToSessions(deps);
   // The contact forms posted by the browser itself (before the page's script has loaded).
   mountContactFormPosts(app, deps);
 

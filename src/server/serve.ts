@@ -7,6 +7,7 @@ import { attachChat } from './features/chat/socket.ts';
 import { attachSessionRoom } from './features/session/socket.ts';
 import { startOutboxWorker } from './features/notifications/worker.ts';
 import { startRetentionJob } from './features/retention/scheduler.ts';
+import { startAssemblyJob } from './features/session/assembly.ts';
 import { sweepStorage } from './features/storage-sweep/sweep.ts';
 import { createLogger } from './logger.ts';
 import { closingReserveMs, trackConnections } from './http/drain.ts';
@@ -75,6 +76,8 @@ async function main() {
   const outboxWorker = startOutboxWorker(deps);
   // Every process runs it too; SKIP LOCKED shares the rows out.
   const retention = startRetentionJob(deps);
+  // Recording assembly (decision 072): every process; SKIP LOCKED and a lease share and hand over the work.
+  const assembly = startAssemblyJob(deps);
   // What a crash left in storage goes now, not at the first retention run; in the background.
   void sweepStorage(deps).catch((error: unknown) => log.error({ err: error }, 'storage sweep at start-up failed'));
   server.listen(config.PORT, config.HOST, () => {
@@ -128,6 +131,7 @@ async function main() {
       (async () => {
         await outboxWorker.stop();
         await retention.stop();
+        await assembly.stop();
         await close();
         await database.close();
       })(),

@@ -20,6 +20,11 @@ export const staffCancelInput = z.object({
   bookingId: z.uuid(),
   reason: z.string().trim().min(1, 'Please give a reason').max(500),
 });
+/** An admin's refund without cancelling (e.g. after the act: the booking stands, the money goes back). */
+export const adminRefundInput = z.object({
+  bookingId: z.uuid(),
+  reason: z.string().trim().min(3, 'Please give a reason for the refund.').max(500),
+});
 export const messageListInput = z.object({ show: z.enum(['open', 'handled', 'all']).default('open') });
 export const messageIdInput = z.object({ messageId: z.uuid() });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { manageTokenSchema } from './manage-booking.ts';
+import { actStageMessages, type ActStage } from './act-stages.ts';
 
 /**
  * The notarial act, shared by both sides: identity proofing before the
@@ -24,7 +25,7 @@ export const identityMessages = {
   nameRequired: 'Please enter your name exactly as it appears on your ID.',
   inProgress: 'Your verification is being checked. This page updates when it is done.',
   notVerified: "The signer's identity is not verified yet. The session can start once the signer has verified their identity from their booking page.",
-  notConfirmed: 'Confirm that the verified ID matches the person on camera before starting the session.',
+  notConfirmed: 'Confirm that the verified ID matches the person on camera. The recording must be running: the comparison is part of the recorded act.',
   failedPrefix: 'Verification failed:',
 } as const;
 
@@ -105,6 +106,14 @@ export const adoptSignatureInput = z.object({
 export const placeSignatureInput = z.object({ bookingId: z.uuid(), documentId: z.uuid() }).extend(placementSchema.shape);
 export const sealInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), actType: z.enum(actTypes) });
 export const bookingIdInput = z.object({ bookingId: z.uuid() });
+/** The notary sets a document aside as not notarizable (or takes that back), with a reason. */
+export const markNotNotarizableInput = z.object({
+  bookingId: z.uuid(),
+  documentId: z.uuid(),
+  notNotarizable: z.boolean().default(true),
+  reason: z.string().trim().max(500).optional(),
+});
+export const notNotarizableReasonRequired = 'Say why this document cannot be notarized.';
 export const confirmIdentityInput = z.object({ bookingId: z.uuid(), verificationId: z.uuid() });
 
 export interface ActDocumentView {
@@ -118,6 +127,9 @@ export interface ActDocumentView {
   sealed: boolean;
   sealedSha256: string | null;
   pageCount: number | null;
+  /** Set aside by the notary (unreadable, refused): never sealed, does not block Finish. */
+  notNotarizable: boolean;
+  notNotarizableReason: string | null;
 }
 
 export interface ActView {
@@ -125,7 +137,20 @@ export interface ActView {
   signerName: string;
   documents: ActDocumentView[];
   allSealed: boolean;
+  /** The act's stage (the server's state machine, decision 073) and the signer's answers. */
+  stage: ActStage;
+  signerLocation: string | null;
+  consentGiven: boolean;
+  oathRequested: boolean;
+  oathKind: 'swear' | 'affirm' | null;
 }
+
+export const giveConsentInput = z.object({
+  token: manageTokenSchema,
+  location: z.string().trim().min(2, 'Choose where you are right now.').max(90),
+  consent: z.literal(true, 'Tick “I consent to sign electronically” to continue.'),
+});
+export const answerOathInput = z.object({ token: manageTokenSchema, kind: z.enum(['swear', 'affirm']) });
 
 export const actMessages = {
   notPlaced: 'Wait until the notary shows you where to sign.',
@@ -138,6 +163,14 @@ export const actMessages = {
   notSealed: 'Every document must be sealed before the session can be finished.',
   badPlacement: 'That page does not exist in this document.',
   signatureImage: 'The signature must be a PNG image.',
+  sealing: 'This document is being sealed. It will show as sealed in a moment.',
+  recordingFirst: actStageMessages.recordingRequired,
+  unreadableDocument: 'This file cannot be read as a document (it is damaged or not a valid PDF or image), so it cannot be sealed. Ask the signer for a new copy, or mark it as not notarizable.',
+  cancelAfterSealCustomer: 'This booking can no longer be cancelled: your document has already been notarized. Please contact us if something is wrong.',
+  cancelAfterSealStaff: 'This booking cannot be cancelled: a document of it has already been notarized (sealed), and the act stands. An admin can still refund the payment with a reason.',
+  refundReasonRequired: 'Please give a reason for the refund.',
+  nothingToRefund: 'There is nothing left to refund on this booking.',
+  markedNotNotarizable: 'This document was marked as not notarizable; it cannot be signed or sealed.',
 } as const;
 
 export const commissionInput = z.object({

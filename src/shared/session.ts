@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ActStage } from './act-stages.ts';
 import type { BookingStatus } from './booking.ts';
 import { manageTokenSchema } from './manage-booking.ts';
 
@@ -73,7 +74,8 @@ export interface SessionDocument {
 
 export interface SessionRecording {
   id: string;
-  status: 'recording' | 'stored' | 'failed' | 'deleted';
+  /** assembling: stopped, being saved by the background job (docs/decisions/072). */
+  status: 'recording' | 'assembling' | 'stored' | 'failed' | 'deleted';
   startedAt: Date;
   sizeBytes: number | null;
 }
@@ -101,8 +103,12 @@ export interface SessionView {
   recordings: SessionRecording[];
   /** A recording is running now: the customer is told on screen. */
   recordingActive: boolean;
+  /** A stopped recording is still being saved: the room says "Saving the recording…"; Finish waits for it. */
+  recordingSaving: boolean;
   /** Notary only: why finishing as completed is refused now (empty: allowed). */
   finishBlockers: string[];
+  /** The act's stage as the server's state machine says (both browsers show it; decision 073). */
+  stage: ActStage;
 }
 
 export const sessionMessages = {
@@ -112,6 +118,8 @@ export const sessionMessages = {
   notAssigned: 'This appointment is not assigned to you.',
   recordingRequired: 'Record the session before finishing it.',
   recordingActive: 'Stop the recording before finishing the session.',
+  recordingSaving: 'Saving the recording… Finish again in a moment.',
+  savingRecording: 'Saving the recording…',
   tooEarlyForNoShow: 'A no-show can only be recorded once the appointment time has passed.',
   reconnecting: 'Reconnecting…',
   recordingNotice: 'This session is being recorded.',

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-provider.ts';
 import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
+import { actStageLabels, actTexts } from '../../src/shared/act-stages.ts';
 import { startCoturn, type Coturn } from '../helpers/coturn.ts';
 import { axeViolations, openBrowser, type Browser } from './browser.ts';
 import { customerJoins, expectRemoteVideoPlaying, joinFromDeviceCheck, notaryJoins, openMediaBrowser, startSessionServer, type SessionFixture } from './session-helpers.ts';
@@ -166,18 +167,25 @@ describe('session room', () => {
     await verifyIdentity(manage, 'Grace Hopper');
     await manage.getByTestId('identity-status').getByText(identityMessages.alreadyVerified).waitFor();
     await manage.close();
+    // The act's stage, as the server says, on both sides.
+    await n.getByTestId('act-stage').getByText(actStageLabels.identity_proven).waitFor();
+    await c.getByTestId('act-stage').getByText(actStageLabels.identity_proven).waitFor();
+
+    // Recording starts before the identity confirmation, so the comparison is on it (issue 26):
+    // wait for two chunks to be accepted by the server.
+    const chunks = [n.waitForResponse((r) => r.url().endsWith('/chunks/0') && r.ok()), n.waitForResponse((r) => r.url().endsWith('/chunks/1') && r.ok())];
+    await n.getByRole('button', { name: 'Start recording' }).click();
+    await c.getByText('This session is being recorded.').waitFor();
+    await Promise.all(chunks);
+    await c.getByTestId('act-stage').getByText(actStageLabels.recording).waitFor();
+
     // The notary compares the outcome with the person on camera and confirms it.
     await n.getByRole('tab', { name: 'Identity' }).click();
     await n.getByText('Grace Hopper (matches)').waitFor();
     await n.getByRole('button', { name: 'Confirm: the ID matches the person on camera' }).click();
     await n.getByText('Identity verified and confirmed.').waitFor();
+    await c.getByTestId('act-stage').getByText(actStageLabels.location_and_consent).waitFor();
     expect(await axeViolations(n)).toEqual([]);
-
-    // Record a few seconds: wait for two chunks to be accepted by the server.
-    const chunks = [n.waitForResponse((r) => r.url().endsWith('/chunks/0') && r.ok()), n.waitForResponse((r) => r.url().endsWith('/chunks/1') && r.ok())];
-    await n.getByRole('button', { name: 'Start recording' }).click();
-    await c.getByText('This session is being recorded.').waitFor();
-    await Promise.all(chunks);
 
     // Signing and sealing while recording: commission, placement, adopted signature, seal.
     await n.getByRole('tab', { name: 'Sign & seal' }).click();
@@ -206,12 +214,28 @@ describe('session room', () => {
     await c.getByText('Your notary asks you to sign on page 1.').waitFor();
     await c.unroute('**/trpc/manageAct.get**');
     expect(firstLoad).toBe(false);
+    // Where the signer is, and the ESIGN consent, before signing.
+    await c.getByLabel(actTexts.location).selectOption('IA');
+    await c.getByLabel(actTexts.consent).check();
     expect(await axeViolations(c)).toEqual([]);
+    await c.getByRole('button', { name: 'Continue' }).click();
+    await n.getByTestId('act-stage').getByText(actStageLabels.signing).waitFor();
+    // A jurat: the notary administers the oath, the signer swears.
+    await n.getByRole('button', { name: actTexts.administerOath }).click();
+    await c.getByTestId('act-stage').getByText(actStageLabels.oath).waitFor();
+    await c.getByRole('button', { name: actTexts.swear }).click();
+    await n.getByText('Oath taken: the signer swore.').waitFor();
     await c.getByRole('button', { name: 'Adopt and sign' }).click();
     await c.getByText('Signed. The notary now completes').waitFor();
     await n.getByText('The signer has signed (typed).').waitFor();
+    await n.getByLabel('Notarial act').selectOption('jurat');
+    // Confirmed before it is applied.
     await n.getByRole('button', { name: 'Apply seal and signature' }).click();
-    await n.getByText('Sealed (Acknowledgment)', { exact: false }).waitFor({ timeout: 30_000 });
+    await n.getByRole('group', { name: 'Confirm the seal' }).waitFor();
+    expect(await axeViolations(n)).toEqual([]);
+    await n.getByRole('button', { name: 'Yes, apply seal and signature' }).click();
+    await n.getByText('Sealed (Jurat', { exact: false }).waitFor({ timeout: 30_000 });
+    await c.getByTestId('act-stage').getByText(actStageLabels.sealed).waitFor();
     expect(await axeViolations(n)).toEqual([]);
 
     // The customer reloads mid-session and comes back.
@@ -220,8 +244,10 @@ describe('session room', () => {
     await Promise.all([expectRemoteVideoPlaying(c, n), expectRemoteVideoPlaying(n, c)]);
     await c.getByRole('log', { name: 'Chat messages' }).getByText('G-R-A-C-E').waitFor();
 
+    // Stop answers at once; the recording is saved in the background, then Finish.
     await n.getByRole('button', { name: 'Stop recording' }).click();
-    await n.getByText('Recording saved.').waitFor({ timeout: 30_000 });
+    await n.getByText('Recording stopped.').waitFor({ timeout: 30_000 });
+    await n.getByText('Recordings: 1 saved').waitFor({ timeout: 30_000 });
     await n.getByRole('button', { name: 'Finish session' }).click();
     await n.getByRole('radio', { name: 'Completed', exact: true }).check();
     await n.getByRole('button', { name: 'Finish and email the customer' }).click();
@@ -273,5 +299,5 @@ describe('session room', () => {
 
     expect(customer.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
     expect(notary.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
-  }, 240_000);
+  }, 300_000);
 });

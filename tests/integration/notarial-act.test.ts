@@ -7,12 +7,14 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, documents, identityVerifications, notarialDocuments, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
+import { auditLog, bookings, documents, identityVerifications, journalEntries, notarialDocuments, notarySessions, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal } from '../../src/server/features/journal/service.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
-import { actMessages } from '../../src/shared/notarial-act.ts';
+import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
+import { actStageMessages } from '../../src/shared/act-stages.ts';
+import { finishBlocker } from '../../src/server/features/notarial-act/service.ts';
 import { notaryProfiles } from '../../src/server/db/schema.ts';
 import { generateTestCertificate } from '../../src/server/features/notarial-act/certificates.ts';
 import { confirmTestCard } from '../../src/server/features/payments/service.ts';
@@ -116,7 +118,11 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [row] = await app.deps.db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, b.bookingId), eq(identityVerifications.status, 'verified')));
     expect(await buffer((await app.deps.storage.get(row!.imageKeys![0]!)).body)).toEqual(Buffer.from(jpg, 'base64'));
 
-    const confirmed = await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (seen.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
+    const verificationId = (seen.data as { latest: { id: string } }).latest.id;
+    // The comparison happens on the recording: refused until one runs.
+    expect(await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/first.webm` });
+    const confirmed = await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary });
     expect(confirmed.data).toMatchObject({ startBlocker: null });
     // Verified once: no more attempts.
     expect((await submit(b.token, 'Grace Hopper')).body.error).toBe(identityMessages.alreadyVerified);
@@ -144,9 +150,26 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     const verificationId = (identity.data as { latest: { id: string } }).latest.id;
 
-    // Sealing waits for the confirmation, the signature and the commission.
+    // Sealing waits for the confirmation, the signature, a running recording and the commission.
     expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(412);
+    // Nothing of the act happens off the recording: confirming, signing and sealing are refused until one runs.
+    expect(await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect(await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    expect(await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    // The act is recorded (the browser journey records for real; here a row stands in).
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/r.webm` });
+    expect(await call('manageAct.giveConsent', { token: b.token, location: 'IA', consent: true })).toMatchObject({ status: 412, message: actStageMessages.identityNotConfirmed });
     await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary });
+    // Location and consent before signing.
+    expect(await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).toMatchObject({ status: 412, message: actStageMessages.consentRequired });
+    expect((await call('manageAct.giveConsent', { token: b.token, location: 'Narnia', consent: true })).status).toBe(400);
+    expect((await call('manageAct.giveConsent', { token: b.token, location: 'IA', consent: false })).status).toBe(400);
+    const consented = await call('manageAct.giveConsent', { token: b.token, location: 'IA', consent: true });
+    expect(consented).toMatchObject({ status: 200, data: { stage: 'signing', signerLocation: 'IA', consentGiven: true } });
+    const [sessionRow] = await app.deps.db.select().from(notarySessions).where(eq(notarySessions.bookingId, b.bookingId));
+    expect(sessionRow).toMatchObject({ signerLocation: 'IA', consentAddress: expect.any(String), consentAt: expect.any(Date) });
+    await app.deps.db.delete(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).message).toBe('Wait until the notary shows you where to sign.');
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 9, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(400);
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
@@ -169,7 +192,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
 
     // Finishing as completed: refused while a document is unsealed is covered below; the room's
     // own rule wants a stored recording (made by the browser journey; here a row stands in).
-    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'stored', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/r.webm`, sizeBytes: 10 });
+    await app.deps.db.update(sessionRecordings).set({ status: 'stored', sizeBytes: 10 }).where(eq(sessionRecordings.bookingId, b.bookingId));
     // Finishing (the appointment time has passed) sends the email with a link of its own.
     clock = new Date(clock.getTime() + 3 * 86_400_000);
     // Sessions idle that long have expired: everyone signs in again.
@@ -244,7 +267,145 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     clock = new Date(clock.getTime() - (app.deps.config.DOCUMENT_RETENTION_DAYS + 1) * 86_400_000);
   });
 
-  it('the session room cannot start until identity is verified and confirmed, nor finish as completed with a document unsealed', async () => {
+  /** A booking whose document is placed and signed, identity confirmed, a recording running: ready to seal. */
+  async function readyToSeal() {
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, notary.id);
+    cookies.notary = await notary.sessionCookie();
+    await submit(b.token, 'Grace Hopper');
+    const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/${b.documentId}.webm` });
+    await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
+    expect((await call('manageAct.giveConsent', { token: b.token, location: 'Outside the United States: Canada', consent: true })).status).toBe(200);
+    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
+    await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
+    return b;
+  }
+  const journalOf = async (bookingId: string) => (await app.deps.db.select().from(journalEntries).where(eq(journalEntries.bookingId, bookingId))).map((e) => e.data as { sealedSha256: string });
+  const storedSha = async (key: string) => createHash('sha256').update(await buffer((await app.deps.storage.get(key)).body)).digest('hex');
+
+  it('seals a document once: simultaneous and repeated seals give one journal entry whose hash is the stored file’s', async () => {
+    const b = await readyToSeal();
+    const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
+    const answers = await Promise.all([seal(), seal(), seal()]);
+    // The first seals; the others get the sealed state, or "being sealed" while it is under way.
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) {
+      if (answer.status === 409) expect(answer.message).toBe(actMessages.sealing);
+      else expect(answer.status).toBe(200);
+    }
+    const again = await seal();
+    expect(again.status).toBe(200);
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    expect(act).toMatchObject({ sealClaim: null, sealClaimUntil: null });
+    const entries = await journalOf(b.bookingId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.sealedSha256).toBe(act!.sealedSha256);
+    expect(await storedSha(act!.sealedKey!)).toBe(act!.sealedSha256);
+    expect((again.data as { documents: { sealedSha256: string }[] }).documents[0]!.sealedSha256).toBe(act!.sealedSha256);
+    expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true });
+  });
+
+  it('a jurat needs the oath: the notary administers it, the signer affirms, the moment is marked on the recording; then it seals', async () => {
+    const b = await readyToSeal();
+    const sealJurat = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'jurat' }, { cookie: cookies.notary });
+    expect(await sealJurat()).toMatchObject({ status: 412, message: actStageMessages.oathRequired });
+    expect(await call('manageAct.answerOath', { token: b.token, kind: 'affirm' })).toMatchObject({ status: 412, message: actStageMessages.oathNotAsked });
+    expect((await call('act.administerOath', { bookingId: b.bookingId }, { cookie: cookies.notary2 })).status).toBe(403);
+    expect(await call('act.administerOath', { bookingId: b.bookingId }, { cookie: cookies.notary })).toMatchObject({ status: 200, data: { stage: 'oath', oathRequested: true } });
+    expect(await call('manageAct.answerOath', { token: b.token, kind: 'affirm' })).toMatchObject({ status: 200, data: { stage: 'signing', oathKind: 'affirm' } });
+    const [mark] = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, b.bookingId), eq(auditLog.action, 'act.answerOath')));
+    expect(mark!.data).toMatchObject({ kind: 'affirm', recordingId: expect.any(String), atMs: expect.any(Number), from: 'oath', to: 'signing' });
+    expect((await sealJurat()).status).toBe(200);
+  });
+
+  it('fees in the journal: one fee per session as paid — the first act carries it, a second act of the session nothing', async () => {
+    const b = await readyToSeal();
+    const [second] = await app.deps.db
+      .insert(documents)
+      .values({ bookingId: b.bookingId, originalName: 'second.pdf', contentType: 'application/pdf', sizeBytes: samplePdf.length, storageKey: `${b.bookingId}/second.pdf`, status: 'stored', scanStatus: 'skipped' })
+      .returning();
+    await app.deps.storage.put(second!.storageKey, Readable.from(samplePdf), { contentType: 'application/pdf' });
+    expect((await call('act.place', { bookingId: b.bookingId, documentId: second!.id, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('manageAct.adoptSignature', { token: b.token, documentId: second!.id, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
+    for (const documentId of [b.documentId, second!.id]) {
+      expect((await call('act.seal', { bookingId: b.bookingId, documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
+    }
+    const [booking] = await app.deps.db.select({ priceCents: bookings.priceCents }).from(bookings).where(eq(bookings.id, b.bookingId));
+    const fees = (await journalOf(b.bookingId)).map((e) => (e as unknown as { feeCents: number }).feeCents);
+    expect(fees).toEqual([booking!.priceCents, 0]);
+  });
+
+  it('a seal claim within its lease refuses a second seal; a stale one (a crashed node) is taken over', async () => {
+    const b = await readyToSeal();
+    const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
+    const claimed = { sealClaim: crypto.randomUUID(), sealClaimUntil: new Date(clock.getTime() + 60_000) };
+    await app.deps.db.update(notarialDocuments).set(claimed).where(eq(notarialDocuments.documentId, b.documentId));
+    expect(await seal()).toMatchObject({ status: 409, message: actMessages.sealing });
+    expect(await journalOf(b.bookingId)).toHaveLength(0);
+    await app.deps.db.update(notarialDocuments).set({ sealClaimUntil: new Date(clock.getTime() - 1) }).where(eq(notarialDocuments.documentId, b.documentId));
+    expect((await seal()).status).toBe(200);
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    expect(await journalOf(b.bookingId)).toEqual([expect.objectContaining({ sealedSha256: act!.sealedSha256 })]);
+    expect(await storedSha(act!.sealedKey!)).toBe(act!.sealedSha256);
+  });
+
+  it('a malformed customer PDF gives the notary a clear message; marked not notarizable it no longer blocks Finish', async () => {
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, notary.id);
+    cookies.notary = await notary.sessionCookie();
+    // Looks like a PDF (the upload's byte check), but its body is damaged.
+    const [doc] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));
+    await app.deps.storage.put(doc!.storageKey, Readable.from(Buffer.concat([samplePdf.subarray(0, 20), Buffer.from('garbage '.repeat(50))])), { contentType: 'application/pdf', upsert: true });
+    const placed = await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    expect(placed).toMatchObject({ status: 422, message: actMessages.unreadableDocument });
+
+    const mark = (input: object, cookie = cookies.notary) => call('act.markNotNotarizable', { bookingId: b.bookingId, documentId: b.documentId, ...input }, { cookie });
+    expect(await mark({ reason: '' })).toMatchObject({ status: 400, message: notNotarizableReasonRequired });
+    expect((await mark({ reason: 'The file is damaged' }, cookies.notary2)).status).toBe(403);
+    const marked = await mark({ reason: 'The file is damaged' });
+    expect(marked.status).toBe(200);
+    expect((marked.data as { documents: { notNotarizable: boolean; notNotarizableReason: string }[] }).documents[0]).toMatchObject({ notNotarizable: true, notNotarizableReason: 'The file is damaged' });
+    expect(await finishBlocker(app.deps.db, b.bookingId)).toBeNull();
+    // Set aside, it is neither signed nor sealed.
+    expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` })).status).toBe(412);
+    expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).message).toBe(actMessages.markedNotNotarizable);
+    // Taken back, it blocks Finish again.
+    expect((await mark({ notNotarizable: false })).status).toBe(200);
+    expect(await finishBlocker(app.deps.db, b.bookingId)).toBe(actMessages.notSealed);
+  });
+
+  it('once a document is sealed the booking cannot be cancelled by anyone; an admin refunds with a reason and the act stands', async () => {
+    const b = await readyToSeal();
+    expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
+    for (const user of [office, admin]) cookies[user.role as Who] = await user.sessionCookie();
+
+    const byStaff = await call('console.bookings.cancel', { bookingId: b.bookingId, reason: 'customer asked' }, { cookie: cookies.staff });
+    expect(byStaff).toMatchObject({ status: 409, message: actMessages.cancelAfterSealStaff });
+    const byCustomer = await call('manageBooking.cancel', { token: b.token });
+    expect(byCustomer).toMatchObject({ status: 409, message: actMessages.cancelAfterSealCustomer });
+    const [still] = await app.deps.db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, b.bookingId));
+    expect(still!.status).toBe('confirmed');
+    const detail = (await call('console.bookings.get', { bookingId: b.bookingId }, { cookie: cookies.admin, type: 'query' })).data as { canCancel: boolean; canRefund: boolean; notarized: boolean };
+    expect(detail).toMatchObject({ canCancel: false, canRefund: true, notarized: true });
+
+    // Refunds: admins only, with a reason; recorded in the history; nothing undone.
+    expect((await call('console.bookings.refund', { bookingId: b.bookingId, reason: 'goodwill' }, { cookie: cookies.staff })).status).toBe(403);
+    expect((await call('console.bookings.refund', { bookingId: b.bookingId, reason: ' ' }, { cookie: cookies.admin })).status).toBe(400);
+    const refunded = await call('console.bookings.refund', { bookingId: b.bookingId, reason: 'Customer overcharged by mistake' }, { cookie: cookies.admin });
+    expect(refunded).toMatchObject({ status: 200, data: { refundedCents: 2500 } });
+    expect(await call('console.bookings.refund', { bookingId: b.bookingId, reason: 'again' }, { cookie: cookies.admin })).toMatchObject({ status: 409, message: actMessages.nothingToRefund });
+    const after = (await call('console.bookings.get', { bookingId: b.bookingId }, { cookie: cookies.admin, type: 'query' })).data as { status: string; canRefund: boolean; history: { action: string; data: { reason?: string } | null }[] };
+    expect(after.status).toBe('confirmed');
+    expect(after.canRefund).toBe(false);
+    expect(after.history).toContainEqual(expect.objectContaining({ action: 'booking.refunded', data: expect.objectContaining({ reason: 'Customer overcharged by mistake', refundedCents: 2500 }) }));
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    expect(act!.sealedAt).not.toBeNull();
+    expect(await journalOf(b.bookingId)).toHaveLength(1);
+  });
+
+  it('recording starts once identity is verified (before the notary confirms it, so the comparison is recorded); finishing needs every document sealed', async () => {
     const b = await confirmedBooking(app.deps);
     await assign(b.bookingId, notary.id);
     const [row] = await app.deps.db.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, b.bookingId));
@@ -256,10 +417,15 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       await submit(b.token, 'Ida Fail');
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);
       await submit(b.token, 'Grace Hopper');
-      await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notConfirmed);
-      const [verified] = await app.deps.db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, b.bookingId), eq(identityVerifications.status, 'verified')));
-      await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: verified!.id }, { cookie: await notary.sessionCookie() });
       expect((await startSession(app.deps, participant)).recordingId).toMatch(/^[0-9a-f-]{36}$/);
+      const [verified] = await app.deps.db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, b.bookingId), eq(identityVerifications.status, 'verified')));
+      expect((await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: verified!.id }, { cookie: await notary.sessionCookie() })).status).toBe(200);
+      // Each transition is in the act's audit trail with the stages before and after.
+      const trail = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, b.bookingId)));
+      expect(trail.filter((a) => a.action.startsWith('act.')).map((a) => [a.action, a.data])).toEqual([
+        ['act.startRecording', expect.objectContaining({ from: 'identity_proven', to: 'recording' })],
+        ['act.confirmIdentity', expect.objectContaining({ from: 'recording', to: 'location_and_consent' })],
+      ]);
       clock = new Date(row!.startsAt!.getTime() + 60 * 60_000);
       await app.deps.db.update(sessionRecordings).set({ status: 'stored' }).where(eq(sessionRecordings.bookingId, b.bookingId));
       await expect(finishSession(app.deps, { staffId: notary.id, role: 'notary' }, { bookingId: b.bookingId, outcome: 'completed' })).rejects.toThrow(actMessages.notSealed);

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { actMessages } from '../../src/shared/notarial-act.ts';
 import { identityConfirmed } from '../helpers/identity.ts';
 import { auditLog, bookings, customers, documents, notarySessions, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
@@ -18,6 +18,7 @@ import { enqueueReminder } from '../../src/server/features/notifications/events.
 import { fillSecrets, secretPlaceholder } from '../../src/server/features/notifications/secrets.ts';
 import { purgeExpiredRecordings } from '../../src/server/features/retention/service.ts';
 import { chunkKey, recordingKey } from '../../src/server/features/session/service.ts';
+import { assemblyIdle, runAssemblies } from '../../src/server/features/session/assembly.ts';
 import { sweepStorage } from '../../src/server/features/storage-sweep/sweep.ts';
 import { iceServersFor, turnCredential } from '../../src/server/features/session/ice.ts';
 import { attachSessionRoom, type SessionRoomServer } from '../../src/server/features/session/socket.ts';
@@ -256,6 +257,8 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     expect((await put(2, parts[2]!, notaryCookie)).status).toBe(201);
     const stopped = await trpcHttp(app.url, 'session.stopRecording', { input: { recordingId, chunkCount: 3 }, cookie: notaryCookie });
     expect(stopped.body.result!.data.json).toEqual({ missing: [] });
+    // Stop only queued it: the background job (here this node's, kicked by Stop) assembles.
+    await assemblyIdle(app.deps);
 
     const [row] = await app.deps.db.select().from(sessionRecordings).where(eq(sessionRecordings.id, recordingId));
     expect(row).toMatchObject({ status: 'stored', chunkCount: 3, sizeBytes: Buffer.concat(parts).length });
@@ -290,6 +293,115 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     const purged = await purgeExpiredRecordings(app.deps);
     expect(purged.deleted).toBe(1);
     expect(await app.deps.storage.exists(row!.storageKey)).toBe(false);
+  });
+
+  /** A running recording with `parts` received, on a booking of the notary that started a minute ago. */
+  async function runningRecording(parts: Buffer[]) {
+    const b = await booking(app.deps, { startsInMinutes: -1 });
+    const cookie = await notary.sessionCookie();
+    const started = await trpcHttp(app.url, 'session.start', { input: { bookingId: b.id }, cookie });
+    const { recordingId } = started.body.result!.data.json as { recordingId: string };
+    for (const [seq, body] of parts.entries()) {
+      const res = await fetch(`${app.url}/api/session/recordings/${recordingId}/chunks/${seq}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', cookie }, body: new Uint8Array(body) });
+      expect(res.status).toBe(201);
+    }
+    const stop = () => trpcHttp(app.url, 'session.stopRecording', { input: { recordingId, chunkCount: parts.length }, cookie });
+    const row = async () => (await app.deps.db.select().from(sessionRecordings).where(eq(sessionRecordings.id, recordingId)))[0]!;
+    return { b, cookie, recordingId, stop, row };
+  }
+
+  /** Holds storage writes of recordings until released (a slow store, a long recording). */
+  function holdRecordingWrites() {
+    const put = app.deps.storage.put.bind(app.deps.storage);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    app.deps.storage.put = async (key, body, options) => {
+      if (key.endsWith('.webm')) {
+        held++;
+        await gate;
+      }
+      return put(key, body, options);
+    };
+    return {
+      held: () => held,
+      release() {
+        release();
+        app.deps.storage.put = put;
+      },
+    };
+  }
+
+  it('Stop only queues the assembly and answers at once; the room says the recording is being saved; Finish waits for it and succeeds once stored', async () => {
+    const r = await runningRecording([Buffer.from('one|'), Buffer.from('two')]);
+    const hold = holdRecordingWrites();
+    try {
+      const started = Date.now();
+      const stopped = await r.stop();
+      expect(stopped.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      await vi.waitFor(() => expect(hold.held()).toBe(1));
+      expect(await r.row()).toMatchObject({ status: 'assembling', assemblyLeaseUntil: expect.any(Date) });
+      const view = await trpcHttp(app.url, 'session.get', { type: 'query', input: { bookingId: r.b.id }, cookie: r.cookie });
+      expect(view.body.result!.data.json).toMatchObject({ recordingActive: false, recordingSaving: true, finishBlockers: expect.arrayContaining(['Saving the recording… Finish again in a moment.']) });
+      // Finish waits for the assembly (released while it waits) and then succeeds.
+      const finishing = trpcHttp(app.url, 'session.finish', { input: { bookingId: r.b.id, outcome: 'completed' }, cookie: r.cookie });
+      setTimeout(() => hold.release(), 300);
+      expect((await finishing).status).toBe(200);
+      expect(await r.row()).toMatchObject({ status: 'stored', chunkCount: 2, assemblyLeaseUntil: null });
+    } finally {
+      hold.release();
+      await assemblyIdle(app.deps);
+    }
+  });
+
+  it('an assembly whose node died (kill -9: the lease ran out) is taken over by the next Stop or the background run; a live lease is left alone', async () => {
+    const r = await runningRecording([Buffer.from('a|'), Buffer.from('b')]);
+    // What a node killed mid-assembly leaves: queued, claimed, the bytes never written.
+    await app.deps.db.update(sessionRecordings).set({ status: 'assembling', assemblyLeaseUntil: new Date(Date.now() + 60_000) }).where(eq(sessionRecordings.id, r.recordingId));
+    expect((await r.stop()).status).toBe(200);
+    await assemblyIdle(app.deps);
+    expect(await runAssemblies(app.deps)).toBe(0);
+    expect((await r.row()).status).toBe('assembling');
+    // Finishing now is refused with the status, not wedged: it waits (bounded) and says so.
+    const blocked = await trpcHttp(app.url, 'session.get', { type: 'query', input: { bookingId: r.b.id }, cookie: r.cookie });
+    expect((blocked.body.result!.data.json as { recordingSaving: boolean }).recordingSaving).toBe(true);
+
+    // The lease runs out: the next Stop takes it over.
+    await app.deps.db.update(sessionRecordings).set({ assemblyLeaseUntil: new Date(Date.now() - 1) }).where(eq(sessionRecordings.id, r.recordingId));
+    expect((await r.stop()).status).toBe(200);
+    await assemblyIdle(app.deps);
+    expect(await r.row()).toMatchObject({ status: 'stored', chunkCount: 2 });
+
+    // Or the background run (every node's): same for a recording nobody stops again.
+    const other = await runningRecording([Buffer.from('c')]);
+    await app.deps.db.update(sessionRecordings).set({ status: 'assembling', assemblyLeaseUntil: new Date(Date.now() - 1) }).where(eq(sessionRecordings.id, other.recordingId));
+    expect(await runAssemblies(app.deps)).toBe(1);
+    expect(await other.row()).toMatchObject({ status: 'stored', chunkCount: 1 });
+    expect((await trpcHttp(app.url, 'session.finish', { input: { bookingId: other.b.id, outcome: 'completed' }, cookie: other.cookie })).status).toBe(200);
+  });
+
+  it('a failed assembly (storage refusing) stays queued with a back-off and is retried, never lost', async () => {
+    const r = await runningRecording([Buffer.from('x')]);
+    const put = app.deps.storage.put.bind(app.deps.storage);
+    app.deps.storage.put = async (key, body, options) => {
+      if (key.endsWith('.webm')) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      return put(key, body, options);
+    };
+    try {
+      expect((await r.stop()).status).toBe(200);
+      await assemblyIdle(app.deps);
+    } finally {
+      app.deps.storage.put = put;
+    }
+    const failed = await r.row();
+    expect(failed).toMatchObject({ status: 'assembling', assemblyAttempts: 1 });
+    expect(failed.assemblyLeaseUntil!.getTime()).toBeGreaterThan(Date.now());
+    // Backing off: not claimed again yet.
+    expect(await runAssemblies(app.deps)).toBe(0);
+    await app.deps.db.update(sessionRecordings).set({ assemblyLeaseUntil: new Date(Date.now() - 1) }).where(eq(sessionRecordings.id, r.recordingId));
+    expect(await runAssemblies(app.deps)).toBe(1);
+    expect(await r.row()).toMatchObject({ status: 'stored', chunkCount: 1 });
   });
 
   it('no-show: refused before the start, then the customer gets "we missed you" with a working manage link', async () => {

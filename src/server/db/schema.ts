@@ -386,6 +386,17 @@ export const notarialDocuments = pgTable(
     pageCount: integer('page_count'),
     sealedAt: timestamp('sealed_at', { withTimezone: true }),
     sealedBy: uuid('sealed_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    /**
+     * One seal at a time (docs/decisions/070-sealing-once.md): the request that
+     * builds the sealed PDF holds this claim until its lease runs out; a
+     * concurrent or repeated seal is answered from the row, never built twice.
+     */
+    sealClaim: uuid('seal_claim'),
+    sealClaimUntil: timestamp('seal_claim_until', { withTimezone: true }),
+    /** The notary marked the document as not notarizable (unreadable, refused): never sealed, does not block Finish. */
+    notNotarizableAt: timestamp('not_notarizable_at', { withTimezone: true }),
+    notNotarizableReason: text('not_notarizable_reason'),
+    notNotarizableBy: uuid('not_notarizable_by').references(() => staffUsers.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [index('notarial_documents_booking_idx').on(t.bookingId)],
@@ -445,6 +456,15 @@ export const notarySessions = pgTable('notary_sessions', {
   outcome: text('outcome', { enum: sessionOutcomes }),
   outcomeReason: text('outcome_reason'),
   finishedBy: uuid('finished_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+  /** The signer's "I consent to sign electronically" (ESIGN, 15 U.S.C. 7001(c)): when, and from which address. */
+  consentAt: timestamp('consent_at', { withTimezone: true }),
+  consentAddress: text('consent_address'),
+  /** "Where are you right now?": a US state's code, or a country's name when outside the US. */
+  signerLocation: text('signer_location'),
+  /** The notary pressed "Administer oath"; the signer answered "I swear" or "I affirm". */
+  oathRequestedAt: timestamp('oath_requested_at', { withTimezone: true }),
+  oathAnsweredAt: timestamp('oath_answered_at', { withTimezone: true }),
+  oathKind: text('oath_kind', { enum: ['swear', 'affirm'] }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -472,9 +492,17 @@ export const sessionRecordings = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     storedAt: timestamp('stored_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * `assembling`: queued by Stop; a worker claims it by setting this lease
+     * (renewed while it works). Null or past: free for any node to take over
+     * (docs/decisions/072-recording-assembly-job.md).
+     */
+    assemblyLeaseUntil: timestamp('assembly_lease_until', { withTimezone: true }),
+    /** Tries that ended in an error (a full disk): the job backs off, Finish says so. */
+    assemblyAttempts: integer('assembly_attempts').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index('session_recordings_booking_idx').on(t.bookingId)],
+  (t) => [index('session_recordings_booking_idx').on(t.bookingId), index('session_recordings_assembling_idx').on(t.status).where(sql`status = 'assembling'`)],
 );
 
 /** Chunks received but not yet assembled: one row per sequence number (a re-send is recognised). */

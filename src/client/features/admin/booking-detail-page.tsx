@@ -19,6 +19,8 @@ import { staffCancelInput } from '../../../shared/console.ts';
 import { Facts } from '../../components/ui/facts.tsx';
 import { formatFileSize } from '../../lib/file-size.ts';
 import { StaffReschedule } from './staff-reschedule.tsx';
+import { AdminRefund } from './admin-refund.tsx';
+import { actStageLabels } from '../../../shared/act-stages.ts';
 import { sessionOutcomeLabels, sessionOutcomes, sessionStateLabels, type SessionOutcome } from '../../../shared/session.ts';
 
 /** One booking for staff (or for its assigned notary: no history, no office actions). */
@@ -207,6 +209,9 @@ export function BookingDetailPage() {
           {b.session.outcome ? ` · ${sessionOutcomeLabels[b.session.outcome]}` : ''}
           {b.session.outcomeReason ? ` · ${b.session.outcomeReason}` : ''}
         </p>
+        <p className="mt-1 text-sm text-slate-800" data-testid="act-stage">
+          Act: {actStageLabels[b.session.actStage]}
+        </p>
         {b.session.canStart && (
           <Button asChild className="mt-3">
             {/* A full page load: the room's own Permissions-Policy allows the camera. */}
@@ -281,6 +286,11 @@ export function BookingDetailPage() {
               )}
             </SectionCard>
           )}
+          {b.canRefund && (
+            <SectionCard title="Refund payment">
+              <AdminRefund bookingId={b.id} notarized={b.notarized} onRefunded={refresh} />
+            </SectionCard>
+          )}
         </div>
       )}
 
@@ -299,6 +309,7 @@ export function BookingDetailPage() {
                   <span className="font-medium">{auditActionLabel(h.action)}</span>
                   {h.data && 'to' in h.data && h.action === 'booking.status_changed' && <span>→ {bookingStatusLabel(String(h.data.to))}</span>}
                   <span className="text-slate-600">by {h.actor}</span>
+                  {h.action === 'booking.refunded' && typeof h.data?.reason === 'string' && <span className="w-full text-slate-700">Reason: {h.data.reason}</span>}
                 </li>
               ))}
             </ol>

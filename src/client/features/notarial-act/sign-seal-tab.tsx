@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { BadgeCheck, Download } from 'lucide-react';
 import { actTypeLabels, actTypes, type ActDocumentView, type ActType, type ActView } from '../../../shared/notarial-act.ts';
+import { actTexts } from '../../../shared/act-stages.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
@@ -35,7 +36,12 @@ function SignerSide({ token }: { token: string }) {
   const adopt = trpc.manageAct.adoptSignature.useMutation({ onSuccess: (view) => utils.manageAct.get.setData({ token }, view) });
   const view = query.data;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
+  const onView = (next: ActView) => utils.manageAct.get.setData({ token }, next);
   return (
+    <div className="grid gap-4">
+      {view.oathRequested && !view.oathKind && <OathAnswer token={token} onView={onView} />}
+      {view.oathKind && <p className="text-sm text-slate-800">You {view.oathKind === 'swear' ? 'swore' : 'affirmed'} before the notary.</p>}
+      {!view.consentGiven && view.stage === 'location_and_consent' && <ConsentForm token={token} onView={onView} />}
     <ul className="grid gap-4">
       {view.documents.map((doc) => (
         <li key={doc.documentId} className="grid gap-2 rounded-md border border-slate-200 p-3">
@@ -44,8 +50,12 @@ function SignerSide({ token }: { token: string }) {
             <p className="flex items-center gap-2 text-sm font-semibold text-green-800">
               <BadgeCheck className="h-4 w-4" aria-hidden="true" /> Sealed by the notary. You can download it from your booking page.
             </p>
+          ) : doc.notNotarizable ? (
+            <p className="text-sm text-slate-800">The notary cannot notarize this document: {doc.notNotarizableReason}</p>
           ) : doc.signed ? (
             <p role="status" className="text-sm text-slate-800">Signed. The notary now completes the certificate and seals the document.</p>
+          ) : doc.placement && !view.consentGiven ? (
+            <p className="text-sm text-slate-800">Your notary asks you to sign on page {doc.placement.page}. First say where you are and consent to sign electronically.</p>
           ) : doc.placement ? (
             <>
               <p className="text-sm text-slate-800">Your notary asks you to sign on page {doc.placement.page}.</p>
@@ -58,6 +68,87 @@ function SignerSide({ token }: { token: string }) {
       ))}
       {adopt.error && <p role="alert" className="text-sm text-red-700">{adopt.error.message}</p>}
     </ul>
+    </div>
+  );
+}
+
+const usStateOptions: [string, string][] = [
+  ['AL', 'Alabama'], ['AK', 'Alaska'], ['AZ', 'Arizona'], ['AR', 'Arkansas'], ['CA', 'California'], ['CO', 'Colorado'], ['CT', 'Connecticut'], ['DE', 'Delaware'],
+  ['DC', 'District of Columbia'], ['FL', 'Florida'], ['GA', 'Georgia'], ['HI', 'Hawaii'], ['ID', 'Idaho'], ['IL', 'Illinois'], ['IN', 'Indiana'], ['IA', 'Iowa'],
+  ['KS', 'Kansas'], ['KY', 'Kentucky'], ['LA', 'Louisiana'], ['ME', 'Maine'], ['MD', 'Maryland'], ['MA', 'Massachusetts'], ['MI', 'Michigan'], ['MN', 'Minnesota'],
+  ['MS', 'Mississippi'], ['MO', 'Missouri'], ['MT', 'Montana'], ['NE', 'Nebraska'], ['NV', 'Nevada'], ['NH', 'New Hampshire'], ['NJ', 'New Jersey'], ['NM', 'New Mexico'],
+  ['NY', 'New York'], ['NC', 'North Carolina'], ['ND', 'North Dakota'], ['OH', 'Ohio'], ['OK', 'Oklahoma'], ['OR', 'Oregon'], ['PA', 'Pennsylvania'], ['RI', 'Rhode Island'],
+  ['SC', 'South Carolina'], ['SD', 'South Dakota'], ['TN', 'Tennessee'], ['TX', 'Texas'], ['UT', 'Utah'], ['VT', 'Vermont'], ['VA', 'Virginia'], ['WA', 'Washington'],
+  ['WV', 'West Virginia'], ['WI', 'Wisconsin'], ['WY', 'Wyoming'], ['PR', 'Puerto Rico'], ['GU', 'Guam'], ['VI', 'U.S. Virgin Islands'], ['AS', 'American Samoa'], ['MP', 'Northern Mariana Islands'],
+];
+
+/** "Where are you right now?" and "I consent to sign electronically" (ESIGN), before signing. */
+function ConsentForm({ token, onView }: { token: string; onView: (view: ActView) => void }) {
+  const give = trpc.manageAct.giveConsent.useMutation({ onSuccess: onView });
+  const [where, setWhere] = useState('');
+  const [country, setCountry] = useState('');
+  const [consent, setConsent] = useState(false);
+  const abroad = where === 'abroad';
+  return (
+    <form
+      className="grid gap-3 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm"
+      onSubmit={(event) => {
+        event.preventDefault();
+        give.mutate({ token, location: abroad ? `${actTexts.outsideUs}: ${country.trim()}` : where, consent: consent as true });
+      }}
+    >
+      <div className="grid gap-1">
+        <Label htmlFor="signer-location">{actTexts.location}</Label>
+        <Select id="signer-location" value={where} onChange={(e) => setWhere(e.target.value)} required>
+          <option value="">Choose…</option>
+          {usStateOptions.map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+          <option value="abroad">{actTexts.outsideUs}</option>
+        </Select>
+      </div>
+      {abroad && (
+        <div className="grid gap-1">
+          <Label htmlFor="signer-country">Country</Label>
+          <Input id="signer-country" value={country} onChange={(e) => setCountry(e.target.value)} required minLength={2} maxLength={60} />
+        </div>
+      )}
+      <label className="flex items-start gap-2">
+        <input type="checkbox" className="mt-1 h-4 w-4" checked={consent} onChange={(e) => setConsent(e.target.checked)} />
+        <span>
+          {actTexts.consent} (
+          <a href="/esign-consent" target="_blank" rel="noopener" className="text-blue-800 underline">
+            what this means
+          </a>
+          )
+        </span>
+      </label>
+      <Button type="submit" className="justify-self-start" disabled={give.isPending}>
+        Continue
+      </Button>
+      {give.error && <p role="alert" className="text-red-700">{give.error.message}</p>}
+    </form>
+  );
+}
+
+/** The notary administered the oath: the signer answers on camera. */
+function OathAnswer({ token, onView }: { token: string; onView: (view: ActView) => void }) {
+  const answer = trpc.manageAct.answerOath.useMutation({ onSuccess: onView });
+  return (
+    <div className="grid gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm">
+      <p className="font-semibold text-slate-900">The notary asks you to swear or affirm that what you sign is true.</p>
+      <div className="flex gap-2">
+        <Button type="button" disabled={answer.isPending} onClick={() => answer.mutate({ token, kind: 'swear' })}>
+          {actTexts.swear}
+        </Button>
+        <Button type="button" variant="outline" disabled={answer.isPending} onClick={() => answer.mutate({ token, kind: 'affirm' })}>
+          {actTexts.affirm}
+        </Button>
+      </div>
+      {answer.error && <p role="alert" className="text-red-700">{answer.error.message}</p>}
+    </div>
   );
 }
 
@@ -77,6 +168,7 @@ function NotarySide({ bookingId }: { bookingId: string }) {
   return (
     <div className="grid gap-4 text-sm">
       {commissionMissing && <CommissionForm />}
+      <OathControl bookingId={bookingId} view={view} onView={setView} />
       <ul className="grid gap-4">
         {view.documents.map((doc) => (
           <NotaryDocument key={doc.documentId} bookingId={bookingId} doc={doc} onView={setView} />
@@ -90,13 +182,16 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
   const [page, setPage] = useState(String(doc.placement?.page ?? 1));
   const [position, setPosition] = useState('bottom-right');
   const [actType, setActType] = useState<ActType>('acknowledgment');
+  const [confirming, setConfirming] = useState(false);
   const place = trpc.act.place.useMutation({ onSuccess: onView });
   const seal = trpc.act.seal.useMutation({ onSuccess: onView });
   const id = doc.documentId.slice(0, 8);
   return (
     <li className="grid gap-3 rounded-md border border-slate-200 p-3">
       <p className="font-semibold text-slate-900">{doc.name}</p>
-      {doc.sealed ? (
+      {doc.notNotarizable ? (
+        <NotNotarizable bookingId={bookingId} doc={doc} onView={onView} />
+      ) : doc.sealed ? (
         <div className="grid gap-1">
           <p className="flex items-center gap-2 font-semibold text-green-800">
             <BadgeCheck className="h-4 w-4" aria-hidden="true" /> Sealed ({actTypeLabels[doc.actType!]}), {doc.pageCount} pages
@@ -146,10 +241,35 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
                 ))}
               </Select>
             </div>
-            <Button type="button" disabled={!doc.signed || seal.isPending} onClick={() => seal.mutate({ bookingId, documentId: doc.documentId, actType })}>
-              {seal.isPending ? 'Sealing…' : 'Apply seal and signature'}
-            </Button>
+            {!confirming && (
+              <Button type="button" disabled={!doc.signed || seal.isPending} onClick={() => setConfirming(true)}>
+                {seal.isPending ? 'Sealing…' : 'Apply seal and signature'}
+              </Button>
+            )}
           </div>
+          {confirming && (
+            <div role="group" aria-label="Confirm the seal" className="grid gap-2 rounded-md border border-amber-200 bg-amber-50 p-3">
+              <p className="text-slate-900">
+                Seal {doc.name} as {actTypeLabels[actType]}? The certificate, your seal and your digital signature are added, a journal entry is written, and the document can no longer be changed.
+              </p>
+              <div className="flex gap-2">
+                <Button
+                  type="button"
+                  disabled={seal.isPending}
+                  onClick={() => {
+                    setConfirming(false);
+                    seal.mutate({ bookingId, documentId: doc.documentId, actType });
+                  }}
+                >
+                  Yes, apply seal and signature
+                </Button>
+                <Button type="button" variant="outline" onClick={() => setConfirming(false)}>
+                  Not yet
+                </Button>
+              </div>
+            </div>
+          )}
+          <NotNotarizable bookingId={bookingId} doc={doc} onView={onView} />
         </>
       )}
       {(place.error || seal.error) && (
@@ -158,5 +278,73 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
         </p>
       )}
     </li>
+  );
+}
+
+/**
+ * A document the act cannot go on with (a damaged file, a document that may
+ * not be notarized): the notary sets it aside with a reason, so Finish no
+ * longer waits for it; or takes that back.
+ */
+function NotNotarizable({ bookingId, doc, onView }: { bookingId: string; doc: ActDocumentView; onView: (view: ActView) => void }) {
+  const mark = trpc.act.markNotNotarizable.useMutation({ onSuccess: onView });
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const reasonId = `not-notarizable-${doc.documentId.slice(0, 8)}`;
+  if (doc.notNotarizable) {
+    return (
+      <div className="grid gap-2">
+        <p role="status" className="text-slate-800">
+          Marked as not notarizable: {doc.notNotarizableReason}. It is not sealed and does not hold up finishing the session.
+        </p>
+        <Button type="button" variant="outline" className="justify-self-start" disabled={mark.isPending} onClick={() => mark.mutate({ bookingId, documentId: doc.documentId, notNotarizable: false })}>
+          Notarize this document after all
+        </Button>
+        {mark.error && <p role="alert" className="text-red-700">{mark.error.message}</p>}
+      </div>
+    );
+  }
+  if (!open) {
+    return (
+      <Button type="button" variant="outline" className="justify-self-start" onClick={() => setOpen(true)}>
+        Mark as not notarizable…
+      </Button>
+    );
+  }
+  return (
+    <form
+      className="grid gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        mark.mutate({ bookingId, documentId: doc.documentId, notNotarizable: true, reason });
+      }}
+    >
+      <Label htmlFor={reasonId}>Why can this document not be notarized? (the signer sees it)</Label>
+      <Input id={reasonId} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} required minLength={3} />
+      <div className="flex gap-2">
+        <Button type="submit" variant="destructive" disabled={mark.isPending}>
+          Mark as not notarizable
+        </Button>
+        <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+          Keep it
+        </Button>
+      </div>
+      {mark.error && <p role="alert" className="text-red-700">{mark.error.message}</p>}
+    </form>
+  );
+}
+
+/** "Administer oath" (jurats): the signer answers "I swear" or "I affirm"; the moment is marked on the recording. */
+function OathControl({ bookingId, view, onView }: { bookingId: string; view: ActView; onView: (view: ActView) => void }) {
+  const administer = trpc.act.administerOath.useMutation({ onSuccess: onView });
+  if (view.oathKind) return <p role="status" className="text-slate-800">Oath taken: the signer {view.oathKind === 'swear' ? 'swore' : 'affirmed'}.</p>;
+  if (view.oathRequested) return <p role="status" className="text-slate-800">Waiting for the signer to swear or affirm.</p>;
+  return (
+    <div className="grid gap-1">
+      <Button type="button" variant="outline" className="justify-self-start" disabled={administer.isPending} onClick={() => administer.mutate({ bookingId })}>
+        {actTexts.administerOath}
+      </Button>
+      {administer.error && <p role="alert" className="text-red-700">{administer.error.message}</p>}
+    </div>
   );
 }

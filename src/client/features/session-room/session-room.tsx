@@ -31,6 +31,7 @@ import {
   type SessionRole,
   type SessionView,
 } from '../../../shared/session.ts';
+import { actStageLabels } from '../../../shared/act-stages.ts';
 import { senderName } from './chat-tab.tsx';
 import { RoomConnection, type ConnectionStatus } from './connection.ts';
 import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
@@ -191,6 +192,9 @@ function RoomView(props: {
           <p className="text-slate-700">
             {role === 'customer' ? `Session with ${session.notaryName}` : `Session with ${session.customerName}`} · {session.reference}
           </p>
+          <p data-testid="act-stage" className="rounded-full bg-blue-50 px-3 py-1 text-sm font-semibold text-blue-900">
+            Stage: {actStageLabels[session.stage]}
+          </p>
           <p role="status" data-testid="connection-status" className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-900">
             {state.status === 'closed' && state.closedReason ? state.closedReason : statusText(state.status, other)}
           </p>
@@ -323,7 +327,7 @@ function NotaryControls(props: {
       const result = await stop.mutateAsync({ recordingId: handle.recordingId, chunkCount });
       recorder.current = null;
       setRecording(false);
-      setMessage(result.missing.length ? { text: `Part of the recording did not arrive (${result.missing.length} pieces). Record again.`, error: true } : { text: 'Recording saved.', error: false });
+      setMessage(result.missing.length ? { text: `Part of the recording did not arrive (${result.missing.length} pieces). Record again.`, error: true } : { text: 'Recording stopped.', error: false });
       await refresh();
     } catch (error) {
       setMessage({ text: error instanceof Error ? error.message : 'The recording could not be saved.', error: true });
@@ -378,6 +382,11 @@ function NotaryControls(props: {
       <p className="text-sm text-slate-700">
         Recordings: {session.recordings.filter((r) => r.status === 'stored').length} saved
       </p>
+      {session.recordingSaving && (
+        <p role="status" className="text-sm text-slate-800">
+          {sessionMessages.savingRecording}
+        </p>
+      )}
       {message && (
         <p role={message.error ? 'alert' : 'status'} className={message.error ? 'text-sm text-red-700' : 'text-sm text-green-800'}>
           {message.text}

@@ -8,10 +8,11 @@ import {
   markOutcomeInput,
   messageIdInput,
   messageListInput,
+  adminRefundInput,
   staffCancelInput,
   staffRescheduleInput,
 } from '../../../shared/console.ts';
-import { roleProcedure } from '../staff/procedures.ts';
+import { adminProcedure, roleProcedure } from '../staff/procedures.ts';
 import * as mailService from '../notifications/mail-service.ts';
 import * as consoleService from './service.ts';
 
@@ -37,6 +38,8 @@ export const consoleRouter = router({
       return { ok: true as const };
     }),
     cancel: office.input(staffCancelInput).mutation(({ ctx, input }) => consoleService.cancelBooking(ctx.deps, ctx.staff, input)),
+    /** Admins refund with a reason, without cancelling (the act, once sealed, is never undone). */
+    refund: adminProcedure.input(adminRefundInput).mutation(({ ctx, input }) => consoleService.refundBooking(ctx.deps, ctx.staff, input)),
   }),
   appointments: roleProcedure('notary').query(({ ctx }) => consoleService.listAppointments(ctx.deps, ctx.staff)),
   newAppointments: roleProcedure('notary').query(({ ctx }) => consoleService.newAppointmentCount(ctx.deps, ctx.staff)),

@@ -3,8 +3,12 @@ import { bookings, contactMessages, staffUsers, type BookingStatus } from '../..
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { writeAudit } from '../audit.ts';
-import { currentPaymentOf, moveBooking, paymentView } from '../booking/service.ts';
+import { currentPaymentOf, lockBooking, moveBooking, paymentView } from '../booking/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
+import { bookingHasSealedDocument } from '../notarial-act/sealed-service.ts';
+import { actStage } from '../act/service.ts';
+import { refundBookingPayment } from '../payments/service.ts';
+import { actMessages } from '../../../shared/notarial-act.ts';
 import { findSessionBooking, finishSession, listRecordings, sessionStateOf } from '../session/service.ts';
 import type { SessionOutcome } from '../../../shared/session.ts';
 import { onBookingRescheduled, onNotaryAssigned } from '../notifications/events.ts';
@@ -125,12 +129,14 @@ async function staffPaymentOf(db: DbOrTx, bookingId: string) {
 
 export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: string) {
   const row = await loadBookingFor(deps, staff, bookingId);
-  const [documents, payment, history, session, recordings] = await Promise.all([
+  const [documents, payment, history, session, recordings, sealed, act] = await Promise.all([
     repo.bookingDocuments(deps.db, bookingId),
     staffPaymentOf(deps.db, bookingId),
     staff.user.role === 'notary' ? Promise.resolve([]) : repo.bookingHistory(deps.db, bookingId),
     findSessionBooking(deps.db, bookingId),
     listRecordings(deps.db, bookingId),
+    bookingHasSealedDocument(deps.db, bookingId),
+    actStage(deps.db, bookingId),
   ]);
   // The notary opened a newly assigned appointment: it is no longer "new".
   if (staff.user.role === 'notary' && row.notarySeenAt === null) await deps.db.update(bookings).set({ notarySeenAt: deps.now() }).where(eq(bookings.id, bookingId));
@@ -171,12 +177,18 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
     session: {
       state: session ? sessionStateOf(session, stored.length > 0) : 'waiting',
       outcome: session?.outcome ?? null,
+      /** The act's stage, as the room shows it (decision 073). */
+      actStage: act.stage,
       outcomeReason: session?.outcomeReason ?? null,
       /** Recordings play for admins and the booking's notary only (decision 031). */
       recordings: staff.user.role === 'staff' ? [] : stored.map((r) => ({ id: r.id, startedAt: r.startedAt, sizeBytes: r.sizeBytes })),
       canStart: staff.user.role === 'notary' && row.status === 'confirmed',
     },
-    canCancel: cancellableStatuses.includes(row.status),
+    /** Once a document is sealed the act stands: no cancelling (issue 24, finding 5). */
+    canCancel: cancellableStatuses.includes(row.status) && !sealed,
+    notarized: sealed,
+    /** Admins may refund what is left of a captured payment, with a reason, whatever the booking's status. */
+    canRefund: staff.user.role === 'admin' && !!payment && payment.amountCents - payment.refundedCents > 0 && (payment.status === 'succeeded' || payment.status === 'partially_refunded'),
   };
 }
 
@@ -264,6 +276,26 @@ export async function cancelBooking(deps: Deps, staff: StaffIdentity, input: { b
       refund: true,
     });
     if (alreadyCancelled) throw new DomainError('BAD_REQUEST', 'This booking is already cancelled.');
+    return { refundedCents };
+  });
+}
+
+/**
+ * An admin refunds what is left of the payment, with a reason, without
+ * cancelling: the booking and any notarial act stand. The reason is in the
+ * booking's history. Under the booking's lock; the refund's idempotency key
+ * makes a retry safe, and a second refund finds nothing left.
+ */
+export async function refundBooking(deps: Deps, staff: StaffIdentity, input: { bookingId: string; reason: string }) {
+  if (staff.user.role !== 'admin') throw new DomainError('FORBIDDEN', 'Only admins can refund without cancelling.');
+  const reason = input.reason.trim();
+  if (reason.length < 3) throw new DomainError('BAD_REQUEST', actMessages.refundReasonRequired);
+  return deps.db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input.bookingId);
+    if (!row) throw bookingNotFound();
+    const { refundedCents } = await refundBookingPayment(tx, deps, { bookingId: row.id, reason: 'admin refund' });
+    if (refundedCents === 0) throw new DomainError('CONFLICT', actMessages.nothingToRefund);
+    await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'booking.refunded', entityType: 'booking', entityId: row.id, data: { reason, refundedCents } });
     return { refundedCents };
   });
 }

@@ -16,7 +16,7 @@ import { writeAudit } from '../audit.ts';
 import { detectFileType } from '../documents/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
 import { onIdentityAttemptsExhausted } from '../notifications/events.ts';
-import { notifySessionUpdated } from '../session-events.ts';
+import { actChanged, takeTransition } from '../act/service.ts';
 import { bookingForIdentity, findVerification, findVerificationBySession, latestVerified, listVerifications, type VerificationRow } from './repository.ts';
 
 /**
@@ -143,7 +143,7 @@ export async function submitTestVerification(deps: Deps, token: string, submissi
     await applyOutcome(tx, deps, { ...row, imageKeys: keys }, outcome);
   });
   // After the commit: the room refetches and must see the new state.
-  await notifySessionUpdated(deps, bookingId, 'identity');
+  actChanged(deps, bookingId);
   return customerIdentity(deps, token);
 }
 
@@ -209,7 +209,7 @@ export async function handleIdentityEvent(
     await applyOutcome(tx, deps, row, outcome);
     return 'processed';
   });
-  if (result === 'processed' && outcome.bookingId) await notifySessionUpdated(deps, outcome.bookingId, 'identity');
+  if (result === 'processed' && outcome.bookingId) actChanged(deps, outcome.bookingId);
   return result;
 }
 
@@ -263,20 +263,24 @@ export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: {
   if (!verified || verified.id !== input.verificationId) {
     throw new DomainError('PRECONDITION_FAILED', identityMessages.notVerified);
   }
-  if (!verified.confirmedAt) {
-    await deps.db.transaction(async (tx) => {
+  // A transition of the act (decision 073): only while the recording runs, so the comparison is on it.
+  const changed = await deps.db.transaction((tx) =>
+    takeTransition(tx, { bookingId: input.bookingId, transition: 'confirmIdentity', actor: { type: 'staff', id: staff.user.id }, data: { verificationId: verified.id } }, async () => {
+      if (verified.confirmedAt) return { changed: false, result: false };
       await tx.update(identityVerifications).set({ confirmedAt: deps.now(), confirmedBy: staff.user.id }).where(eq(identityVerifications.id, verified.id));
       await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'identity.confirmed', entityType: 'booking', entityId: input.bookingId, data: { verificationId: verified.id } });
-    });
-    await notifySessionUpdated(deps, input.bookingId, 'identity');
-  }
+      return { changed: true, result: true };
+    }),
+  );
+  if (changed) actChanged(deps, input.bookingId);
   return notaryIdentity(deps, staff, input.bookingId);
 }
 
 /**
- * Why the session cannot start yet, or null: identity verified by the
- * provider AND confirmed by the notary against the person on camera.
- * The session room's start calls this (see features/notarial-act/preconditions.ts).
+ * What identity still lacks, or null: verified by the provider (needed to
+ * start recording) AND confirmed by the notary against the person on camera
+ * (during the recording; needed before signing and sealing). Shown in the
+ * room's Identity tab; the act's state machine enforces it (decision 073).
  */
 export async function sessionStartBlocker(db: DbOrTx, bookingId: string): Promise<string | null> {
   const verified = await latestVerified(db, bookingId);

@@ -2,15 +2,18 @@ import { z } from 'zod';
 import { manageBookingInput } from '../../../shared/manage-booking.ts';
 import {
   adoptSignatureInput,
+  answerOathInput,
+  giveConsentInput,
   bookingIdInput,
   commissionInput,
   confirmIdentityInput,
   journalRangeInput,
+  markNotNotarizableInput,
   placeSignatureInput,
   sealInput,
   uploadCertificateInput,
 } from '../../../shared/notarial-act.ts';
-import { rateLimitedProcedure, router } from '../../trpc.ts';
+import { clientAddress, rateLimitedProcedure, router } from '../../trpc.ts';
 import { confirmIdentity, customerIdentity, notaryIdentity, startStripeVerification } from '../identity/service.ts';
 import { listJournal, verifyJournal } from '../journal/service.ts';
 import { manageRate } from '../manage-booking/service.ts';
@@ -25,6 +28,8 @@ export const manageActRouter = router({
   startIdentity: manageProcedure.input(manageBookingInput).mutation(({ ctx, input }) => startStripeVerification(ctx.deps, input.token)),
   get: manageProcedure.input(manageBookingInput).query(({ ctx, input }) => act.actForCustomer(ctx.deps, input.token)),
   adoptSignature: manageProcedure.input(adoptSignatureInput).mutation(({ ctx, input }) => act.adoptSignature(ctx.deps, input)),
+  giveConsent: manageProcedure.input(giveConsentInput).mutation(({ ctx, input }) => act.giveConsent(ctx.deps, input, clientAddress(ctx))),
+  answerOath: manageProcedure.input(answerOathInput).mutation(({ ctx, input }) => act.answerOath(ctx.deps, input)),
 });
 
 /** Notaries see only bookings assigned to them (checked in the service); admins all; office staff none. */
@@ -37,7 +42,9 @@ export const actRouter = router({
   confirmIdentity: notary.input(confirmIdentityInput).mutation(({ ctx, input }) => confirmIdentity(ctx.deps, ctx.staff, input)),
   get: notaryOrAdmin.input(bookingIdInput).query(({ ctx, input }) => act.actForStaff(ctx.deps, ctx.staff, input.bookingId)),
   place: notary.input(placeSignatureInput).mutation(({ ctx, input }) => act.placeSignature(ctx.deps, ctx.staff, input)),
+  administerOath: notary.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
   seal: notary.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
+  markNotNotarizable: notary.input(markNotNotarizableInput).mutation(({ ctx, input }) => act.markNotNotarizable(ctx.deps, ctx.staff, input)),
   resendDocument: office.input(bookingIdInput).mutation(async ({ ctx, input }) => {
     await act.resendDocumentReady(ctx.deps, ctx.staff, input.bookingId);
     return { ok: true as const };

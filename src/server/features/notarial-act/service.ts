@@ -1,25 +1,28 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
 import {
   actMessages,
   type ActDocumentView,
   type ActType,
   type ActView,
+  notNotarizableReasonRequired,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { bookings, customers, documents, notarialDocuments, notaryProfiles, sessionRecordings, staffUsers } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
-import { issueManageToken } from '../booking/service.ts';
+import { issueManageToken, lockBookingRow } from '../booking/service.ts';
 import { latestVerified } from '../identity/service.ts';
-import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
+import { requireActAccess } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
-import { notifySessionUpdated } from '../session-events.ts';
+import { actAnswers, actChanged, actStage, administerOath as administerOathStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
+import * as actRepo from './repository.ts';
+import { documentIsReadable } from './document-check.ts';
 /**
  * pdf-lib, @signpdf and node-forge (some 250 files) load with the first page
  * count, seal or certificate, not at start: no request before that needs them
@@ -70,6 +73,8 @@ function documentView(doc: typeof documents.$inferSelect, act: ActRow | null): A
     sealed: !!act?.sealedAt,
     sealedSha256: act?.sealedSha256 ?? null,
     pageCount: act?.pageCount ?? null,
+    notNotarizable: !!act?.notNotarizableAt,
+    notNotarizableReason: act?.notNotarizableReason ?? null,
   };
 }
 
@@ -77,7 +82,20 @@ async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
   const rows = await actDocuments(db, bookingId);
   const signer = await signerName(db, bookingId);
   const docs = rows.map((r) => documentView(r.doc, r.act));
-  return { bookingId, signerName: signer.name, documents: docs, allSealed: docs.length > 0 && docs.every((d) => d.sealed) };
+  // Documents set aside as not notarizable are neither sealed nor waited for.
+  const toSeal = docs.filter((d) => !d.notNotarizable);
+  const [{ stage }, answers] = await Promise.all([actStage(db, bookingId), actAnswers(db, bookingId)]);
+  return {
+    bookingId,
+    signerName: signer.name,
+    documents: docs,
+    allSealed: toSeal.length > 0 && toSeal.every((d) => d.sealed),
+    stage,
+    signerLocation: answers.signerLocation,
+    consentGiven: !!answers.consentAt,
+    oathRequested: answers.oathRequested,
+    oathKind: answers.oathKind,
+  };
 }
 
 export async function actForStaff(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
@@ -106,15 +124,17 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
   if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+  if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
   const { pageCountOf } = await pdfModule();
-  const pages = await pageCountOf(await readSource(deps, doc));
+  const source = await readSource(deps, doc);
+  const pages = await notarizable(source, () => pageCountOf(source));
   if (input.page > pages) throw new DomainError('BAD_REQUEST', actMessages.badPlacement);
   const placement = { page: input.page, xPercent: input.xPercent, yPercent: input.yPercent };
   await deps.db
     .insert(notarialDocuments)
     .values({ bookingId: input.bookingId, documentId: doc.id, placement, pageCount: pages })
     .onConflictDoUpdate({ target: notarialDocuments.documentId, set: { placement, pageCount: pages } });
-  await notifySessionUpdated(deps, input.bookingId, 'placement');
+  actChanged(deps, input.bookingId);
   return actView(deps.db, input.bookingId);
 }
 
@@ -124,17 +144,24 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   const { act } = await documentOfBooking(deps.db, bookingId, input.documentId);
   if (!act?.placement) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
   if (act.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+  if (act.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
   const bytes = Buffer.from(input.png.slice(input.png.indexOf(',') + 1), 'base64');
   if (bytes.length < 60 || !bytes.subarray(0, 8).equals(pngMagic)) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(notarialDocuments)
-      .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: bytes.toString('base64'), signedAt: deps.now() })
-      .where(eq(notarialDocuments.id, act.id));
-    await writeAudit(tx, { actorType: 'customer', action: 'signature.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind } });
-  });
-  await notifySessionUpdated(deps, bookingId, 'signature');
+  // A transition of the act (decision 073): recording running, identity confirmed, location and consent given.
+  await deps.db.transaction((tx) =>
+    takeTransition(tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, kind: input.kind } }, async () => {
+      const updated = await tx
+        .update(notarialDocuments)
+        .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: bytes.toString('base64'), signedAt: deps.now() })
+        .where(and(eq(notarialDocuments.id, act.id), isNull(notarialDocuments.sealedAt), isNull(notarialDocuments.notNotarizableAt)))
+        .returning({ id: notarialDocuments.id });
+      if (updated.length === 0) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+      await writeAudit(tx, { actorType: 'customer', action: 'signature.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind } });
+      return { changed: true, result: undefined };
+    }),
+  );
+  actChanged(deps, bookingId);
   return actView(deps.db, bookingId);
 }
 
@@ -237,99 +264,197 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
 
 // ---- Sealing -------------------------------------------------------------------------
 
+/** How long one seal may hold its claim before another request may take it over (a crash, kill -9). */
+export const sealLeaseMs = 2 * 60_000;
+
 /**
  * The notary completes the certificate and applies seal and signature. Needs:
- * the signer's identity confirmed, a signature adopted, the commission on file
- * and unexpired. Writes the journal entry in the same transaction as the seal.
+ * the signer's identity confirmed, a signature adopted, a recording running,
+ * the commission on file and unexpired. Writes the journal entry in the same
+ * transaction as the seal.
+ *
+ * Once per document (docs/decisions/070-sealing-once.md): under the booking's
+ * row lock the request claims the document with a lease, builds the sealed
+ * PDF outside any transaction into an object of its own, and records it —
+ * again under the lock, only if the claim is still its own. A repeat after
+ * the seal (a retry, a double click that arrives late) answers the sealed
+ * state; one that arrives while another request holds the claim is refused
+ * with 409 "being sealed"; every node agrees, since the claim is a row.
  */
 export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; actType: ActType }): Promise<ActView> {
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
-  const blocker = await sessionStartBlocker(deps.db, input.bookingId);
-  if (blocker) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
-  const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
-  if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
-  if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
-  const profile = await profileRow(deps.db, staff.user.id);
-  if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
-  const now = deps.now();
-  if (profile.commissionExpiresOn < now.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
-
-  const notaryName = staff.user.name || staff.user.email;
-  const certificate = await signingCertificate(deps, staff.user.id, notaryName);
-  const signer = await signerName(deps.db, input.bookingId);
-  const source = await readSource(deps, doc);
-  const { buildSealedPdf } = await pdfModule();
-  const sealed = await buildSealedPdf({
-    source,
-    placement: act.placement,
-    signaturePng: Buffer.from(act.signaturePng, 'base64'),
-    act: {
-      type: input.actType,
-      performedAt: now,
-      timeZone: staff.user.timeZone,
-      signerName: signer.name,
-      documentTitle: doc.originalName,
-      notaryName,
-      commissionNumber: profile.commissionNumber,
-      commissionExpiresOn: profile.commissionExpiresOn,
-      commissionState: profile.commissionState,
-      county: profile.commissionCounty,
-    },
-    certificate,
+  const claim = crypto.randomUUID();
+  const startedAt = deps.now();
+  const prepared = await deps.db.transaction(async (tx) => {
+    await lockBookingRow(tx, input.bookingId);
+    const { doc, act } = await documentOfBooking(tx, input.bookingId, input.documentId);
+    if (act?.sealedAt) return null;
+    if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
+    // The act's guard (decision 073): recording running, identity confirmed, the oath for a jurat.
+    await takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
+    if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
+    const profile = await profileRow(tx, staff.user.id);
+    if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
+    if (profile.commissionExpiresOn < startedAt.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
+    if (!(await actRepo.claimSeal(tx, act.id, claim, startedAt, new Date(startedAt.getTime() + sealLeaseMs)))) {
+      throw new DomainError('CONFLICT', actMessages.sealing);
+    }
+    return { doc, act, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
   });
-  // Beside the original, never over it.
-  const sealedKey = `${input.bookingId}/sealed-${doc.id}.pdf`;
-  await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
-  const verification = await latestVerified(deps.db, input.bookingId);
-  // The journal names the recording of the act: the one running (or last stored) when sealing.
-  const [recording] = await deps.db
-    .select({ id: sessionRecordings.id })
-    .from(sessionRecordings)
-    .where(and(eq(sessionRecordings.bookingId, input.bookingId), ne(sessionRecordings.status, 'deleted')))
-    .orderBy(desc(sessionRecordings.startedAt))
-    .limit(1);
+  // Sealed already (a repeat): the same answer as the first time.
+  if (!prepared) return actView(deps.db, input.bookingId);
+  const { doc, act, profile } = prepared;
+  // Each claim writes its own object, so a slow request whose claim was taken over never overwrites the recorded file.
+  const sealedKey = `${input.bookingId}/sealed-${doc.id}-${claim}.pdf`;
+  let stored = false;
+  try {
+    const now = deps.now();
+    const notaryName = staff.user.name || staff.user.email;
+    const certificate = await signingCertificate(deps, staff.user.id, notaryName);
+    const signer = await signerName(deps.db, input.bookingId);
+    const source = await readSource(deps, doc);
+    const { buildSealedPdf } = await pdfModule();
+    const sealed = await notarizable(source, () =>
+      buildSealedPdf({
+        source,
+        placement: act.placement!,
+        signaturePng: Buffer.from(act.signaturePng!, 'base64'),
+        act: {
+          type: input.actType,
+          performedAt: now,
+          timeZone: staff.user.timeZone,
+          signerName: signer.name,
+          documentTitle: doc.originalName,
+          notaryName,
+          commissionNumber: profile.commissionNumber,
+          commissionExpiresOn: profile.commissionExpiresOn,
+          commissionState: profile.commissionState,
+          county: profile.commissionCounty,
+        },
+        certificate,
+      }),
+    );
+    // Beside the original, never over it.
+    await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
+    stored = true;
+    const verification = await latestVerified(deps.db, input.bookingId);
+    // The journal names the recording of the act: the one running (or last stored) when sealing.
+    const [recording] = await deps.db
+      .select({ id: sessionRecordings.id })
+      .from(sessionRecordings)
+      .where(and(eq(sessionRecordings.bookingId, input.bookingId), ne(sessionRecordings.status, 'deleted')))
+      .orderBy(desc(sessionRecordings.startedAt))
+      .limit(1);
 
-  await deps.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(notarialDocuments)
-      .set({ actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id })
-      .where(and(eq(notarialDocuments.id, act.id)))
-      .returning({ id: notarialDocuments.id });
-    if (!updated) throw new DomainError('CONFLICT', actMessages.alreadySealed);
-    const data: JournalActData = {
-      actType: input.actType,
-      documentTitle: doc.originalName,
-      pageCount: sealed.pageCount,
-      signerName: signer.name,
-      signerAddress: null,
-      identity: {
-        provider: verification!.provider,
-        verificationId: verification!.providerSessionId,
-        idType: verification!.documentType,
-        issuingState: verification!.issuingState,
-        expiresOn: verification!.expiresOn,
-      },
-      feeCents: signer.priceCents,
-      currency: signer.currency,
-      recordingRef: recording?.id ?? null,
-      sealedSha256: sealed.sha256,
-      notaryName,
-      bookingReference: signer.reference,
-    };
-    await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
-    await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256 } });
-  });
-  await notifySessionUpdated(deps, input.bookingId, 'sealed');
+    const recorded = await deps.db.transaction((tx) =>
+      takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType }, data: { documentId: doc.id } }, async () => {
+      const done = await actRepo.completeSeal(tx, act.id, claim, { actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id });
+      if (!done) return { changed: false, result: false };
+      // One fee per session, as paid (decision 074): the first act journaled carries what is left of it, later ones nothing.
+      const feeCents = Math.max(0, signer.priceCents - (await actRepo.journaledFeeCents(tx, input.bookingId)));
+      const data: JournalActData = {
+        actType: input.actType,
+        documentTitle: doc.originalName,
+        pageCount: sealed.pageCount,
+        signerName: signer.name,
+        signerAddress: null,
+        identity: {
+          provider: verification!.provider,
+          verificationId: verification!.providerSessionId,
+          idType: verification!.documentType,
+          issuingState: verification!.issuingState,
+          expiresOn: verification!.expiresOn,
+        },
+        feeCents,
+        currency: signer.currency,
+        recordingRef: recording?.id ?? null,
+        sealedSha256: sealed.sha256,
+        notaryName,
+        bookingReference: signer.reference,
+      };
+      await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
+      await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256 } });
+      return { changed: true, result: true };
+      }),
+    );
+    if (!recorded) {
+      // Our lease ran out and another request sealed it meanwhile: its file is the one on record.
+      await deps.storage.delete(sealedKey).catch(() => {});
+      return actView(deps.db, input.bookingId);
+    }
+  } catch (error) {
+    await actRepo.releaseSeal(deps.db, act.id, claim).catch(() => {});
+    if (stored) await deps.storage.delete(sealedKey).catch(() => {});
+    throw error;
+  }
+  actChanged(deps, input.bookingId);
   return actView(deps.db, input.bookingId);
+}
+
+/**
+ * The customer's file could not be read as a document (a malformed or
+ * truncated PDF, an image the decoder refuses): a clear refusal the notary can
+ * act on — mark the document as not notarizable — instead of a 500. Other
+ * failures (storage, the certificate) stay what they are.
+ */
+async function notarizable<T>(source: { bytes: Buffer; contentType: string }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const unreadable = (error as { code?: unknown }).code === 'DOCUMENT_NOT_NOTARIZABLE' || !(await documentIsReadable(source));
+    if (unreadable) throw new DomainError('UNPROCESSABLE_CONTENT', actMessages.unreadableDocument, { cause: error });
+    throw error;
+  }
 }
 
 // ---- Finishing and delivery ------------------------------------------------------------
 
 /** Why the session cannot be finished as completed yet, or null (the room's finish calls this). */
 export async function finishBlocker(db: DbOrTx, bookingId: string): Promise<string | null> {
-  // A booking without documents has nothing to seal.
+  // A booking without documents has nothing to seal; a document set aside as not notarizable is not waited for.
   const view = await actView(db, bookingId);
-  return view.documents.every((d) => d.sealed) ? null : actMessages.notSealed;
+  return view.documents.every((d) => d.sealed || d.notNotarizable) ? null : actMessages.notSealed;
+}
+
+/**
+ * The notary sets a document aside as not notarizable (a damaged file, a
+ * document that may not be notarized), with a reason, so the act is not stuck
+ * on it: it is never signed or sealed and no longer blocks Finish. Taken back
+ * the same way. Under the booking's lock, so it never crosses a seal.
+ */
+export async function markNotNotarizable(
+  deps: Deps,
+  staff: StaffIdentity,
+  input: { bookingId: string; documentId: string; notNotarizable: boolean; reason?: string },
+): Promise<ActView> {
+  await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
+  const reason = input.reason?.trim() ?? '';
+  if (input.notNotarizable && reason.length < 3) throw new DomainError('BAD_REQUEST', notNotarizableReasonRequired);
+  const changed = await deps.db.transaction(async (tx) => {
+    await lockBookingRow(tx, input.bookingId);
+    const { doc, act } = await documentOfBooking(tx, input.bookingId, input.documentId);
+    if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+    if (!!act?.notNotarizableAt === input.notNotarizable) return false;
+    const values = input.notNotarizable
+      ? { notNotarizableAt: deps.now(), notNotarizableReason: reason, notNotarizableBy: staff.user.id }
+      : { notNotarizableAt: null, notNotarizableReason: null, notNotarizableBy: null };
+    await tx
+      .insert(notarialDocuments)
+      .values({ bookingId: input.bookingId, documentId: doc.id, ...values })
+      .onConflictDoUpdate({ target: notarialDocuments.documentId, set: values });
+    await writeAudit(tx, {
+      actorType: 'staff',
+      actorId: staff.user.id,
+      action: input.notNotarizable ? 'document.not_notarizable' : 'document.notarizable_again',
+      entityType: 'booking',
+      entityId: input.bookingId,
+      data: { documentId: doc.id, ...(input.notNotarizable ? { reason } : {}) },
+    });
+    return true;
+  });
+  if (changed) actChanged(deps, input.bookingId);
+  return actView(deps.db, input.bookingId);
 }
 
 /** Inside the finishing transaction: "Your notarized document is ready", with a manage link. */
@@ -358,4 +483,27 @@ export async function openSealed(deps: Deps, bookingId: string, documentId: stri
   if (!row?.key) return null;
   const object = await deps.storage.get(row.key);
   return { ...object, name: `${row.name.replace(/\.[^.]+$/, '')}-notarized.pdf` };
+}
+
+// ---- The signer's location and consent, the oath (issue 26) ----------------------------------
+
+/** "Where are you right now?" and "I consent to sign electronically", stored with the time and address. */
+export async function giveConsent(deps: Deps, input: { token: string; location: string }, address: string | null): Promise<ActView> {
+  const bookingId = await bookingIdForToken(deps.db, input.token);
+  await giveConsentStep(deps, bookingId, { location: input.location, address });
+  return actView(deps.db, bookingId);
+}
+
+/** The notary presses "Administer oath" (a jurat needs the signer's answer before sealing). */
+export async function administerOath(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
+  await requireActAccess(deps, staff, bookingId, { notaryOnly: true });
+  await administerOathStep(deps, staff.user.id, bookingId);
+  return actView(deps.db, bookingId);
+}
+
+/** The signer answers "I swear" or "I affirm". */
+export async function answerOath(deps: Deps, input: { token: string; kind: 'swear' | 'affirm' }): Promise<ActView> {
+  const bookingId = await bookingIdForToken(deps.db, input.token);
+  await answerOathStep(deps, bookingId, input.kind);
+  return actView(deps.db, bookingId);
 }

@@ -1,5 +1,5 @@
 import { aliasedTable, and, asc, desc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
+import { queryRows, type DbOrTx } from '../../db/client.ts';
 import {
   bookings,
   customers,
@@ -135,4 +135,69 @@ export async function insertMessage(db: DbOrTx, values: { bookingId: string; sen
     .from(sessionMessages)
     .where(and(eq(sessionMessages.bookingId, values.bookingId), eq(sessionMessages.clientId, values.clientId)));
   return { message: existing!, created: false };
+}
+
+// ---- Recording assembly (docs/decisions/072-recording-assembly-job.md) --------
+
+/** Stop: a recording still receiving becomes `assembling`, free for any worker to claim. True when this call queued it. */
+export async function queueAssembly(db: DbOrTx, recordingId: string): Promise<boolean> {
+  const rows = await db
+    .update(sessionRecordings)
+    .set({ status: 'assembling', assemblyLeaseUntil: null })
+    .where(and(eq(sessionRecordings.id, recordingId), eq(sessionRecordings.status, 'recording')))
+    .returning({ id: sessionRecordings.id });
+  return rows.length > 0;
+}
+
+/**
+ * Claims one queued assembly whose lease is free or has run out (a node that
+ * died mid-assembly): `FOR UPDATE SKIP LOCKED`, so two nodes never claim the
+ * same row at once, and the lease, so a claim outlives no crash.
+ */
+export async function claimAssembly(db: DbOrTx, now: Date, leaseUntil: Date, recordingId?: string) {
+  const rows = await queryRows<{ id: string; booking_id: string; storage_key: string; mime_type: string; assembly_attempts: number }>(
+    db,
+    sql`update session_recordings set assembly_lease_until = ${leaseUntil.toISOString()}::timestamptz
+        where id = (
+          select id from session_recordings
+          where status = 'assembling'
+            and (assembly_lease_until is null or assembly_lease_until <= ${now.toISOString()}::timestamptz)
+            ${recordingId ? sql`and id = ${recordingId}::uuid` : sql``}
+          order by started_at
+          limit 1
+          for update skip locked
+        )
+        returning id, booking_id, storage_key, mime_type, assembly_attempts`,
+  );
+  const row = rows[0];
+  return row ? { id: row.id, bookingId: row.booking_id, storageKey: row.storage_key, mimeType: row.mime_type, attempts: Number(row.assembly_attempts) } : null;
+}
+export type AssemblyClaim = NonNullable<Awaited<ReturnType<typeof claimAssembly>>>;
+
+/** Extends our lease while the work goes on; false when the row is no longer ours to work on. */
+export async function renewAssembly(db: DbOrTx, recordingId: string, leaseUntil: Date): Promise<boolean> {
+  const rows = await db
+    .update(sessionRecordings)
+    .set({ assemblyLeaseUntil: leaseUntil })
+    .where(and(eq(sessionRecordings.id, recordingId), eq(sessionRecordings.status, 'assembling')))
+    .returning({ id: sessionRecordings.id });
+  return rows.length > 0;
+}
+
+/** Ends an assembly: stored (or failed: nothing arrived). Only while still `assembling`; false otherwise. */
+export async function finishAssembly(db: DbOrTx, recordingId: string, patch: { status: 'stored' | 'failed'; sizeBytes?: number; chunkCount: number; storedAt?: Date }): Promise<boolean> {
+  const rows = await db
+    .update(sessionRecordings)
+    .set({ ...patch, assemblyLeaseUntil: null })
+    .where(and(eq(sessionRecordings.id, recordingId), eq(sessionRecordings.status, 'assembling')))
+    .returning({ id: sessionRecordings.id });
+  return rows.length > 0;
+}
+
+/** A try that failed (storage full, unreachable): counted, and not claimed again before `retryAt`. */
+export async function deferAssembly(db: DbOrTx, recordingId: string, retryAt: Date): Promise<void> {
+  await db
+    .update(sessionRecordings)
+    .set({ assemblyLeaseUntil: retryAt, assemblyAttempts: sql`${sessionRecordings.assemblyAttempts} + 1` })
+    .where(and(eq(sessionRecordings.id, recordingId), eq(sessionRecordings.status, 'assembling')));
 }

@@ -1,7 +1,4 @@
 import { Readable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../../db/client.ts';
-import { sessionRecordings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
@@ -22,6 +19,9 @@ import {
   type SessionView,
 } from '../../../shared/session.ts';
 import * as repo from './repository.ts';
+import { assembleNext, kickAssembly, onRecordingStored } from './assembly.ts';
+import { actChanged, actStage, finishRefusalsFor, onActChanged, takeTransition } from '../act/service.ts';
+import { onActFinished } from '../notarial-act/service.ts';
 import type { SessionBooking } from './repository.ts';
 
 /** Reads the console shows beside a booking (session state, recordings). */
@@ -33,10 +33,10 @@ export { findSessionBooking, listRecordings } from './repository.ts';
  * an outcome. Rules live here; the socket namespace, tRPC router and HTTP
  * routes only translate (docs/decisions/030-session-room.md, 031-session-recording.md).
  *
- * Seams for features built on the room (identity proofing, signing):
- * - `startChecks` / `finishChecks`: push a check; a non-null answer refuses.
- * - `notifySessionChanged(deps, bookingId)`: both participants refetch the view.
- * - `SessionView` (src/shared/session.ts) and `getSessionView`: add fields.
+ * The act's rules (who may start, confirm, sign, seal, finish, and when) are
+ * the act's state machine's (features/act/service.ts, decision 073): start and
+ * finish take its transitions; `notifySessionChanged` is its one bus.
+ * `SessionView` (src/shared/session.ts) and `getSessionView`: add fields.
  */
 
 /** Who is in the room: the booking's customer (manage token) or its assigned notary. */
@@ -95,20 +95,22 @@ export interface SessionNotifier {
   updated(bookingId: string): void;
   closed(bookingId: string, reason: string): void;
 }
-const notifiers = new WeakMap<Deps, SessionNotifier>();
+const closers = new WeakMap<Deps, SessionNotifier['closed']>();
 
-/** The socket namespace registers itself here (one per server). */
+/** The socket namespace registers itself here (one per server): the act's changes reach the room as `session:updated`. */
 export function registerSessionNotifier(deps: Deps, notifier: SessionNotifier): void {
-  notifiers.set(deps, notifier);
+  closers.set(deps, notifier.closed);
+  onActChanged(deps, notifier.updated);
+  onRecordingStored(deps, (d, bookingId) => actChanged(d, bookingId));
 }
 
-/** Both participants refetch the session view (through the Socket.IO adapter: every node). Call after commit. */
+/** Both participants refetch the session view (the act's one bus; every node). Call after commit. */
 export function notifySessionChanged(deps: Deps, bookingId: string): void {
-  notifiers.get(deps)?.updated(bookingId);
+  actChanged(deps, bookingId);
 }
 
 function notifySessionClosed(deps: Deps, bookingId: string, reason: string): void {
-  notifiers.get(deps)?.closed(bookingId, reason);
+  closers.get(deps)?.(bookingId, reason);
 }
 
 // ---- The view ----------------------------------------------------------------
@@ -131,7 +133,10 @@ function documentUrl(participant: Participant, access: SessionAccess, documentId
 export async function getSessionView(deps: Deps, participant: Participant, booking: SessionBooking, access: SessionAccess): Promise<SessionView> {
   const [documents, recordings] = await Promise.all([repo.sessionDocuments(deps.db, booking.id), repo.listRecordings(deps.db, booking.id)]);
   const stored = recordings.some((r) => r.status === 'stored');
-  const finishBlockers = participant.role === 'notary' ? await finishBlockersFor(deps, booking, 'completed') : [];
+  const [finishBlockers, act] = await Promise.all([
+    participant.role === 'notary' ? finishRefusalsFor(deps.db, booking.id, 'completed') : Promise.resolve([]),
+    actStage(deps.db, booking.id),
+  ]);
   return {
     bookingId: booking.id,
     reference: booking.reference,
@@ -147,9 +152,11 @@ export async function getSessionView(deps: Deps, participant: Participant, booki
     finishedAt: booking.finishedAt,
     outcome: booking.outcome,
     documents: documents.map((d) => ({ id: d.id, name: d.name, contentType: d.contentType ?? 'application/octet-stream', sizeBytes: d.sizeBytes ?? 0, url: documentUrl(participant, access, d.id) })),
-    recordings: participant.role === 'notary' ? recordings.map((r) => ({ id: r.id, status: r.status === 'assembling' ? 'recording' : r.status, startedAt: r.startedAt, sizeBytes: r.sizeBytes })) : [],
-    recordingActive: recordings.some((r) => r.status === 'recording' || r.status === 'assembling'),
+    recordings: participant.role === 'notary' ? recordings.map((r) => ({ id: r.id, status: r.status, startedAt: r.startedAt, sizeBytes: r.sizeBytes })) : [],
+    recordingActive: recordings.some((r) => r.status === 'recording'),
+    recordingSaving: recordings.some((r) => r.status === 'assembling'),
     finishBlockers,
+    stage: act.stage,
   };
 }
 
@@ -161,41 +168,6 @@ export async function markCustomerJoined(deps: Deps, bookingId: string): Promise
 
 // ---- Start and finish --------------------------------------------------------
 
-export interface CheckContext {
-  tx: Tx;
-  deps: Deps;
-  booking: SessionBooking;
-}
-/** A precondition: a message saying what is missing, or null when satisfied. */
-export type SessionCheck = (context: CheckContext) => Promise<string | null>;
-export type FinishCheck = (context: CheckContext & { outcome: SessionOutcome }) => Promise<string | null>;
-
-/** Before the recorded act may start (identity proofing adds its check here). */
-export const startChecks: SessionCheck[] = [];
-
-/** Before a session may be finished with an outcome (sealing and the journal add theirs). */
-export const finishChecks: FinishCheck[] = [
-  async ({ tx, booking, outcome }) => {
-    if (outcome === 'no_show') return null;
-    const recordings = await repo.listRecordings(tx, booking.id);
-    if (recordings.some((r) => r.status === 'recording' || r.status === 'assembling')) return messages.recordingActive;
-    return recordings.some((r) => r.status === 'stored') ? null : messages.recordingRequired;
-  },
-  async ({ deps, booking, outcome }) =>
-    outcome === 'no_show' && (!booking.startsAt || booking.startsAt.getTime() > deps.now().getTime()) ? messages.tooEarlyForNoShow : null,
-];
-
-/** After a session is finished, inside its transaction (delivery of the sealed document adds its email). */
-export type FinishEffect = (context: CheckContext & { outcome: SessionOutcome }) => Promise<void>;
-export const finishEffects: FinishEffect[] = [];
-
-async function finishBlockersFor(deps: Deps, booking: SessionBooking, outcome: SessionOutcome): Promise<string[]> {
-  return deps.db.transaction(async (tx) => {
-    const answers = await Promise.all(finishChecks.map((check) => check({ tx, deps, booking, outcome })));
-    return answers.filter((a): a is string => a !== null);
-  });
-}
-
 /**
  * The notary starts the recorded act: preconditions, then a new recording
  * (a session may have several: a crashed browser starts a new one; what the
@@ -203,30 +175,30 @@ async function finishBlockersFor(deps: Deps, booking: SessionBooking, outcome: S
  */
 export async function startSession(deps: Deps, participant: Participant): Promise<{ recordingId: string; mimeType: string }> {
   if (participant.role !== 'notary' || !participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
-  // A recording left running by a crashed browser is sealed with what arrived.
+  // A recording left running by a crashed browser is kept with what arrived: queued for assembly.
+  let queued = false;
   for (const earlier of await repo.listRecordings(deps.db, participant.bookingId)) {
-    if (earlier.status === 'recording') await assembleRecording(deps, earlier.id);
+    if (earlier.status === 'recording') queued = (await repo.queueAssembly(deps.db, earlier.id)) || queued;
   }
+  if (queued) void kickAssembly(deps);
   const recording = await deps.db.transaction(async (tx) => {
     const booking = await repo.findSessionBooking(tx, participant.bookingId);
     if (!booking || booking.notaryId !== participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
     assertOpen(deps, booking);
-    for (const check of startChecks) {
-      const refusal = await check({ tx, deps, booking });
-      if (refusal) throw new DomainError('CONFLICT', refusal);
-    }
-    if (!booking.startedAt) await repo.upsertSession(tx, booking.id, { startedAt: deps.now() });
     const id = crypto.randomUUID();
-    const row = await repo.insertRecording(tx, {
-      id,
-      bookingId: booking.id,
-      mimeType: recordingMimeType,
-      storageKey: recordingKey(booking.id, id),
-      startedBy: participant.staffId,
-      startedAt: deps.now(),
+    return takeTransition(tx, { bookingId: booking.id, transition: 'startRecording', actor: { type: 'staff', id: participant.staffId }, data: { recordingId: id } }, async () => {
+      if (!booking.startedAt) await repo.upsertSession(tx, booking.id, { startedAt: deps.now() });
+      const row = await repo.insertRecording(tx, {
+        id,
+        bookingId: booking.id,
+        mimeType: recordingMimeType,
+        storageKey: recordingKey(booking.id, id),
+        startedBy: participant.staffId,
+        startedAt: deps.now(),
+      });
+      await writeAudit(tx, { actorType: 'staff', actorId: participant.staffId!, action: 'session.recording_started', entityType: 'booking', entityId: booking.id, data: { recordingId: id } });
+      return { changed: true, result: row };
     });
-    await writeAudit(tx, { actorType: 'staff', actorId: participant.staffId, action: 'session.recording_started', entityType: 'booking', entityId: booking.id, data: { recordingId: id } });
-    return row;
   });
   notifySessionChanged(deps, participant.bookingId);
   return { recordingId: recording.id, mimeType: recording.mimeType };
@@ -244,21 +216,28 @@ export interface FinishActor {
  * no-show; completing always needs the recording, whoever asks).
  */
 export async function finishSession(deps: Deps, actor: FinishActor, input: { bookingId: string; outcome: SessionOutcome; reason?: string }): Promise<void> {
+  // A recording still being saved is waited for (bounded); the room says "Saving the recording…" meanwhile.
+  if (input.outcome !== 'no_show' && isUuid(input.bookingId)) await waitForAssembly(deps, input.bookingId, finishWaitsForAssemblyMs);
   await deps.db.transaction(async (tx) => {
     const booking = isUuid(input.bookingId) ? await repo.findSessionBooking(tx, input.bookingId) : null;
     if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
     if (actor.role === 'notary' && booking.notaryId !== actor.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
     if (booking.status !== 'confirmed') throw new DomainError('CONFLICT', 'Only a confirmed booking can be finished.');
-    for (const check of finishChecks) {
-      const refusal = await check({ tx, deps, booking, outcome: input.outcome });
-      if (refusal) throw new DomainError('CONFLICT', refusal);
-    }
+    if (input.outcome === 'no_show' && (!booking.startsAt || booking.startsAt.getTime() > deps.now().getTime())) throw new DomainError('CONFLICT', messages.tooEarlyForNoShow);
     const reason = input.outcome === 'completed' ? null : (input.reason?.trim() || null);
-    await markBookingOutcome(tx, deps, { bookingId: booking.id, outcome: input.outcome, staffId: actor.staffId });
-    await repo.upsertSession(tx, booking.id, { finishedAt: deps.now(), outcome: input.outcome, outcomeReason: reason, finishedBy: actor.staffId });
-    await writeAudit(tx, { actorType: 'staff', actorId: actor.staffId, action: 'session.finished', entityType: 'booking', entityId: booking.id, data: { outcome: input.outcome, reason } });
-    await onSessionFinished(tx, deps, { bookingId: booking.id, outcome: input.outcome, reason });
-    for (const effect of finishEffects) await effect({ tx, deps, booking, outcome: input.outcome });
+    await takeTransition(
+      tx,
+      { bookingId: booking.id, transition: 'finish', actor: { type: 'staff', id: actor.staffId }, input: { outcome: input.outcome }, data: { outcome: input.outcome } },
+      async () => {
+        await markBookingOutcome(tx, deps, { bookingId: booking.id, outcome: input.outcome, staffId: actor.staffId });
+        await repo.upsertSession(tx, booking.id, { finishedAt: deps.now(), outcome: input.outcome, outcomeReason: reason, finishedBy: actor.staffId });
+        await writeAudit(tx, { actorType: 'staff', actorId: actor.staffId, action: 'session.finished', entityType: 'booking', entityId: booking.id, data: { outcome: input.outcome, reason } });
+        await onSessionFinished(tx, deps, { bookingId: booking.id, outcome: input.outcome, reason });
+        // Completed: "Your notarized document is ready", in the same transaction.
+        if (input.outcome === 'completed') await onActFinished(tx, deps, booking.id);
+        return { changed: true, result: undefined };
+      },
+    );
   });
   notifySessionChanged(deps, input.bookingId);
   notifySessionClosed(deps, input.bookingId, messages.closed);
@@ -307,58 +286,50 @@ export async function receiveChunk(deps: Deps, staff: StaffIdentity, input: { re
 
 /**
  * The notary stopped the recording after `chunkCount` chunks: once all of them
- * are here, they are joined in order into one private object. Missing numbers
- * are answered so the browser can send them again.
+ * are here, the recording is queued for assembly (joined in order into one
+ * private object by a background worker, `assembly.ts`) and Stop answers at
+ * once. Missing numbers are answered so the browser can send them again. A
+ * Stop on a recording already queued whose worker died (its lease ran out)
+ * sets the assembly going again here.
  */
 export async function stopRecording(deps: Deps, staff: StaffIdentity, input: { recordingId: string; chunkCount: number }): Promise<{ missing: number[] }> {
   const recording = await recordingForNotary(deps, staff, input.recordingId);
-  if (recording.status === 'stored') return { missing: [] };
-  const have = new Set((await repo.listChunks(deps.db, recording.id)).map((c) => c.seq));
-  const missing: number[] = [];
-  for (let seq = 0; seq < input.chunkCount && missing.length < 50; seq++) if (!have.has(seq)) missing.push(seq);
-  if (missing.length) return { missing };
-  await assembleRecording(deps, recording.id);
-  await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'session.recording_stored', entityType: 'booking', entityId: recording.bookingId, data: { recordingId: recording.id } });
+  if (recording.status === 'stored' || recording.status === 'failed' || recording.status === 'deleted') return { missing: [] };
+  if (recording.status === 'recording') {
+    const have = new Set((await repo.listChunks(deps.db, recording.id)).map((c) => c.seq));
+    const missing: number[] = [];
+    for (let seq = 0; seq < input.chunkCount && missing.length < 50; seq++) if (!have.has(seq)) missing.push(seq);
+    if (missing.length) return { missing };
+    if (await repo.queueAssembly(deps.db, recording.id)) {
+      await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'session.recording_stopped', entityType: 'booking', entityId: recording.bookingId, data: { recordingId: recording.id, chunkCount: input.chunkCount } });
+    }
+  }
+  void kickAssembly(deps);
   notifySessionChanged(deps, recording.bookingId);
   return { missing: [] };
 }
 
 /**
- * Joins the chunks 0, 1, 2… (up to the first gap) into the recording's object
- * and deletes them. One MediaRecorder's chunks concatenated are one playable
- * WebM file. The row is claimed first (`assembling`), so two callers never
- * assemble the same recording; on failure it goes back to `recording`.
+ * Queues a recording a crashed browser left running and assembles it now, on
+ * this node (retention's pass over idle recordings): 'busy' when another
+ * worker holds it.
  */
 export async function assembleRecording(deps: Deps, recordingId: string): Promise<'stored' | 'failed' | 'busy'> {
-  const [claimed] = await deps.db
-    .update(sessionRecordings)
-    .set({ status: 'assembling' })
-    .where(and(eq(sessionRecordings.id, recordingId), eq(sessionRecordings.status, 'recording')))
-    .returning();
-  if (!claimed) return 'busy';
-  try {
-    const chunks = await repo.listChunks(deps.db, recordingId);
-    const contiguous = chunks.filter((c, index) => c.seq === index);
-    if (contiguous.length === 0) {
-      await repo.updateRecording(deps.db, recordingId, { status: 'failed', chunkCount: 0 });
-      return 'failed';
-    }
-    const storage = deps.storage;
-    async function* bytes() {
-      for (const chunk of contiguous) {
-        const object = await storage.get(chunk.storageKey);
-        for await (const piece of object.body as AsyncIterable<Buffer>) yield piece;
-      }
-    }
-    // S3: put() sends multipart parts of at least 5 MB as it goes (the last may be smaller).
-    const { size } = await storage.put(claimed.storageKey, Readable.from(bytes()), { contentType: claimed.mimeType, upsert: true });
-    await repo.updateRecording(deps.db, recordingId, { status: 'stored', sizeBytes: size, chunkCount: contiguous.length, storedAt: deps.now() });
-    for (const chunk of chunks) await storage.delete(chunk.storageKey);
-    await repo.deleteChunks(deps.db, recordingId);
-    return 'stored';
-  } catch (error) {
-    await repo.updateRecording(deps.db, recordingId, { status: 'recording' });
-    throw error;
+  await repo.queueAssembly(deps.db, recordingId);
+  const result = await assembleNext(deps, recordingId);
+  return result === 'stored' || result === 'failed' ? result : 'busy';
+}
+
+/** Finish waits this long for the recording to be saved before answering "Saving the recording…". */
+export const finishWaitsForAssemblyMs = 20_000;
+
+/** Until no recording of the booking is being assembled (kicking this node's worker), or the time is up. */
+async function waitForAssembly(deps: Deps, bookingId: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const recordings = await repo.listRecordings(deps.db, bookingId);
+    if (!recordings.some((r) => r.status === 'assembling') || Date.now() >= deadline) return;
+    await Promise.race([kickAssembly(deps), new Promise((resolve) => setTimeout(resolve, 250))]);
   }
 }
 

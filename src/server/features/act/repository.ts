@@ -1,0 +1,79 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { bookings, documents, identityVerifications, notarialDocuments, notarySessions, sessionRecordings } from '../../db/schema.ts';
+import type { ActFacts } from './stages.ts';
+
+/** The act's facts in four reads: the booking and its session row, identity, recordings, documents. */
+export async function loadFacts(db: DbOrTx, bookingId: string): Promise<ActFacts | null> {
+  const [booking] = await db
+    .select({
+      status: bookings.status,
+      outcome: notarySessions.outcome,
+      consentAt: notarySessions.consentAt,
+      signerLocation: notarySessions.signerLocation,
+      oathRequestedAt: notarySessions.oathRequestedAt,
+      oathAnsweredAt: notarySessions.oathAnsweredAt,
+    })
+    .from(bookings)
+    .leftJoin(notarySessions, eq(notarySessions.bookingId, bookings.id))
+    .where(eq(bookings.id, bookingId));
+  if (!booking) return null;
+  const [identity, recordings, docs] = await Promise.all([
+    db
+      .select({ confirmedAt: identityVerifications.confirmedAt })
+      .from(identityVerifications)
+      .where(and(eq(identityVerifications.bookingId, bookingId), eq(identityVerifications.status, 'verified'))),
+    db.select({ status: sessionRecordings.status }).from(sessionRecordings).where(and(eq(sessionRecordings.bookingId, bookingId), ne(sessionRecordings.status, 'deleted'))),
+    db
+      .select({ signedAt: notarialDocuments.signedAt, sealedAt: notarialDocuments.sealedAt, excludedAt: notarialDocuments.notNotarizableAt })
+      .from(documents)
+      .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
+      .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored'), sql`${documents.scanStatus} <> 'infected'`)),
+  ]);
+  return {
+    bookingStatus: booking.status,
+    outcome: booking.outcome ?? null,
+    identityVerified: identity.length > 0,
+    identityConfirmed: identity.some((i) => i.confirmedAt !== null),
+    recordingRunning: recordings.some((r) => r.status === 'recording'),
+    recordingSaving: recordings.some((r) => r.status === 'assembling'),
+    recordingStored: recordings.some((r) => r.status === 'stored'),
+    locationGiven: !!booking.signerLocation,
+    consentGiven: !!booking.consentAt,
+    oathRequested: !!booking.oathRequestedAt,
+    oathTaken: !!booking.oathAnsweredAt,
+    documents: docs.map((d) => ({ signed: !!d.signedAt, sealed: !!d.sealedAt, excluded: !!d.excludedAt })),
+  };
+}
+
+/** Locks the booking's row (the act's transitions and cancelling serialise on it). */
+export async function lockBookingForAct(tx: DbOrTx, bookingId: string): Promise<boolean> {
+  const rows = await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, bookingId)).for('update');
+  return rows.length > 0;
+}
+
+/** Records the signer's answers or the oath on the session row (created on first use). */
+export async function updateActSession(db: DbOrTx, bookingId: string, patch: Partial<typeof notarySessions.$inferInsert>): Promise<void> {
+  await db
+    .insert(notarySessions)
+    .values({ bookingId, ...patch })
+    .onConflictDoUpdate({ target: notarySessions.bookingId, set: { ...patch, updatedAt: sql`now()` } });
+}
+
+export async function actSessionRow(db: DbOrTx, bookingId: string) {
+  const [row] = await db
+    .select({ consentAt: notarySessions.consentAt, signerLocation: notarySessions.signerLocation, oathRequestedAt: notarySessions.oathRequestedAt, oathAnsweredAt: notarySessions.oathAnsweredAt, oathKind: notarySessions.oathKind })
+    .from(notarySessions)
+    .where(eq(notarySessions.bookingId, bookingId));
+  return row ?? null;
+}
+
+/** The recording running now (for marking a moment on its timeline). */
+export async function runningRecording(db: DbOrTx, bookingId: string) {
+  const [row] = await db
+    .select({ id: sessionRecordings.id, startedAt: sessionRecordings.startedAt })
+    .from(sessionRecordings)
+    .where(and(eq(sessionRecordings.bookingId, bookingId), eq(sessionRecordings.status, 'recording')))
+    .limit(1);
+  return row ?? null;
+}

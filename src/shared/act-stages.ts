@@ -1,0 +1,56 @@
+import type { SessionOutcome } from './session.ts';
+
+/**
+ * The stages of one notarial act, as both browsers, the console and the
+ * manage page show them (docs/decisions/073-act-state-machine.md). The server
+ * derives the stage from what has happened (src/server/features/act/stages.ts);
+ * no page works it out for itself.
+ */
+export const actStages = [
+  'waiting',
+  'identity_proven',
+  'recording',
+  'location_and_consent',
+  'oath',
+  'signing',
+  'sealed',
+  'finished',
+  'not_completed',
+  'no_show',
+] as const;
+export type ActStage = (typeof actStages)[number];
+
+export const actStageLabels: Record<ActStage, string> = {
+  waiting: 'Waiting for the signer’s identity check',
+  identity_proven: 'Identity checked — ready to record',
+  recording: 'Recording — the notary confirms the signer’s identity',
+  location_and_consent: 'Signer’s location and consent',
+  oath: 'Oath or affirmation',
+  signing: 'Signing',
+  sealed: 'Sealed — ready to finish',
+  finished: 'Finished',
+  not_completed: 'Not completed',
+  no_show: 'No-show',
+};
+
+/** The signer's answers and the oath, as the act records them. */
+export const actTexts = {
+  consent: 'I consent to sign electronically',
+  location: 'Where are you right now?',
+  outsideUs: 'Outside the United States',
+  administerOath: 'Administer oath',
+  swear: 'I swear',
+  affirm: 'I affirm',
+} as const;
+
+export const actStageMessages = {
+  recordingRequired: 'Start the recording first: the act must be recorded.',
+  identityNotVerified: "The signer's identity is not verified yet. The session can start once the signer has verified their identity from their booking page.",
+  identityNotConfirmed: 'The notary must first confirm that the verified ID matches the person on camera.',
+  consentRequired: 'The signer must first say where they are and consent to sign electronically.',
+  oathRequired: 'A jurat needs the oath or affirmation first: press “Administer oath” and wait for the signer’s answer.',
+  oathNotAsked: 'The notary has not asked for an oath.',
+  finished: 'This session has ended.',
+} as const;
+
+export type { SessionOutcome };
