@@ -121,8 +121,19 @@ describe('staff console', () => {
     // Staff move the appointment for the customer (who would be told to call inside 24 hours).
     const newDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(Date.now() + 3 * 86400_000));
     await page.getByLabel(/New date/).fill(newDate);
-    await page.getByRole('group', { name: 'Free times' }).getByRole('button').first().click();
-    await page.getByRole('button', { name: 'Move booking and email the customer' }).click();
+    // Each time with its zone: the customer's (New York), and the staff member's own (Chicago) under it.
+    const first = page.getByRole('group', { name: /Free times/ }).getByRole('button').first();
+    expect(await first.textContent()).toMatch(/^\d{1,2}:\d{2} [AP]M E[SD]T\d{1,2}:\d{2} [AP]M C[SD]T for you$/);
+    await first.click();
+    // Nothing moves before the confirmation, which names the old and the new time.
+    await page.getByRole('button', { name: 'Move booking…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move this appointment?' });
+    expect(await dialog.textContent()).toMatch(/From .+\(Eastern (Standard|Daylight) Time\) — .+ C[SD]T for you.*To .+\(Eastern (Standard|Daylight) Time\)/);
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Keep the current time' }).click();
+    expect(await page.getByRole('region', { name: 'History' }).getByText('Rescheduled').count()).toBe(0);
+    await page.getByRole('button', { name: 'Move booking…' }).click();
+    await dialog.getByRole('button', { name: 'Move appointment' }).click();
     await page.getByText('Booking moved', { exact: true }).first().waitFor();
     await page.getByRole('region', { name: 'History' }).getByText('Rescheduled').waitFor();
 

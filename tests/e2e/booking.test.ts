@@ -42,7 +42,7 @@ async function chooseSlot(page: Page) {
   const label = await slot.getAttribute('aria-label');
   expect(label).toMatch(/^\d{1,2}:\d{2} (AM|PM) C[SD]T \(Central (Standard|Daylight) Time\)$/);
   await slot.click();
-  await expect.poll(() => slot.getAttribute('aria-pressed')).toBe('true');
+  await expect.poll(() => slot.getAttribute('aria-checked')).toBe('true');
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await stepHeading(page, 'Contact Information').waitFor();
   await toastWith(page, 'Appointment time selected!').waitFor();

@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useSessionUpdates } from './use-session-updates.ts';
 import type { RoomTabProps } from '../session-room/room-context.ts';
+import { errorMessage } from '../../lib/errors.ts';
 
 /**
  * The room's Identity tab. The notary sees what the provider established
@@ -61,7 +62,7 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
     },
   });
   const view = query.data;
-  if (query.error) return <p role="alert" className="text-sm text-red-700">{query.error.message}</p>;
+  if (query.error) return <p role="alert" className="text-sm text-red-700">{errorMessage(query.error)}</p>;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
   const latest = view.latest;
   const expired = !!latest?.expiresOn && latest.expiresOn < new Date().toISOString().slice(0, 10);
@@ -103,7 +104,7 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
           Confirm: the ID matches the person on camera
         </Button>
       )}
-      {confirm.error && <p role="alert" className="text-red-700">{confirm.error.message}</p>}
+      {confirm.error && <p role="alert" className="text-red-700">{errorMessage(confirm.error)}</p>}
     </div>
   );
 }
