@@ -49,11 +49,14 @@ export async function onBookingCancelled(
 ): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'cancelled');
   if (!booking) return;
+  // Every email about a booking carries its page (a token of its own; see enqueueReminder).
+  const manageUrl = manageUrlTemplate(deps);
   await enqueue(tx, deps, {
     kind: 'booking_cancelled',
     to: booking.customer!.email,
-    content: templates.bookingCancelledCustomer(booking, event),
-    attachments: calendarAttachment(deps, booking, { cancelled: true }),
+    content: templates.bookingCancelledCustomer(booking, event, manageUrl),
+    attachments: calendarAttachment(deps, booking, { cancelled: true, manageUrl }),
+    secrets: { manage_token: await issueManageToken(tx, booking.id, 'cancelled') },
     dedupeKey: `booking-cancelled:${booking.id}`,
   });
   await enqueue(tx, deps, {
@@ -72,11 +75,13 @@ export async function onBookingRescheduled(
 ): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'rescheduled');
   if (!booking) return;
+  const manageUrl = manageUrlTemplate(deps);
   await enqueue(tx, deps, {
     kind: 'booking_rescheduled',
     to: booking.customer!.email,
-    content: templates.bookingRescheduledCustomer(booking, event.previousStartsAt, event.by),
-    attachments: calendarAttachment(deps, booking, {}),
+    content: templates.bookingRescheduledCustomer(booking, event.previousStartsAt, event.by, manageUrl),
+    attachments: calendarAttachment(deps, booking, { manageUrl }),
+    secrets: { manage_token: await issueManageToken(tx, booking.id, 'rescheduled') },
   });
   await enqueue(tx, deps, {
     kind: 'booking_rescheduled_staff',
@@ -188,18 +193,19 @@ export async function onSessionFinished(
 ): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, `session ${event.outcome}`);
   if (!booking) return;
+  // The way back is the booking page (a new link; see enqueueReminder).
+  const token = await issueManageToken(tx, booking.id, event.outcome);
+  const manageUrl = manageUrlTemplate(deps);
   if (event.outcome === 'completed') {
     await enqueue(tx, deps, {
       kind: 'session_completed',
       to: booking.customer!.email,
-      content: templates.sessionCompleted(booking),
+      content: templates.sessionCompleted(booking, manageUrl),
+      secrets: { manage_token: token },
       dedupeKey: `session-finished:${booking.id}`,
     });
     return;
   }
-  // Missed or not completed: the way back is the booking page (a new link; see enqueueReminder).
-  const token = await issueManageToken(tx, booking.id, event.outcome);
-  const manageUrl = manageUrlTemplate(deps);
   await enqueue(tx, deps, {
     kind: event.outcome === 'no_show' ? 'session_no_show' : 'session_not_completed',
     to: booking.customer!.email,

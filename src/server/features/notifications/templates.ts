@@ -23,6 +23,9 @@ const prepareList = {
   ],
 };
 
+/** The booking page: every email about a booking carries it. */
+const manageButton = (manageUrl: string, label = 'View, reschedule or cancel your booking') => ({ type: 'button' as const, label, href: manageUrl });
+
 const supportNote = { type: 'note' as const, text: `Need help? Call ${site.phone} or write to ${site.email}.` };
 
 export const customerName = (b: BookingForMail) => [b.customer?.firstName, b.customer?.lastName].filter(Boolean).join(' ');
@@ -116,14 +119,15 @@ export function bookingReminder(b: BookingForMail, links: { manageUrl: string; j
   };
 }
 
-export function sessionCompleted(b: BookingForMail): EmailContent {
+export function sessionCompleted(b: BookingForMail, manageUrl: string): EmailContent {
   return {
     subject: `Thank you — your notarization is complete (${b.reference})`,
     heading: 'Thank you',
     blocks: [
       { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for completing your notary session with ${site.brand}. Your notarization is complete.` },
       { type: 'facts', rows: [['Reference', b.reference], ['Session', customerTime(b)]] },
-      { type: 'paragraph', text: 'Your notarized documents are available from your booking page, the link in your confirmation email, and we email you as soon as they are ready to download.' },
+      { type: 'paragraph', text: 'We email you as soon as your notarized documents are ready to download from your booking page.' },
+      manageButton(manageUrl, 'Open your booking page'),
       supportNote,
     ],
   };
@@ -177,7 +181,7 @@ export function notaryAssigned(b: BookingForMail, notaryName: string, appointmen
   };
 }
 
-export function bookingCancelledCustomer(b: BookingForMail, event: { refundedCents: number; by: 'customer' | 'staff' }): EmailContent {
+export function bookingCancelledCustomer(b: BookingForMail, event: { refundedCents: number; by: 'customer' | 'staff' }, manageUrl: string): EmailContent {
   const refund =
     event.refundedCents > 0
       ? `A refund of ${formatUsd(event.refundedCents)} has been issued to your original payment method. It usually appears within 5–10 business days.`
@@ -194,6 +198,7 @@ export function bookingCancelledCustomer(b: BookingForMail, event: { refundedCen
       },
       { type: 'facts', rows: [['Reference', b.reference], ['Was scheduled for', customerTime(b)]] },
       { type: 'paragraph', text: refund },
+      manageButton(manageUrl, 'View your booking'),
       { type: 'button', label: 'Book a new appointment', href: '/schedule' },
       supportNote,
     ],
@@ -221,7 +226,7 @@ export function bookingCancelledStaff(b: BookingForMail, event: { refundedCents:
   };
 }
 
-export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff'): EmailContent {
+export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff', manageUrl: string): EmailContent {
   return {
     subject: `Your notary appointment has a new time (${b.reference})`,
     heading: 'Your appointment has a new time',
@@ -233,6 +238,7 @@ export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: 
       },
       { type: 'facts', rows: [['Reference', b.reference], ['New date and time', customerTime(b)], ['Previous time', customerTime(b, previousStartsAt)]] },
       prepareList,
+      manageButton(manageUrl),
       { type: 'paragraph', text: 'An updated calendar entry is attached; it replaces the previous one.' },
       supportNote,
     ],
