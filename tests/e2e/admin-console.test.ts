@@ -157,9 +157,58 @@ describe('staff console', () => {
 
   it('admin: signs in with a TOTP code and manages staff', async () => {
     const { page } = browser;
-    await signIn(page, seeded.users.admin, '/admin/staff');
+    const admin = seeded.users.admin;
+    await page.goto(`${url}/admin/staff`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // A wrong code: the reason, on the code field.
+    const right = admin.totpCode()!;
+    const wrong = right.replace(/\d/g, (d) => String((Number(d) + 5) % 10));
+    const code = page.getByLabel('6-digit code');
+    await code.fill(wrong);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const message = page.getByText('That code is not right. Codes change every 30 seconds — enter the current one.');
+    await message.waitFor();
+    expect(await code.getAttribute('aria-invalid')).toBe('true');
+    expect(await code.getAttribute('aria-describedby')).toBe(await message.getAttribute('id'));
+    expect(await page.getByText('Please check the form and try again.').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await code.fill(admin.totpCode()!);
+    await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(/\/admin\/staff$/);
-    await page.getByRole('table', { name: 'Accounts' }).waitFor();
+    const accounts = page.getByRole('table', { name: 'Accounts' });
+    await accounts.waitFor();
+
+    // Arrowing through a role changes nothing; the change is confirmed, naming the person and the roles.
+    const other = seeded.users.otherNotary;
+    const row = accounts.getByRole('row').filter({ hasText: other.email });
+    const role = page.getByLabel(`Role of ${other.email}`);
+    await role.focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.getByRole('button', { name: `Change role… of ${other.email}` }).waitFor();
+    expect(await page.getByText('Role changed', { exact: true }).count()).toBe(0);
+    await role.selectOption('staff');
+    await page.getByRole('button', { name: `Change role… of ${other.email}` }).click();
+    const roleDialog = page.getByRole('dialog', { name: `Change the role of Oscar Other (${other.email})?` });
+    expect(await roleDialog.textContent()).toContain('changes from Notary to Staff');
+    expect(await axeViolations(page)).toEqual([]);
+    await roleDialog.getByRole('button', { name: 'Change role' }).click();
+    await page.getByText('Role changed', { exact: true }).first().waitFor();
+    await page.reload();
+    await expect.poll(() => page.getByLabel(`Role of ${other.email}`).inputValue()).toBe('staff');
+
+    // Deactivating asks first too.
+    await row.getByRole('button', { name: `Deactivate… ${other.email}` }).click();
+    const deactivateDialog = page.getByRole('dialog', { name: `Deactivate Oscar Other (${other.email})?` });
+    await deactivateDialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.getByText('Active', { exact: true }).count()).toBe(1);
+    await row.getByRole('button', { name: `Deactivate… ${other.email}` }).click();
+    await deactivateDialog.getByRole('button', { name: 'Deactivate account' }).click();
+    await row.getByText('Deactivated', { exact: true }).waitFor();
+
     await page.getByLabel('Email').fill('new.person@example.com');
     await page.getByRole('button', { name: 'Create invitation' }).click();
     await page.getByText(/\/admin\/invite\/[a-z2-7]{32}/).waitFor();
