@@ -46,7 +46,7 @@ function Row({ label, value, ok }: { label: string; value: string; ok?: boolean 
   return (
     <>
       <dt className="font-medium text-slate-600">{label}</dt>
-      <dd className={ok === false ? 'font-semibold text-red-700' : 'text-slate-900'}>{value}</dd>
+      <dd className={`min-w-0 break-words ${ok === false ? 'font-semibold text-red-700' : 'text-slate-900'}`}>{value}</dd>
     </>
   );
 }
@@ -78,7 +78,8 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
         </p>
       )}
       {latest ? (
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+        // The room's side panel is 22rem wide: long values wrap inside it (minmax(0, 1fr)), never past it.
+        <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1">
           <Row label="Result" value={`${latest.status}${latest.failureMessage ? ` — ${latest.failureMessage}` : ''} (attempt ${view.attemptsUsed} of 3, ${latest.provider === 'test' ? 'TEST MODE provider' : 'Stripe Identity'})`} ok={latest.status === 'verified'} />
           <Row label="Booking name" value={view.bookingName} />
           <Row label="Name on ID" value={`${latest.nameOnId ?? '—'}${latest.nameOnId ? (latest.nameMatchesBooking ? ' (matches)' : ' (does not match the booking)') : ''}`} ok={latest.nameOnId ? latest.nameMatchesBooking : null} />
@@ -100,7 +101,7 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
         </div>
       )}
       {latest?.status === 'verified' && !latest.confirmedAt && (
-        <Button type="button" className="w-fit" disabled={confirm.isPending} onClick={() => confirm.mutate({ bookingId, verificationId: latest.id })}>
+        <Button type="button" className="h-auto min-h-11 w-full whitespace-normal py-2" disabled={confirm.isPending} onClick={() => confirm.mutate({ bookingId, verificationId: latest.id })}>
           Confirm: the ID matches the person on camera
         </Button>
       )}
