@@ -91,10 +91,14 @@ export async function onBookingRescheduled(
   });
 }
 
-/** Contact form → staff; business inquiry → sales (docs/product.md §7). */
+/** Contact form → staff; business inquiry and the storage waiting list → sales (docs/product.md §7). */
 export async function onContactMessage(tx: Tx, deps: Deps, event: { messageId: string }): Promise<void> {
   const message = await loadContactMessage(tx, event.messageId);
   if (!message) throw new Error(`contact message ${event.messageId} not found`);
+  if (message.kind === 'waitlist') {
+    await enqueue(tx, deps, { kind: 'waitlist', to: deps.config.SALES_EMAIL, replyTo: message.email, content: templates.waitlistToSales(message) });
+    return;
+  }
   const business = message.kind === 'business';
   await enqueue(tx, deps, {
     kind: business ? 'business_inquiry' : 'contact_message',

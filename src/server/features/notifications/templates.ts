@@ -1,6 +1,6 @@
 import { formatInZone } from '../../../shared/time.ts';
 import type { ChatSender } from '../../../shared/chat.ts';
-import { businessInquirySubject, interestLabel } from '../../../shared/contact.ts';
+import { businessInquirySubject, interestLabel, waitlistPlanLabel, waitlistSubject } from '../../../shared/contact.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { sessionSteps } from '../../../shared/session-copy.ts';
 import { roomOpensMinutesBefore } from '../../../shared/session.ts';
@@ -269,7 +269,7 @@ export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Dat
 }
 
 interface ContactRow {
-  kind: 'contact' | 'business' | 'chat_offline';
+  kind: 'contact' | 'business' | 'chat_offline' | 'waitlist';
   name: string;
   email: string;
   phone: string | null;
@@ -308,6 +308,18 @@ export function businessToSales(m: ContactRow): EmailContent {
         ],
       },
       { type: 'note', text: 'We promise a reply within 24 hours on business days. Reply to this email to answer the visitor directly.' },
+    ],
+  };
+}
+
+/** Someone wants account storage (docs/decisions/078): sales tell them when it opens. */
+export function waitlistToSales(m: ContactRow): EmailContent {
+  return {
+    subject: waitlistSubject(m.name, m.interest ?? ''),
+    heading: 'Document storage waiting list',
+    blocks: [
+      { type: 'facts', rows: [['Name', m.name], ['Email', m.email], ['Plan', waitlistPlanLabel(m.interest)]] },
+      { type: 'note', text: 'They joined the waiting list on the Document Management page. Nothing was charged and no account exists: tell them when storage opens. Reply to this email to write to them directly.' },
     ],
   };
 }
