@@ -138,10 +138,10 @@ export function sessionNoShow(b: BookingForMail, manageUrl: string): EmailConten
     subject: `We missed you at your notary appointment (${b.reference})`,
     heading: 'We missed you',
     blocks: [
-      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, your notary waited for you at the time below, but you did not join the video session. We missed you — you can rebook a new time at any moment.` },
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, your notary waited for you at the time below, but you did not join the video session. We missed you — book a new appointment whenever it suits you, or call us at ${site.phone}.` },
       { type: 'facts', rows: [['Reference', b.reference], ['Was scheduled for', customerTime(b)]] },
-      { type: 'button', label: 'Rebook from your booking page', href: manageUrl },
       { type: 'button', label: 'Book a new appointment', href: '/schedule' },
+      manageButton(manageUrl, 'Open your booking page'),
       supportNote,
     ],
   };
