@@ -26,11 +26,14 @@ export class DomainError extends Error {
   readonly code: ErrorCode;
   /** For TOO_MANY_REQUESTS: when to try again; each transport sends it as `Retry-After`. */
   readonly retryAfterSeconds: number | undefined;
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions & { retryAfterSeconds?: number }) {
+  /** The input field the refusal is about (a wrong code): forms show the message on that field. */
+  readonly field: string | undefined;
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions & { retryAfterSeconds?: number; field?: string }) {
     super(message, options);
     this.name = 'DomainError';
     this.code = code;
     this.retryAfterSeconds = options?.retryAfterSeconds;
+    this.field = options?.field;
   }
 
   /** The HTTP status of this refusal; Express's error handler (app.ts) reads `status` too. */

@@ -23,7 +23,12 @@ const t = initTRPC.context<Context>().create({
       data: {
         code: shape.data.code,
         httpStatus: shape.data.httpStatus,
-        fieldErrors: error.cause instanceof ZodError ? error.cause.flatten().fieldErrors : undefined,
+        fieldErrors:
+          error.cause instanceof ZodError
+            ? error.cause.flatten().fieldErrors
+            : error.cause instanceof DomainError && error.cause.field
+              ? { [error.cause.field]: [error.cause.message] }
+              : undefined,
       },
       message:
         error.code === 'INTERNAL_SERVER_ERROR' ? 'An unexpected error occurred' : shape.message,

@@ -29,7 +29,7 @@ export const messageListInput = z.object({ show: z.enum(['open', 'handled', 'all
 export const messageIdInput = z.object({ messageId: z.uuid() });
 
 export const outcomeTooEarlyMessage = 'You can mark the outcome only after the appointment has started.';
-export const messageKindLabels = { contact: 'Contact', business: 'Business inquiry', chat_offline: 'Chat (offline)' } as const;
+export const messageKindLabels = { contact: 'Contact', business: 'Business inquiry', chat_offline: 'Chat (offline)', waitlist: 'Document storage waiting list' } as const;
 
 /** The mail outbox in the console (the dev mailbox's list, and delivery status with SMTP). */
 export const mailStatuses = ['pending', 'sent', 'failed'] as const;

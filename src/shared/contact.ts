@@ -84,3 +84,38 @@ export type BusinessInquiryInput = z.input<typeof businessInquiryInput>;
 export function businessInquirySubject(name: string, company: string): string {
   return company ? `Business Solutions Inquiry from ${name} at ${company}` : `Business Solutions Inquiry from ${name}`;
 }
+
+/**
+ * Document storage in a customer account does not exist yet: its plans take
+ * names for a waiting list (stored, emailed to sales), never a payment
+ * (docs/decisions/078).
+ */
+export const waitlistPlans = [
+  { value: 'personal', label: 'Personal Documents' },
+  { value: 'business-pro', label: 'Business Pro' },
+] as const;
+export type WaitlistPlan = (typeof waitlistPlans)[number]['value'];
+
+export function waitlistPlanLabel(value: string | null | undefined): string {
+  return waitlistPlans.find((p) => p.value === value)?.label ?? 'Not specified';
+}
+
+export const waitlistMessages = {
+  nameRequired: 'Please enter your name',
+  emailRequired: 'Email is required',
+  planRequired: 'Please choose a plan',
+  successTitle: 'You are on the waiting list',
+  successDescription: 'We will email you when document storage opens. Nothing is charged and no account is created until you decide.',
+} as const;
+
+export const waitlistInput = z.object({
+  name: singleLine(200, 'Name').refine((v) => v !== '', waitlistMessages.nameRequired),
+  email: email.refine((v) => v !== '', waitlistMessages.emailRequired),
+  plan: z.enum(waitlistPlans.map((p) => p.value) as [WaitlistPlan, ...WaitlistPlan[]], waitlistMessages.planRequired),
+  [honeypotField]: honeypot,
+});
+export type WaitlistInput = z.input<typeof waitlistInput>;
+
+export function waitlistSubject(name: string, plan: string): string {
+  return `Document storage waiting list: ${name} (${waitlistPlanLabel(plan)})`;
+}

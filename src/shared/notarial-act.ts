@@ -176,7 +176,7 @@ export const actMessages = {
 export const commissionInput = z.object({
   commissionNumber: z.string().trim().min(1, 'Enter your commission number.').max(40),
   commissionExpiresOn: z.iso.date('Enter the expiry as a date.'),
-  commissionState: z.string().trim().min(2).max(40).default('Iowa'),
+  commissionState: z.string().trim().min(2, 'Enter the state of your commission.').max(40).default('Iowa'),
 });
 
 export const uploadCertificateInput = z.object({

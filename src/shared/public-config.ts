@@ -11,4 +11,8 @@ export interface PublicConfig {
   holdMinutes: number;
   /** How many days ahead the booking calendar opens. */
   bookingWindowDays: number;
+  /** Uploaded documents are deleted this long after a booking ends (DOCUMENT_RETENTION_DAYS). */
+  documentRetentionDays: number;
+  /** Notarized (sealed) copies are kept this long (NOTARIZED_DOCUMENT_RETENTION_DAYS). */
+  notarizedRetentionDays: number;
 }

@@ -7,7 +7,7 @@ import { staffRoles, type StaffRole } from './staff-roles.ts';
 export { homePathFor, staffRoleLabels, staffRoles, type StaffRole } from './staff-roles.ts';
 
 export const loginFailedMessage = 'Incorrect email or password.';
-export const invalidCodeMessage = 'That code is not valid. Check your authenticator app and try again.';
+export const invalidCodeMessage = 'That code is not right. Codes change every 30 seconds — enter the current one.';
 export const inviteInvalidMessage = 'This invitation link is invalid or has expired.';
 
 const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Please enter a valid email address' }).max(254));

@@ -121,8 +121,19 @@ describe('staff console', () => {
     // Staff move the appointment for the customer (who would be told to call inside 24 hours).
     const newDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(Date.now() + 3 * 86400_000));
     await page.getByLabel(/New date/).fill(newDate);
-    await page.getByRole('group', { name: 'Free times' }).getByRole('button').first().click();
-    await page.getByRole('button', { name: 'Move booking and email the customer' }).click();
+    // Each time with its zone: the customer's (New York), and the staff member's own (Chicago) under it.
+    const first = page.getByRole('group', { name: /Free times/ }).getByRole('button').first();
+    expect(await first.textContent()).toMatch(/^\d{1,2}:\d{2} [AP]M E[SD]T\d{1,2}:\d{2} [AP]M C[SD]T for you$/);
+    await first.click();
+    // Nothing moves before the confirmation, which names the old and the new time.
+    await page.getByRole('button', { name: 'Move booking…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move this appointment?' });
+    expect(await dialog.textContent()).toMatch(/From .+\(Eastern (Standard|Daylight) Time\) — .+ C[SD]T for you.*To .+\(Eastern (Standard|Daylight) Time\)/);
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Keep the current time' }).click();
+    expect(await page.getByRole('region', { name: 'History' }).getByText('Rescheduled').count()).toBe(0);
+    await page.getByRole('button', { name: 'Move booking…' }).click();
+    await dialog.getByRole('button', { name: 'Move appointment' }).click();
     await page.getByText('Booking moved', { exact: true }).first().waitFor();
     await page.getByRole('region', { name: 'History' }).getByText('Rescheduled').waitFor();
 
@@ -146,9 +157,58 @@ describe('staff console', () => {
 
   it('admin: signs in with a TOTP code and manages staff', async () => {
     const { page } = browser;
-    await signIn(page, seeded.users.admin, '/admin/staff');
+    const admin = seeded.users.admin;
+    await page.goto(`${url}/admin/staff`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // A wrong code: the reason, on the code field.
+    const right = admin.totpCode()!;
+    const wrong = right.replace(/\d/g, (d) => String((Number(d) + 5) % 10));
+    const code = page.getByLabel('6-digit code');
+    await code.fill(wrong);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const message = page.getByText('That code is not right. Codes change every 30 seconds — enter the current one.');
+    await message.waitFor();
+    expect(await code.getAttribute('aria-invalid')).toBe('true');
+    expect(await code.getAttribute('aria-describedby')).toBe(await message.getAttribute('id'));
+    expect(await page.getByText('Please check the form and try again.').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await code.fill(admin.totpCode()!);
+    await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(/\/admin\/staff$/);
-    await page.getByRole('table', { name: 'Accounts' }).waitFor();
+    const accounts = page.getByRole('table', { name: 'Accounts' });
+    await accounts.waitFor();
+
+    // Arrowing through a role changes nothing; the change is confirmed, naming the person and the roles.
+    const other = seeded.users.otherNotary;
+    const row = accounts.getByRole('row').filter({ hasText: other.email });
+    const role = page.getByLabel(`Role of ${other.email}`);
+    await role.focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.getByRole('button', { name: `Change role… of ${other.email}` }).waitFor();
+    expect(await page.getByText('Role changed', { exact: true }).count()).toBe(0);
+    await role.selectOption('staff');
+    await page.getByRole('button', { name: `Change role… of ${other.email}` }).click();
+    const roleDialog = page.getByRole('dialog', { name: `Change the role of Oscar Other (${other.email})?` });
+    expect(await roleDialog.textContent()).toContain('changes from Notary to Staff');
+    expect(await axeViolations(page)).toEqual([]);
+    await roleDialog.getByRole('button', { name: 'Change role' }).click();
+    await page.getByText('Role changed', { exact: true }).first().waitFor();
+    await page.reload();
+    await expect.poll(() => page.getByLabel(`Role of ${other.email}`).inputValue()).toBe('staff');
+
+    // Deactivating asks first too.
+    await row.getByRole('button', { name: `Deactivate… ${other.email}` }).click();
+    const deactivateDialog = page.getByRole('dialog', { name: `Deactivate Oscar Other (${other.email})?` });
+    await deactivateDialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.getByText('Active', { exact: true }).count()).toBe(1);
+    await row.getByRole('button', { name: `Deactivate… ${other.email}` }).click();
+    await deactivateDialog.getByRole('button', { name: 'Deactivate account' }).click();
+    await row.getByText('Deactivated', { exact: true }).waitFor();
+
     await page.getByLabel('Email').fill('new.person@example.com');
     await page.getByRole('button', { name: 'Create invitation' }).click();
     await page.getByText(/\/admin\/invite\/[a-z2-7]{32}/).waitFor();

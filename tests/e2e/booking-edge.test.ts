@@ -51,7 +51,7 @@ async function chooseTime(page: Page, { pickDate = true } = {}) {
   await expect.poll(() => grid.locator('button:not([disabled])').count()).toBeGreaterThan(0);
   const slot = grid.locator('button:not([disabled])').first();
   await slot.click();
-  await expect.poll(() => slot.getAttribute('aria-pressed')).toBe('true');
+  await expect.poll(() => slot.getAttribute('aria-checked')).toBe('true');
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await stepHeading(page, 'Contact Information').waitFor();
 }

@@ -42,7 +42,7 @@ async function chooseSlot(page: Page) {
   const label = await slot.getAttribute('aria-label');
   expect(label).toMatch(/^\d{1,2}:\d{2} (AM|PM) C[SD]T \(Central (Standard|Daylight) Time\)$/);
   await slot.click();
-  await expect.poll(() => slot.getAttribute('aria-pressed')).toBe('true');
+  await expect.poll(() => slot.getAttribute('aria-checked')).toBe('true');
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await stepHeading(page, 'Contact Information').waitFor();
   await toastWith(page, 'Appointment time selected!').waitFor();
@@ -235,8 +235,8 @@ describe('booking wizard (test payment provider)', () => {
 
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await toastWith(page, slotTakenMessage).waitFor();
-    await grid.getByRole('button', { name: `${label}, unavailable` }).waitFor();
-    expect(await grid.getByRole('button', { name: `${label}, unavailable` }).isDisabled()).toBe(true);
+    await grid.getByRole('radio', { name: `${label}, unavailable` }).waitFor();
+    expect(await grid.getByRole('radio', { name: `${label}, unavailable` }).isDisabled()).toBe(true);
     await stepHeading(page, 'Select Date & Time').waitFor();
     expect(await page.getByRole('button', { name: 'Continue', exact: true }).isDisabled()).toBe(true);
     expect(errors.filter((e) => !e.includes('409'))).toEqual([]);
@@ -297,6 +297,7 @@ describe('booking wizard by keyboard alone', () => {
 
   it('completes a booking without the mouse', async () => {
     const { page, errors } = browser;
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
     await page.goto('/schedule');
     await stepHeading(page, 'Upload Documents').waitFor();
     await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
@@ -308,18 +309,35 @@ describe('booking wizard by keyboard alone', () => {
     await tabTo(page, 'Continue to Booking');
     await page.keyboard.press('Enter');
     await stepHeading(page, 'Select Date & Time').waitFor();
+    // Each new step starts where it is read: focus on its heading, not at the top of the page.
+    await expect.poll(focusedText).toBe('Select Date & Time');
 
     // The calendar: into the grid, two days on with the arrow keys, Enter.
     await tabTo(page, /^(Today, )?\w+day, \w+ \d+, \d{4}/);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Enter');
-    await page.getByTestId('slot-grid').waitFor();
+    const slots = page.getByRole('radiogroup', { name: 'Choose a time' });
+    await slots.waitFor();
+    // The day's times are one radio group: one Tab stop, the arrow keys between free times.
     await tabTo(page, /^\d{1,2}:\d{2} (AM|PM) .*Time\)$/);
-    await page.keyboard.press('Enter');
+    const free = slots.getByRole('radio', { disabled: false });
+    expect(await slots.locator('[tabindex="0"]').count()).toBe(1);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => free.nth(1).getAttribute('aria-checked')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-checked'))).toBe('true');
+    await page.keyboard.press('End');
+    await expect.poll(() => free.last().getAttribute('aria-checked')).toBe('true');
+    await page.keyboard.press('Home');
+    await expect.poll(() => free.first().getAttribute('aria-checked')).toBe('true');
+    expect(await slots.getByRole('radio', { checked: true }).count()).toBe(1);
+    // One Tab leaves the group.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).not.toBe('radio');
     await tabTo(page, 'Continue');
     await page.keyboard.press('Enter');
     await stepHeading(page, 'Contact Information').waitFor();
+    await expect.poll(focusedText).toBe('Contact Information');
 
     for (const [label, value] of [
       ['First name', 'Alan'],
@@ -332,8 +350,11 @@ describe('booking wizard by keyboard alone', () => {
     }
     await page.keyboard.press('Enter');
     await stepHeading(page, 'Payment Information').waitFor();
+    await expect.poll(focusedText).toBe('Payment Information');
 
     await page.getByRole('button', { name: 'Pay Now' }).waitFor();
+    // The card field's placeholder is a hint, not something that looks typed in already.
+    expect(await page.getByLabel('Card number').getAttribute('placeholder')).not.toMatch(/\d{3}/);
     await tabTo(page, 'Card number');
     await page.keyboard.type('4242424242424242');
     await page.keyboard.press('Tab');
@@ -343,6 +364,7 @@ describe('booking wizard by keyboard alone', () => {
     await tabTo(page, 'Pay Now');
     await page.keyboard.press('Enter');
     await stepHeading(page, 'Appointment Confirmation').waitFor();
+    await expect.poll(focusedText).toBe('Appointment Confirmation');
     expect(await page.getByTestId('transaction-id').textContent()).toMatch(/^NOTARY-/);
     await tabTo(page, 'Return to Home');
     expect(errors).toEqual([]);

@@ -12,6 +12,13 @@ import { waitForMail } from './mailbox.ts';
  */
 const zone = 'America/Chicago';
 
+/** The booking page's address in an email's text (with its token): there must be one. */
+function manageLinkIn(text: string): string {
+  const link = text.match(/https?:\/\/[^\s)>\]]+\/booking\/[A-Za-z0-9_-]{20,}/)?.[0];
+  expect(link, text).toBeTruthy();
+  return link!;
+}
+
 describe('booking page from the manage link', () => {
   let browser: Browser;
   let booking: { reference: string; manageUrl: string };
@@ -58,7 +65,17 @@ describe('booking page from the manage link', () => {
     await moveDialog.getByRole('button', { name: 'Move appointment' }).click();
     await page.getByText(manageMessages.rescheduled).first().waitFor();
     await expect.poll(() => page.getByTestId('booking-time').textContent()).not.toBe(before);
-    await waitForMail((m) => m.headers.subject === `Your notary appointment has a new time (${booking.reference})`);
+    const moved = await waitForMail((m) => m.headers.subject === `Your notary appointment has a new time (${booking.reference})`);
+    // Its own working link to this page, and in the updated calendar entry's description too.
+    const movedLink = manageLinkIn(moved.text);
+    const ics = moved.parts.find((part) => part.contentType.startsWith('text/calendar'))!.body.replace(/\r\n[ \t]/g, '');
+    expect(ics).toContain(`DESCRIPTION:`);
+    expect(ics.replace(/\\n/g, '\n')).toContain(movedLink);
+    expect((await fetch(`${baseUrl()}/trpc/manageBooking.get?input=${encodeURIComponent(JSON.stringify({ json: { token: new URL(movedLink).pathname.split('/')[2] } }))}`)).status).toBe(200);
+
+    // The identity check is offered while the appointment stands…
+    const identity = page.getByRole('heading', { name: 'Verify your identity' });
+    await identity.waitFor();
 
     // Cancel: the refund is stated before confirming, then recorded.
     await page.getByRole('button', { name: 'Cancel appointment' }).click();
@@ -68,8 +85,11 @@ describe('booking page from the manage link', () => {
     await expect.poll(() => page.getByTestId('booking-status').textContent()).toBe('Cancelled');
     expect(await page.getByTestId('refunded').textContent()).toBe('$25.00 USD');
     expect(await page.getByRole('button', { name: 'Cancel appointment' }).count()).toBe(0);
+    // …and goes with the cancellation, without a reload.
+    await expect.poll(() => identity.count()).toBe(0);
     const cancelled = await waitForMail((m) => m.headers.subject === `Your notary appointment is cancelled (${booking.reference})`);
     expect(cancelled.text).toContain('A refund of $25.00 has been issued');
+    manageLinkIn(cancelled.text);
     expect(errors).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-provider.ts';
 import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
@@ -182,6 +182,8 @@ describe('session room', () => {
     // The notary compares the outcome with the person on camera and confirms it.
     await n.getByRole('tab', { name: 'Identity' }).click();
     await n.getByText('Grace Hopper (matches)').waitFor();
+    // At 1280 px the side panel holds everything: nothing sticks out of it (issue 30).
+    await expectInside(n.getByRole('tabpanel'), n.getByRole('button', { name: 'Confirm: the ID matches the person on camera' }));
     await n.getByRole('button', { name: 'Confirm: the ID matches the person on camera' }).click();
     await n.getByText('Identity verified and confirmed.').waitFor();
     await c.getByTestId('act-stage').getByText(actStageLabels.location_and_consent).waitFor();
@@ -191,6 +193,12 @@ describe('session room', () => {
     await n.getByRole('tab', { name: 'Sign & seal' }).click();
     // The commission belongs to the notary: a retry finds it saved by the first attempt.
     if (firstAttempt) {
+      // An empty number: the sentence on its field, never the raw validation list (issue 30).
+      await n.getByRole('button', { name: 'Save commission' }).click();
+      await n.getByText('Enter your commission number.').waitFor();
+      expect(await n.getByLabel('Commission number').getAttribute('aria-invalid')).toBe('true');
+      expect((await n.getByRole('tabpanel').textContent()) ?? '').not.toMatch(/too_small|"code"/);
+      await expectInside(n.getByRole('tabpanel'), n.getByLabel('Commission expires'));
       await n.getByLabel('Commission number').fill('IA-778899');
       await n.getByLabel('Commission expires').fill('2030-06-30');
       await n.getByLabel('County (venue)').fill('Polk');
@@ -301,3 +309,11 @@ describe('session room', () => {
     expect(notary.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
   }, 300_000);
 });
+
+/** `inner` lies within `outer`'s box, and `outer` does not scroll sideways. */
+async function expectInside(outer: Locator, inner: Locator) {
+  const [o, i] = [(await outer.boundingBox())!, (await inner.boundingBox())!];
+  expect(i.x).toBeGreaterThanOrEqual(o.x - 0.5);
+  expect(i.x + i.width).toBeLessThanOrEqual(o.x + o.width + 0.5);
+  expect(await outer.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+}

@@ -38,11 +38,13 @@ describe('spec texts on the built site', () => {
     expect(stepCount(await html('/'))).toBe(4);
   });
 
-  it('document management shows the three plans', async () => {
+  it('document management shows the three plans, sells none of them (no accounts yet: a waiting list), and says how long copies are kept', async () => {
     const page = await html('/document-management');
-    for (const text of ['Personal Documents', '$9.99', '5GB', 'Business Pro', '$29.99', '50GB', 'Most Popular', 'Enterprise', 'Custom pricing', 'Unlimited storage', 'Contact Sales']) {
+    for (const text of ['Personal Documents', '5GB', 'Business Pro', '50GB', 'Enterprise', 'Unlimited storage', 'Contact Sales', 'Join the waiting list', 'Notarized copies: 90 days', '30 days after your booking ends']) {
       expect(page, text).toContain(text);
     }
+    // Issue 30: no price for a plan that cannot be bought, nothing "saved to your account automatically".
+    for (const text of ['$9.99', '$29.99', '/month', 'saved to your account', 'Get Started']) expect(page, text).not.toContain(text);
   });
 
   it('identity verification links its use cases to the four pages of the spec', async () => {

@@ -11,7 +11,7 @@ const expected: Record<string, { h1: string; text: string[] }> = {
   '/remote-notarization': { h1: 'Notarize Documents Online, Any Time, Day or Night', text: ['24/7', 'no extra cost', 'Four steps to a notarized document'] },
   '/electronic-signatures': { h1: 'Sign Documents Electronically, Legally and Securely', text: ['ESIGN Act', 'UETA', 'Signed in three steps'] },
   '/identity-verification': { h1: 'Know Who Is Signing, Without Meeting in Person', text: ['Verified in four steps', 'Use cases'] },
-  '/document-management': { h1: 'Keep Every Signed and Notarized Document Safe and Easy to Find', text: ['Personal Documents', '$9.99', '5GB storage', 'Business Pro', '$29.99', '50GB storage', 'Most Popular', 'Enterprise', 'Custom pricing', 'Unlimited storage', 'Contact Sales'] },
+  '/document-management': { h1: 'Your Notarized Documents, Delivered Securely', text: ['Personal Documents', '5GB storage', 'Business Pro', '50GB storage', 'Enterprise', 'Unlimited storage', 'Contact Sales', 'Join the waiting list'] },
   '/business-solutions': { h1: 'Notarization That Scales With Your Business', text: ['Trusted across industries', 'Four ways we support your team', 'Sample client stories', 'Tell us about your business'] },
   '/blog': { h1: 'NotaryOnline Blog', text: ['Notarization', 'E-Signatures', 'Legal Tips', 'Document Security', 'Industry News', 'Technology', 'Load More Articles'] },
   '/terms-of-service': { h1: 'Terms of Service', text: ['Last updated', 'State of Iowa', 'at least 18 years old'] },

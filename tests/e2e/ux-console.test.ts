@@ -195,3 +195,33 @@ describe('the console at 1280 × 800', () => {
     }
   });
 });
+
+describe('issue 30: what staff and notaries tripped over, round 3', () => {
+  it('the commission form on the journal page: an empty number is a sentence on its field, and the date stays in its box (1280 and 390 px)', async () => {
+    for (const width of [1280, 390]) {
+      const notary = await openBrowser({ width, height: width === 390 ? 844 : 800 });
+      try {
+        await signInAs(notary, 'notary');
+        const { page } = notary;
+        await page.goto('/admin/journal');
+        const form = page.getByRole('region', { name: 'Commission' });
+        await form.getByRole('button', { name: 'Save commission' }).waitFor();
+        await form.getByLabel('Commission number').fill('');
+        await form.getByRole('button', { name: 'Save commission' }).click();
+        const message = form.getByText('Enter your commission number.');
+        await message.waitFor();
+        expect(await form.getByLabel('Commission number').getAttribute('aria-invalid')).toBe('true');
+        expect(await form.getByLabel('Commission number').getAttribute('aria-describedby')).toBe(await message.getAttribute('id'));
+        expect((await page.locator('main').textContent()) ?? '').not.toMatch(/too_small|"code"|\[\s*\{/);
+        const box = (await form.locator('form').boundingBox())!;
+        const date = (await form.getByLabel('Commission expires').boundingBox())!;
+        expect(date.x + date.width, `${width}px`).toBeLessThanOrEqual(box.x + box.width);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width}px`).toBeLessThanOrEqual(width);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(notary.errors.filter((e) => !ignorable(e))).toEqual([]);
+      } finally {
+        await notary.close();
+      }
+    }
+  });
+});

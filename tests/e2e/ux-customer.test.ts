@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactMessages } from '../../src/shared/contact.ts';
+import { contactMessages, waitlistMessages } from '../../src/shared/contact.ts';
 import { sessionActions } from '../../src/shared/session-copy.ts';
 import { pickDateTwoDaysAhead } from './wizard.ts';
 import { axeViolations, openBrowser, type Browser } from './browser.ts';
+import { waitForMail } from './mailbox.ts';
 
 /**
  * What customers tripped over (issue 15 items 1, 3, 4, 5, 9, 10), each at the
@@ -208,5 +209,44 @@ describe('customers at 1280 × 800', () => {
     const article = (await page.locator('main').textContent()) ?? '';
     expect(article).not.toMatch(/notary (will )?calls? (you|the number|your phone)/i);
     for (const action of Object.values(sessionActions)) expect(article).toContain(action);
+  });
+});
+
+describe('issue 30: what customers tripped over, round 3', () => {
+  it('document management: plan buttons lead to a waiting list (stored, emailed to sales), never a checkout; field messages on their fields (1280 and 390 px)', async () => {
+    for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+      const browser = await openBrowser({ width, height });
+      try {
+        const { page } = browser;
+        await page.goto('/document-management');
+        await page.getByRole('link', { name: 'Join the waiting list for Personal Documents' }).click();
+        const form = page.getByRole('form', { name: 'Document storage waiting list' });
+        await form.waitFor();
+        await expect.poll(() => page.evaluate(() => window.location.hash)).toBe('#waitlist');
+        await page.locator('form[data-hydrated]').waitFor();
+        // Nothing filled in: each field says what it needs, nothing is sent.
+        await form.getByRole('button', { name: 'Join the waiting list' }).click();
+        for (const [label, text] of [['Name', waitlistMessages.nameRequired], ['Email', waitlistMessages.emailRequired], ['Plan', waitlistMessages.planRequired]] as const) {
+          const message = form.getByText(text);
+          await message.waitFor();
+          expect(await form.getByLabel(label).getAttribute('aria-describedby'), label).toBe(await message.getAttribute('id'));
+        }
+        expect(await axeViolations(page)).toEqual([]);
+        const name = `Wanda Waiting ${width}`;
+        await form.getByLabel('Name').fill(name);
+        await form.getByLabel('Email').fill(`wanda-${width}@example.com`);
+        await form.getByLabel('Plan').selectOption({ label: 'Personal Documents' });
+        await form.getByRole('button', { name: 'Join the waiting list' }).click();
+        await page.getByText(waitlistMessages.successTitle).waitFor();
+        const mail = await waitForMail((m) => m.headers.subject === `Document storage waiting list: ${name} (Personal Documents)`);
+        expect(mail.headers.to).toContain('sales@');
+        expect(mail.text).toContain(`wanda-${width}@example.com`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(browser.errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    }
   });
 });

@@ -48,6 +48,18 @@ describe.each(dbKinds)('contact forms posted without script on %s', (kind) => {
     expect(rows).toHaveLength(1);
   });
 
+  it('keeps the document storage waiting list (plan as its interest) with its email to sales, and refuses it without a plan', async () => {
+    const missing = await post('/api/waitlist', { name: 'Wes', email: 'wes@example.com', plan: '' });
+    expect(missing.headers.get('location')).toBe('/document-management?waitlist=missing#waitlist');
+    expect(await app.deps.db.select().from(contactMessages).where(eq(contactMessages.kind, 'waitlist'))).toHaveLength(0);
+    const res = await post('/api/waitlist', { name: 'Wes Waiting', email: 'wes@example.com', plan: 'business-pro', website: '' });
+    expect(res.headers.get('location')).toBe('/document-management?waitlist=sent#waitlist');
+    const rows = await app.deps.db.select().from(contactMessages).where(eq(contactMessages.kind, 'waitlist'));
+    expect(rows).toMatchObject([{ name: 'Wes Waiting', email: 'wes@example.com', interest: 'business-pro' }]);
+    const mail = (await app.deps.db.select().from(outbox).where(eq(outbox.kind, 'waitlist'))).map((row) => row.payload as { message: { to: string; subject: string } });
+    expect(mail).toMatchObject([{ message: { to: app.deps.config.SALES_EMAIL, subject: 'Document storage waiting list: Wes Waiting (Business Pro)' } }]);
+  });
+
   it('refuses a cross-site post', async () => {
     const res = await post('/api/contact', { name: 'Mallory', email: 'm@example.com', message: 'hi' }, 'http://evil.example');
     expect(res.status).toBe(403);

@@ -179,7 +179,9 @@ describe.each(dbKinds)('staff sign-in (%s)', (kind) => {
     const second = await pendingSession();
     const replay = await verify(second, code);
     expect(replay.status).toBe(400);
-    expect(replay.body.error?.json.message).toBe('That code is not valid. Check your authenticator app and try again.');
+    expect(replay.body.error?.json.message).toBe('That code is not right. Codes change every 30 seconds — enter the current one.');
+    // Addressed to the code field, so the form shows it there (issue 30).
+    expect((replay.body.error?.json.data as { fieldErrors?: unknown } | undefined)?.fieldErrors).toEqual({ code: ['That code is not right. Codes change every 30 seconds — enter the current one.'] });
     expect((await verify(second, codeFor(admin.totpSecret!, now - 30_000))).status).toBe(400);
     expect((await trpcHttp(app.url, 'staff.users.list', { type: 'query', cookie: second })).status).toBe(401);
 

@@ -51,7 +51,7 @@ describe.each(dbKinds)('TOTP keys at rest (%s)', (kind) => {
     const cookie = sessionCookieFrom((await login(victim.email, victim.password)).cookies)!;
     const res = await trpcHttp(app.url, 'staff.totp.verify', { cookie, input: { code: codeFor(attacker.totpSecret!) } });
     expect(res.status).toBe(400);
-    expect(res.body.error?.json.message).toBe('That code is not valid. Check your authenticator app and try again.');
+    expect(res.body.error?.json.message).toBe('That code is not right. Codes change every 30 seconds — enter the current one.');
   });
 
   it('a key stored in clear before this change still works once and is sealed on that use', async () => {

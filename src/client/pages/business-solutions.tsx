@@ -5,6 +5,7 @@ import { inquiryForm } from '../features/contact/deferred-forms.tsx';
 import { islandProps } from '../server-html.ts';
 import { Reveal } from '../components/marketing/reveal.tsx';
 import type { RouteHandle } from '../lib/meta.ts';
+import { maxDocumentsPerBooking } from '../../shared/booking-rules.ts';
 
 
 /** The server renders the real form; the browser fetches its code when the visitor nears it. */
@@ -17,7 +18,7 @@ export const handle: RouteHandle = {
   meta: () => ({
     title: 'Business Solutions',
     description:
-      'Remote notarization for businesses: dedicated notaries, workflow integration, document management and bulk processing for real estate, legal, finance, HR and more.',
+      'Remote notarization for businesses: sessions for your team and clients, many documents per session, and a business team to plan volume with you, for real estate, legal, finance, HR and more.',
     path: '/business-solutions',
   }),
 };
@@ -33,26 +34,28 @@ const industries = [
   { icon: Building2, title: 'Property management', text: 'Lease guarantees and tenant affidavits without office appointments.' },
 ];
 
+// Each block says what is there today (issue 30's copy review): no API, no account storage and
+// no invoicing exist, so those are offered as a conversation with the business team, not as features.
 const solutions = [
   {
     icon: Briefcase,
     title: 'Enterprise notary services',
-    text: 'Dedicated notary scheduling for your team and your clients, priority availability and a named account manager.',
+    text: 'Your team and your clients book sessions online, any time; our business team is your one contact for planning and questions.',
   },
   {
     icon: Workflow,
     title: 'Workflow integration',
-    text: 'Send documents for notarization straight from your own systems and receive completed files back automatically.',
+    text: 'There is no self-service API yet. Tell us how documents move through your systems and we will tell you what we can set up together.',
   },
   {
     icon: FileStack,
     title: 'Document management',
-    text: 'Secure storage, team folders and audit trails for every document your organization signs and notarizes.',
+    text: 'Every notarized PDF is sealed with the notary’s digital certificate and delivered by private link. Storage for teams is on our waiting list.',
   },
   {
     icon: Clock,
     title: 'Bulk processing',
-    text: 'Notarize stacks of documents in one session, with consolidated monthly billing and volume pricing.',
+    text: `Up to ${maxDocumentsPerBooking} documents in one session. For regular volume, talk to our business team about how to plan it.`,
   },
 ];
 

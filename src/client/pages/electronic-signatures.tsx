@@ -6,24 +6,26 @@ export const handle: RouteHandle = {
   meta: () => ({
     title: 'Electronic Signatures',
     description:
-      'Legally binding electronic signatures that comply with the ESIGN Act and UETA. Upload a document, add signature fields, sign and share in minutes.',
+      'Legally binding electronic signatures under the ESIGN Act and UETA, made in your remote notarization session and sealed so any later change shows.',
     path: '/electronic-signatures',
   }),
 };
 
+// What the product does (issue 30's copy review): signing happens in the notary's video
+// session, one signer per booking; there is no stand-alone "send for signature" service.
 const features = [
   { icon: Scale, title: 'ESIGN and UETA compliant', text: 'Signatures meet the federal ESIGN Act and the Uniform Electronic Transactions Act adopted across the states.' },
-  { icon: History, title: 'Complete audit trail', text: 'Every view, signature and timestamp is recorded, so you can show who signed what and when.' },
-  { icon: FileCheck2, title: 'Tamper-evident documents', text: 'Signed PDFs are sealed with a digital certificate that reveals any change made after signing.' },
-  { icon: Smartphone, title: 'Sign on any device', text: 'Sign from a phone, tablet or computer in any modern browser: nothing to install.' },
-  { icon: Mail, title: 'Delivered to everyone', text: 'Each signer receives a secure link to the completed document by email.' },
-  { icon: PenLine, title: 'Notarize when needed', text: 'If a document also needs a notary, move straight into a remote notarization session.' },
+  { icon: History, title: 'A record of every act', text: 'Each session is recorded on video, and the notary’s journal keeps the date, the signer and a fingerprint of the sealed document.' },
+  { icon: FileCheck2, title: 'Tamper-evident documents', text: 'Signed PDFs are sealed with the notary’s digital certificate, which reveals any change made after signing.' },
+  { icon: Smartphone, title: 'Sign on any device', text: 'Sign from a phone, tablet or computer with a camera, in any modern browser: nothing to install.' },
+  { icon: Mail, title: 'Delivered to you', text: 'You download the signed and sealed document from your booking page, and we email you a secure link to it.' },
+  { icon: PenLine, title: 'Witnessed by a notary', text: 'You sign in a remote notarization session, while a commissioned notary watches by video.' },
 ];
 
 const steps = [
-  { title: 'Upload your document', text: 'Upload a PDF, or a JPEG or PNG of the pages to be signed.' },
-  { title: 'Add signature fields', text: 'Mark where each person signs, initials or dates, and add signers by email.' },
-  { title: 'Sign and share', text: 'Everyone signs from their own device and the completed, sealed document is shared with all parties.' },
+  { title: 'Upload your document', text: 'Book a session and upload a PDF, or a JPEG or PNG of the pages to be signed.' },
+  { title: 'Sign by video', text: 'In the session, adopt your signature; the notary places it on the document while you watch.' },
+  { title: 'Download the sealed PDF', text: 'The notary seals the document, and you download it from your booking page.' },
 ];
 
 const faq = [
@@ -38,8 +40,8 @@ const faq = [
       'An electronic signature shows that someone intended to sign. A notarization adds a commissioned notary who verifies the signer’s identity and witnesses the signature. Some documents need both.',
   },
   {
-    question: 'Do signers need an account?',
-    answer: 'No. Signers open a secure link from their email and sign in their browser.',
+    question: 'Do I need an account?',
+    answer: 'No. Everything happens on your private booking page, reached by the link in your confirmation email.',
   },
 ];
 
@@ -50,10 +52,10 @@ export function Component() {
         aside={<HeroIllustration name="electronic-signatures" alt="A document being signed electronically with a pen, and a confirmation check" />}
         eyebrow="Electronic signatures"
         title="Sign Documents Electronically, Legally and Securely"
-        lead="Collect legally binding signatures in minutes instead of days, with a full audit trail and compliance with the ESIGN Act and UETA."
+        lead="Sign your documents electronically in your notary video session: legally binding under the ESIGN Act and UETA, and sealed so any later change shows."
       />
       <Section labelledBy="features-heading">
-        <SectionHeading id="features-heading" title="Signatures you can rely on" intro="Everything you need to get documents signed without printing, scanning or posting." />
+        <SectionHeading id="features-heading" title="Signatures you can rely on" intro="Signed and notarized without printing, scanning or posting." />
         <FeatureGrid features={features} />
       </Section>
       <Section labelledBy="steps-heading" tone="muted">

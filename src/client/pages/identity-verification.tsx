@@ -33,7 +33,7 @@ const useCases = [
   { to: '/remote-notarization', title: 'Remote notarization', text: 'Identity proofing that satisfies state remote notarization laws before every session.' },
   { to: '/electronic-signatures', title: 'Electronic signatures', text: 'Add a verified identity to high-value e-signatures for stronger evidence.' },
   { to: '/schedule', title: 'Book a notary session', text: 'Verify your identity as part of a session scheduled at a time that suits you.' },
-  { to: '/business-solutions', title: 'Business onboarding', text: 'Verify new customers, tenants or contractors remotely as part of your workflow.' },
+  { to: '/business-solutions', title: 'Business onboarding', text: 'Have customers, tenants or contractors notarize remotely, their identity verified before each session.' },
 ];
 
 export function Component() {

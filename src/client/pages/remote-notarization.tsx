@@ -5,6 +5,7 @@ import { buttonVariants } from '../components/ui/button-variants.ts';
 import type { RouteHandle } from '../lib/meta.ts';
 import { usePublicConfig } from '../lib/public-config.tsx';
 import { formatUsd } from '../../shared/money.ts';
+import { maxDocumentsPerBooking } from '../../shared/booking-rules.ts';
 
 export const handle: RouteHandle = {
   meta: () => ({
@@ -17,7 +18,7 @@ export const handle: RouteHandle = {
 
 const features = [
   { icon: Clock, title: 'Available 24/7', text: 'Notarization around the clock, every day of the year, including weekends and holidays.' },
-  { icon: FileStack, title: 'Multiple documents, one session', text: 'Upload every document you need notarized; they are all covered by one session at no extra cost.' },
+  { icon: FileStack, title: 'Multiple documents, one session', text: `Upload up to ${maxDocumentsPerBooking} documents; they are all covered by one session at no extra cost.` },
   { icon: Video, title: 'Recorded for your protection', text: 'Each session is recorded and securely retained as state law requires, so your notarization can be proven.' },
   { icon: ShieldCheck, title: 'Tamper-evident seal', text: 'Your notarized PDF carries the notary’s electronic seal and a digital certificate that reveals any later change.' },
   { icon: Globe2, title: 'Valid in all 50 states', text: 'Remote notarizations by our commissioned notaries are recognized across the United States.' },
@@ -66,7 +67,7 @@ export function Component() {
         aside={<HeroIllustration name="remote-notarization" alt="A signer and a notary on a video session, next to a document with a notary seal" />}
         eyebrow="Remote online notarization"
         title="Notarize Documents Online, Any Time, Day or Night"
-        lead={`A commissioned notary meets you by secure video, 24/7. Upload as many documents as you need: they are all covered by one ${formatUsd(baseFeeCents)} session at no extra cost.`}
+        lead={`A commissioned notary meets you by secure video, 24/7. Upload up to ${maxDocumentsPerBooking} documents: they are all covered by one ${formatUsd(baseFeeCents)} session at no extra cost.`}
       >
         <Link to="/schedule" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
           Schedule a Notary

@@ -197,7 +197,7 @@ export const contactMessages = pgTable(
   'contact_messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    kind: text('kind', { enum: ['contact', 'business', 'chat_offline'] }).notNull(),
+    kind: text('kind', { enum: ['contact', 'business', 'chat_offline', 'waitlist'] }).notNull(),
     name: text('name').notNull(),
     email: text('email').notNull(),
     phone: text('phone'),

@@ -144,6 +144,8 @@ export async function mountPages(
     businessTimeZone,
     holdMinutes: deps.config.BOOKING_HOLD_MINUTES,
     bookingWindowDays: deps.config.BOOKING_WINDOW_DAYS,
+    documentRetentionDays: deps.config.DOCUMENT_RETENTION_DAYS,
+    notarizedRetentionDays: notarizedRetentionDays(deps.config),
   };
   const configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
 
@@ -302,4 +304,12 @@ function toFetchRequest(req: ExpressRequest, origin: string): Request {
     if (typeof value === 'string') headers.set(key, value);
   }
   return new Request(new URL(req.originalUrl, origin), { method: 'GET', headers, signal: controller.signal });
+}
+
+/**
+ * How long notarized copies are kept, as the public pages state it:
+ * NOTARIZED_DOCUMENT_RETENTION_DAYS where the configuration has it, else its default (90).
+ */
+function notarizedRetentionDays(config: Deps['config']): number {
+  return (config as Partial<Record<'NOTARIZED_DOCUMENT_RETENTION_DAYS', number>>).NOTARIZED_DOCUMENT_RETENTION_DAYS ?? 90;
 }

@@ -28,7 +28,9 @@ function errorMessage(error: unknown): string {
   // Refused input is explained per field; the raw message would be a serialized issue list.
   const firstFieldMessage = Object.values(error.fieldErrors).find((messages) => messages?.length)?.[0];
   if (firstFieldMessage) return firstFieldMessage;
-  return error.code === 'BAD_REQUEST' ? 'Please check the form and try again.' : error.message || 'An unexpected error occurred';
+  // A serialized issue list is never shown; a sentence the server wrote is.
+  if (!error.message || /^\s*[[{]/.test(error.message)) return error.code === 'BAD_REQUEST' ? 'Please check the form and try again.' : 'An unexpected error occurred';
+  return error.message;
 }
 
 /** Minimum length of a staff password: the server's rule (shared/staff.ts), repeated here to keep Zod off this light page. */
@@ -142,15 +144,21 @@ export function LoginPage() {
 
 function CodeForm({ onCode, pending, label }: { onCode: (code: string) => Promise<void>; pending: boolean; label: string }) {
   const [error, setError] = useState<string | null>(null);
+  // A wrong or malformed code is the field's own message (read with the field), not the form's.
+  const [codeError, setCodeError] = useState<string | null>(null);
   const id = useId();
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
+    setCodeError(null);
     const code = String(new FormData(event.currentTarget).get('code')).replace(/\s+/g, '');
+    if (!/^\d{6}$/.test(code)) return setCodeError('Enter the 6-digit code');
     try {
       await onCode(code);
     } catch (e) {
-      setError(errorMessage(e));
+      const onField = e instanceof RpcError ? e.fieldErrors.code?.[0] : undefined;
+      if (onField) setCodeError(onField);
+      else setError(errorMessage(e));
     }
   }
   return (
@@ -160,7 +168,24 @@ function CodeForm({ onCode, pending, label }: { onCode: (code: string) => Promis
         <label htmlFor={id} className={labelClass}>
           6-digit code
         </label>
-        <input id={id} name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={7} required className={inputClass} />
+        <input
+          id={id}
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxLength={7}
+          required
+          aria-invalid={codeError ? true : undefined}
+          aria-describedby={codeError ? `${id}-error` : undefined}
+          onInput={() => setCodeError(null)}
+          className={inputClass}
+        />
+        {codeError && (
+          <p id={`${id}-error`} role="alert" className="text-sm text-red-700">
+            {codeError}
+          </p>
+        )}
       </div>
       <button type="submit" disabled={pending} className={submitClass}>
         {pending ? 'Checking…' : label}

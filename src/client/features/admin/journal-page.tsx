@@ -8,6 +8,7 @@ import { CommissionForm } from '../notarial-act/commission-form.tsx';
 import { timeIn } from './format.ts';
 import { PageHeading } from './page-heading.tsx';
 import { useStaff } from './use-staff.tsx';
+import { errorMessage } from '../../lib/errors.ts';
 
 /**
  * The notary journal: a notary sees their own entries, an admin everyone's;
@@ -47,7 +48,7 @@ export function JournalPage() {
           <CommissionForm />
         </section>
       )}
-      {list.error && <p role="alert" className="text-red-700">{list.error.message}</p>}
+      {list.error && <p role="alert" className="text-red-700">{errorMessage(list.error)}</p>}
       {list.data && list.data.length === 0 && <p className="text-slate-700">No journal entries in this period.</p>}
       {list.data && list.data.length > 0 && (
         <div className="overflow-x-auto">

@@ -14,8 +14,15 @@ import { staffZone, useStaff } from './use-staff.tsx';
 import { FormMessage } from './form-message.tsx';
 import { useFieldErrors } from './use-field-errors.tsx';
 import { CertificateUpload } from './certificate-upload.tsx';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 
-/** Admins: invite, change roles, deactivate (which signs the person out everywhere). */
+/** A change an admin has asked for and not yet confirmed. */
+type PendingChange = { kind: 'role'; userId: string; who: string; from: StaffRole; to: StaffRole } | { kind: 'deactivate'; userId: string; who: string };
+
+/** 'Ada Lovelace (ada@example.com)': how a confirmation names the person. */
+const who = (u: { name: string | null; email: string }) => (u.name ? `${u.name} (${u.email})` : u.email);
+
+/** Admins: invite, change roles, deactivate (which signs the person out everywhere); each change confirmed first. */
 export function StaffPage() {
   const { staff } = useStaff();
   const utils = trpc.useUtils();
@@ -26,6 +33,9 @@ export function StaffPage() {
   const deactivate = trpc.staff.users.deactivate.useMutation();
   const reactivate = trpc.staff.users.reactivate.useMutation();
   const [link, setLink] = useState<{ url: string; emailed: boolean; email: string } | null>(null);
+  // The role each row's select shows before it is applied: choosing (or arrowing through) it changes nothing.
+  const [draftRoles, setDraftRoles] = useState<Record<string, StaffRole>>({});
+  const [pending, setPending] = useState<PendingChange | null>(null);
   const inviteErrors = useFieldErrors<'email' | 'role'>();
   const ids = { email: useId(), role: useId() };
   const zone = staffZone(staff);
@@ -38,6 +48,22 @@ export function StaffPage() {
     } catch (e) {
       toast({ title: 'Could not update', description: errorMessage(e), variant: 'destructive' });
     }
+  };
+
+  const confirmPending = async () => {
+    if (!pending) return;
+    const change = pending;
+    if (change.kind === 'role') {
+      await run(() => setRole.mutateAsync({ userId: change.userId, role: change.to }), 'Role changed');
+      setDraftRoles((current) => {
+        const next = { ...current };
+        delete next[change.userId];
+        return next;
+      });
+    } else {
+      await run(() => deactivate.mutateAsync({ userId: change.userId }), 'Account deactivated');
+    }
+    setPending(null);
   };
 
   const onInvite = async (event: FormEvent<HTMLFormElement>) => {
@@ -101,23 +127,31 @@ export function StaffPage() {
             <DataTable caption="Accounts" captionVisible columns={['Name', 'Email', 'Role', 'Two-factor', 'Status', 'Actions']}>
               {data.users.map((u) => {
                 const self = u.id === staff?.user.id;
+                const draft = draftRoles[u.id] ?? u.role;
                 return (
                   <tr key={u.id}>
                     <td className="px-4 py-3">{u.name || '—'}</td>
                     <td className="px-4 py-3">{u.email}</td>
                     <td className="px-4 py-3">
-                      <Select
-                        aria-label={`Role of ${u.email}`}
-                        value={u.role}
-                        className="h-9 w-32"
-                        onChange={(e) => run(() => setRole.mutateAsync({ userId: u.id, role: e.target.value as StaffRole }), 'Role changed')}
-                      >
-                        {staffRoles.map((r) => (
-                          <option key={r} value={r}>
-                            {staffRoleLabels[r]}
-                          </option>
-                        ))}
-                      </Select>
+                      <div className="flex flex-wrap items-center gap-2">
+                        <Select
+                          aria-label={`Role of ${u.email}`}
+                          value={draft}
+                          className="h-9 w-32"
+                          onChange={(e) => setDraftRoles((current) => ({ ...current, [u.id]: e.target.value as StaffRole }))}
+                        >
+                          {staffRoles.map((r) => (
+                            <option key={r} value={r}>
+                              {staffRoleLabels[r]}
+                            </option>
+                          ))}
+                        </Select>
+                        {draft !== u.role && (
+                          <Button size="sm" onClick={() => setPending({ kind: 'role', userId: u.id, who: who(u), from: u.role, to: draft })}>
+                            Change role…<span className="sr-only"> of {u.email}</span>
+                          </Button>
+                        )}
+                      </div>
                     </td>
                     <td className="px-4 py-3">{u.totpEnabled ? 'On' : 'Off'}</td>
                     <td className="px-4 py-3">{u.active ? 'Active' : 'Deactivated'}</td>
@@ -125,8 +159,8 @@ export function StaffPage() {
                       {self ? (
                         <span className="text-slate-600">You</span>
                       ) : u.active ? (
-                        <Button size="sm" variant="outline" onClick={() => run(() => deactivate.mutateAsync({ userId: u.id }), 'Account deactivated')}>
-                          Deactivate<span className="sr-only"> {u.email}</span>
+                        <Button size="sm" variant="outline" onClick={() => setPending({ kind: 'deactivate', userId: u.id, who: who(u) })}>
+                          Deactivate…<span className="sr-only"> {u.email}</span>
                         </Button>
                       ) : (
                         <Button size="sm" variant="outline" onClick={() => run(() => reactivate.mutateAsync({ userId: u.id }), 'Account reactivated')}>
@@ -161,6 +195,26 @@ export function StaffPage() {
               )}
             </section>
             <CertificateUpload notaries={data.users.filter((u) => u.role === 'notary' && u.active)} />
+            <ConfirmDialog
+              open={pending !== null}
+              onOpenChange={(open) => !open && setPending(null)}
+              title={pending?.kind === 'role' ? `Change the role of ${pending.who}?` : `Deactivate ${pending?.who ?? ''}?`}
+              description={
+                pending?.kind === 'role' ? (
+                  <p>
+                    {pending.who} changes from <strong>{staffRoleLabels[pending.from]}</strong> to <strong>{staffRoleLabels[pending.to]}</strong>. What they can see and do in the console changes at once.
+                  </p>
+                ) : (
+                  <p>{pending?.who} is signed out everywhere and can no longer sign in until an admin reactivates the account.</p>
+                )
+              }
+              confirmLabel={pending?.kind === 'role' ? 'Change role' : 'Deactivate account'}
+              cancelLabel="Cancel"
+              busyLabel="Saving…"
+              busy={setRole.isPending || deactivate.isPending}
+              destructive={pending?.kind === 'deactivate'}
+              onConfirm={() => void confirmPending()}
+            />
           </>
         )}
       </Loaded>

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { DayPicker } from 'react-day-picker';
 import type { BookingView } from '../../../shared/booking.ts';
 import { selectTimeFirstMessage } from '../../../shared/booking-rules.ts';
@@ -151,42 +151,13 @@ export function BookingStep({ booking, timeZone, detectedTimeZone, onTimeZoneCha
           ) : slots.data.slots.length === 0 ? (
             <p className="text-sm text-slate-700">No times are available on this date. Please choose another date.</p>
           ) : (
-            <div
-              role="group"
-              aria-labelledby={slotsHeadingId}
-              className="grid max-h-80 grid-cols-3 gap-2 overflow-y-auto rounded-lg border border-slate-200 p-2"
-              data-testid="slot-grid"
-            >
-              {slots.data.slots.map((slot) => {
-                const shown = formatInZone(slot.startsAt, timeZone);
-                const selected = startsAt?.getTime() === slot.startsAt.getTime();
-                const short = zoneAbbreviation(slot.startsAt, timeZone);
-                return (
-                  <button
-                    key={slot.startsAt.toISOString()}
-                    type="button"
-                    disabled={!slot.available}
-                    aria-pressed={selected}
-                    // The visible words first, in order (WCAG 2.5.3 label in name), then the zone in full.
-                    aria-label={`${shown.time} ${short} (${shown.zone})${slot.available ? '' : ', unavailable'}`}
-                    onClick={() => setStartsAt(slot.startsAt)}
-                    className={cn(
-                      'flex flex-col items-center rounded-md border px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700',
-                      selected
-                        ? 'border-blue-700 bg-blue-700 text-white'
-                        : slot.available
-                          ? 'border-slate-300 bg-white text-slate-900 hover:border-blue-700 hover:bg-blue-50'
-                          : 'cursor-not-allowed border-slate-200 bg-slate-100 text-slate-500 line-through',
-                    )}
-                  >
-                    <span className="font-medium">{shown.time}</span>{' '}
-                    <span className={cn('text-xs', selected ? 'text-blue-100' : 'text-slate-600')}>
-                      {slot.available ? short : `${short} · Unavailable`}
-                    </span>
-                  </button>
-                );
-              })}
-            </div>
+            <SlotRadioGroup
+              slots={slots.data.slots}
+              timeZone={timeZone}
+              labelledBy={slotsHeadingId}
+              selected={startsAt}
+              onSelect={setStartsAt}
+            />
           )}
         </div>
       </div>
@@ -207,6 +178,110 @@ export function BookingStep({ booking, timeZone, detectedTimeZone, onTimeZoneCha
           {hold.isPending ? 'Reserving...' : 'Continue'}
         </Button>
       </div>
+    </div>
+  );
+}
+
+/** Columns of the slot grid: Up and Down move by a row. */
+const slotColumns = 3;
+
+/**
+ * The day's times as one radio group (WAI-ARIA APG "Radio Group"): one Tab
+ * stop — the chosen time, else the first free one — and the arrow keys move
+ * between free times and choose them (Left/Right one by one, Up/Down by a
+ * row, Home/End to the ends). Taken times stay visible, disabled, and are
+ * skipped. Choosing only marks the time here: nothing is held until Continue.
+ */
+function SlotRadioGroup({
+  slots,
+  timeZone,
+  labelledBy,
+  selected,
+  onSelect,
+}: {
+  slots: { startsAt: Date; available: boolean }[];
+  timeZone: string;
+  labelledBy: string;
+  selected: Date | null;
+  onSelect: (startsAt: Date) => void;
+}) {
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const selectedIndex = selected ? slots.findIndex((s) => s.startsAt.getTime() === selected.getTime()) : -1;
+  const tabStop = selectedIndex >= 0 ? selectedIndex : slots.findIndex((s) => s.available);
+
+  function move(event: KeyboardEvent<HTMLButtonElement>, from: number) {
+    const free = slots.flatMap((s, i) => (s.available ? [i] : []));
+    const position = free.indexOf(from);
+    let target: number | undefined;
+    switch (event.key) {
+      case 'ArrowRight':
+        target = free[(position + 1) % free.length];
+        break;
+      case 'ArrowLeft':
+        target = free[(position - 1 + free.length) % free.length];
+        break;
+      case 'ArrowDown':
+        // The next free time at least a row further on (or the last one).
+        target = free.find((i) => i >= from + slotColumns) ?? free.at(-1);
+        break;
+      case 'ArrowUp':
+        target = free.findLast((i) => i <= from - slotColumns) ?? free[0];
+        break;
+      case 'Home':
+        target = free[0];
+        break;
+      case 'End':
+        target = free.at(-1);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+    if (target === undefined) return;
+    onSelect(slots[target]!.startsAt);
+    buttons.current[target]?.focus();
+  }
+
+  return (
+    <div
+      role="radiogroup"
+      aria-labelledby={labelledBy}
+      className="grid max-h-80 grid-cols-3 gap-2 overflow-y-auto rounded-lg border border-slate-200 p-2"
+      data-testid="slot-grid"
+    >
+      {slots.map((slot, index) => {
+        const shown = formatInZone(slot.startsAt, timeZone);
+        const checked = index === selectedIndex;
+        const short = zoneAbbreviation(slot.startsAt, timeZone);
+        return (
+          <button
+            key={slot.startsAt.toISOString()}
+            ref={(element) => {
+              buttons.current[index] = element;
+            }}
+            type="button"
+            role="radio"
+            aria-checked={checked}
+            disabled={!slot.available}
+            tabIndex={index === tabStop ? 0 : -1}
+            // The visible words first, in order (WCAG 2.5.3 label in name), then the zone in full.
+            aria-label={`${shown.time} ${short} (${shown.zone})${slot.available ? '' : ', unavailable'}`}
+            onClick={() => onSelect(slot.startsAt)}
+            onKeyDown={(event) => move(event, index)}
+            className={cn(
+              'flex flex-col items-center rounded-md border px-2 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700',
+              checked
+                ? 'border-blue-700 bg-blue-700 text-white'
+                : slot.available
+                  ? 'border-slate-300 bg-white text-slate-900 hover:border-blue-700 hover:bg-blue-50'
+                  : 'cursor-not-allowed border-slate-200 bg-slate-100 text-slate-500 line-through',
+            )}
+          >
+            <span className="font-medium">{shown.time}</span>{' '}
+            <span className={cn('text-xs', checked ? 'text-blue-100' : 'text-slate-600')}>{slot.available ? short : `${short} · Unavailable`}</span>
+          </button>
+        );
+      })}
     </div>
   );
 }

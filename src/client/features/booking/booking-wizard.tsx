@@ -149,12 +149,15 @@ export function BookingWizard() {
     });
   }, [ready, bookingId, booking, query.isError, query.error, fromUrl, forget, remember, step]);
 
+  // After every commit, not only when the step changes: the new step's heading may appear a
+  // render later (the booking re-read, "Loading your booking..." meanwhile), and the wish to
+  // focus it waits for it — otherwise focus is left on the page's body, at the top.
   useEffect(() => {
-    if (focusNext.current) {
+    if (focusNext.current && headingRef.current) {
       focusNext.current = false;
-      headingRef.current?.focus();
+      headingRef.current.focus();
     }
-  }, [step]);
+  });
 
   const refresh = useCallback(async () => {
     if (bookingId) await utils.booking.get.invalidate({ bookingId });

@@ -25,9 +25,9 @@ export interface PaymentFormProps {
 }
 
 const fieldDefs: { name: keyof CardFields; label: string; autoComplete: string; inputMode?: 'numeric' | 'email'; placeholder?: string }[] = [
-  { name: 'number', label: 'Card number', autoComplete: 'cc-number', inputMode: 'numeric', placeholder: '4242 4242 4242 4242' },
+  { name: 'number', label: 'Card number', autoComplete: 'cc-number', inputMode: 'numeric', placeholder: 'The 16 digits on your card' },
   { name: 'expiry', label: 'Expiration date (MM / YY)', autoComplete: 'cc-exp', inputMode: 'numeric', placeholder: 'MM / YY' },
-  { name: 'cvc', label: 'Security code (CVC)', autoComplete: 'cc-csc', inputMode: 'numeric', placeholder: '123' },
+  { name: 'cvc', label: 'Security code (CVC)', autoComplete: 'cc-csc', inputMode: 'numeric', placeholder: '3 or 4 digits' },
   { name: 'name', label: 'Name on card', autoComplete: 'cc-name' },
   { name: 'email', label: 'Email', autoComplete: 'email', inputMode: 'email' },
 ];

@@ -9,7 +9,7 @@ export type PostedOutcome = 'sent' | 'missing' | 'error';
  * ran: the server redirects back with `?contact=` or `?inquiry=` (see
  * src/server/http/contact-forms.ts). Rendered on the server too.
  */
-export function usePostedOutcome(param: 'contact' | 'inquiry'): PostedOutcome | null {
+export function usePostedOutcome(param: 'contact' | 'inquiry' | 'waitlist'): PostedOutcome | null {
   // In the browser the form may be an island on a root of its own, outside the router
   // (docs/decisions/051): the address is read directly; it is the router's.
   const value = import.meta.env.SSR ? useSearchParams()[0].get(param) : new URLSearchParams(window.location.search).get(param);
@@ -23,8 +23,9 @@ const texts: Record<PostedOutcome, { title: string; description: string }> = {
 };
 
 /** The same titles and descriptions the toasts use, as an announced panel above the form. */
-export function PostedOutcomeNotice({ outcome }: { outcome: PostedOutcome }) {
-  const { title, description } = texts[outcome];
+export function PostedOutcomeNotice({ outcome, missingDescription }: { outcome: PostedOutcome; /** What this form requires, when it is not name, email and message. */ missingDescription?: string }) {
+  const { title, description: standard } = texts[outcome];
+  const description = outcome === 'missing' && missingDescription ? missingDescription : standard;
   const tone = outcome === 'sent' ? 'border-green-300 bg-green-50 text-green-950' : 'border-red-300 bg-red-50 text-red-950';
   return (
     <div role="status" className={`rounded-lg border p-4 ${tone}`}>

@@ -4,7 +4,8 @@ import { formatUsd } from '../../../shared/money.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
+import { errorMessage } from '../../lib/errors.ts';
 
 /** Cancel, with what happens to the payment stated before the customer confirms. */
 export function CancelPanel({ token, booking, onChanged }: { token: string; booking: ManageBookingView; onChanged: (view: ManageBookingView) => void }) {
@@ -24,7 +25,7 @@ export function CancelPanel({ token, booking, onChanged }: { token: string; book
     },
     onError(error) {
       setConfirming(false);
-      toast({ title: 'Could not cancel your appointment', description: error.message, variant: 'destructive' });
+      toast({ title: 'Could not cancel your appointment', description: errorMessage(error), variant: 'destructive' });
     },
   });
 

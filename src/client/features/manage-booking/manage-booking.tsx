@@ -72,7 +72,11 @@ function JoinSession({ token, opensAt, liveNow }: { token: string; opensAt: Date
 export function ManageBooking({ token }: { token: string }) {
   const utils = trpc.useUtils();
   const query = trpc.manageBooking.get.useQuery({ token }, { retry: false });
-  const setView = (view: ManageBookingView) => utils.manageBooking.get.setData({ token }, view);
+  const setView = (view: ManageBookingView) => {
+    utils.manageBooking.get.setData({ token }, view);
+    // What the act's panels offer follows the booking (a cancelled one has no identity check to do).
+    void utils.manageAct.invalidate();
+  };
 
   if (query.isLoading) return <p className="text-slate-700">Loading your booking…</p>;
   if (query.error || !query.data) {

@@ -8,7 +8,8 @@ import { Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { usePublicConfig } from '../../lib/public-config.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
+import { errorMessage } from '../../lib/errors.ts';
 
 /** Pick a day, then a free time more than 24 hours ahead; confirm; nothing more to pay. */
 export function ReschedulePanel({ token, booking, onChanged }: { token: string; booking: ManageBookingView; onChanged: (view: ManageBookingView) => void }) {
@@ -40,7 +41,7 @@ export function ReschedulePanel({ token, booking, onChanged }: { token: string; 
     },
     onError(error) {
       setConfirming(false);
-      toast({ title: 'Could not move your appointment', description: error.message, variant: 'destructive' });
+      toast({ title: 'Could not move your appointment', description: errorMessage(error), variant: 'destructive' });
       void slots.refetch();
     },
   });

@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { errorMessage } from '../../lib/errors.ts';
 
 /**
  * "Verify your identity" on the manage page: a photo of the government ID
@@ -93,7 +94,7 @@ function StripeStart({ token }: { token: string }) {
         {actLabels.verifyIdentity}
       </Button>
       <p className="text-sm text-slate-700">Opens Stripe’s secure verification in a new tab. Come back to this page when you are done; it updates by itself.</p>
-      {start.error && <p role="alert" className="text-sm text-red-700">{start.error.message}</p>}
+      {start.error && <p role="alert" className="text-sm text-red-700">{errorMessage(start.error)}</p>}
     </div>
   );
 }

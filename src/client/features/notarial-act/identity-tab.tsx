@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useSessionUpdates } from './use-session-updates.ts';
 import type { RoomTabProps } from '../session-room/room-context.ts';
+import { errorMessage } from '../../lib/errors.ts';
 
 /**
  * The room's Identity tab. The notary sees what the provider established
@@ -45,7 +46,7 @@ function Row({ label, value, ok }: { label: string; value: string; ok?: boolean 
   return (
     <>
       <dt className="font-medium text-slate-600">{label}</dt>
-      <dd className={ok === false ? 'font-semibold text-red-700' : 'text-slate-900'}>{value}</dd>
+      <dd className={`min-w-0 break-words ${ok === false ? 'font-semibold text-red-700' : 'text-slate-900'}`}>{value}</dd>
     </>
   );
 }
@@ -61,7 +62,7 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
     },
   });
   const view = query.data;
-  if (query.error) return <p role="alert" className="text-sm text-red-700">{query.error.message}</p>;
+  if (query.error) return <p role="alert" className="text-sm text-red-700">{errorMessage(query.error)}</p>;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
   const latest = view.latest;
   const expired = !!latest?.expiresOn && latest.expiresOn < new Date().toISOString().slice(0, 10);
@@ -77,7 +78,8 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
         </p>
       )}
       {latest ? (
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+        // The room's side panel is 22rem wide: long values wrap inside it (minmax(0, 1fr)), never past it.
+        <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1">
           <Row label="Result" value={`${latest.status}${latest.failureMessage ? ` — ${latest.failureMessage}` : ''} (attempt ${view.attemptsUsed} of 3, ${latest.provider === 'test' ? 'TEST MODE provider' : 'Stripe Identity'})`} ok={latest.status === 'verified'} />
           <Row label="Booking name" value={view.bookingName} />
           <Row label="Name on ID" value={`${latest.nameOnId ?? '—'}${latest.nameOnId ? (latest.nameMatchesBooking ? ' (matches)' : ' (does not match the booking)') : ''}`} ok={latest.nameOnId ? latest.nameMatchesBooking : null} />
@@ -99,11 +101,11 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
         </div>
       )}
       {latest?.status === 'verified' && !latest.confirmedAt && (
-        <Button type="button" className="w-fit" disabled={confirm.isPending} onClick={() => confirm.mutate({ bookingId, verificationId: latest.id })}>
+        <Button type="button" className="h-auto min-h-11 w-full whitespace-normal py-2" disabled={confirm.isPending} onClick={() => confirm.mutate({ bookingId, verificationId: latest.id })}>
           Confirm: the ID matches the person on camera
         </Button>
       )}
-      {confirm.error && <p role="alert" className="text-red-700">{confirm.error.message}</p>}
+      {confirm.error && <p role="alert" className="text-red-700">{errorMessage(confirm.error)}</p>}
     </div>
   );
 }

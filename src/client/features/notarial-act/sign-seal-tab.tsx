@@ -10,6 +10,7 @@ import { useSessionUpdates } from './use-session-updates.ts';
 import type { RoomTabProps } from '../session-room/room-context.ts';
 import { SignaturePad } from './signature-pad.tsx';
 import { CommissionForm } from './commission-form.tsx';
+import { errorMessage } from '../../lib/errors.ts';
 
 /**
  * The room's "Sign & seal" tab. The notary shows where the signature goes;
@@ -66,7 +67,7 @@ function SignerSide({ token }: { token: string }) {
           )}
         </li>
       ))}
-      {adopt.error && <p role="alert" className="text-sm text-red-700">{adopt.error.message}</p>}
+      {adopt.error && <p role="alert" className="text-sm text-red-700">{errorMessage(adopt.error)}</p>}
     </ul>
     </div>
   );
@@ -162,7 +163,7 @@ function NotarySide({ bookingId }: { bookingId: string }) {
     void utils.session.get.invalidate();
   };
   const view = query.data;
-  if (query.error) return <p role="alert" className="text-sm text-red-700">{query.error.message}</p>;
+  if (query.error) return <p role="alert" className="text-sm text-red-700">{errorMessage(query.error)}</p>;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
   const commissionMissing = profile.data && (!profile.data.commissionNumber || !profile.data.commissionExpiresOn);
   return (
@@ -274,7 +275,7 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
       )}
       {(place.error || seal.error) && (
         <p role="alert" className="text-red-700">
-          {place.error?.message ?? seal.error?.message}
+          {errorMessage(place.error ?? seal.error)}
         </p>
       )}
     </li>

@@ -38,6 +38,7 @@ import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
 import { startCompositeRecording, type RecordingHandle } from './recorder.ts';
 import { RoomContext, type RoomChannel, type RoomContextValue } from './room-context.ts';
 import { roomTabs } from './tabs.tsx';
+import { errorMessage } from '../../lib/errors.ts';
 
 export function SessionRoom({ access, role, backHref, backLabel }: { access: SessionAccess; role: SessionRole; backHref: string; backLabel: string }) {
   const view = trpc.session.get.useQuery(access, { retry: false, refetchOnWindowFocus: false });
@@ -47,7 +48,7 @@ export function SessionRoom({ access, role, backHref, backLabel }: { access: Ses
   if (view.error || !view.data) {
     return (
       <Notice>
-        <p className="font-semibold">{view.error?.message ?? sessionMessages.notFound}</p>
+        <p className="font-semibold">{view.error ? errorMessage(view.error, sessionMessages.notFound) : sessionMessages.notFound}</p>
         <BackLink href={backHref} label={backLabel} />
       </Notice>
     );

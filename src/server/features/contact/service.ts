@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { businessInquiryInput, contactInput, contactMessages as contactTexts, hasRequiredContactFields, honeypotField, splitName } from '../../../shared/contact.ts';
+import { businessInquiryInput, contactInput, contactMessages as contactTexts, hasRequiredContactFields, honeypotField, splitName, waitlistInput } from '../../../shared/contact.ts';
 import { contactMessages, customers } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
@@ -12,6 +12,7 @@ import { onContactMessage } from '../notifications/events.ts';
  */
 export const contactRate: RateRule = { name: 'contact', limit: 5, windowSeconds: 600 };
 export const businessRate: RateRule = { name: 'business-inquiry', limit: 5, windowSeconds: 600 };
+export const waitlistRate: RateRule = { name: 'waitlist', limit: 5, windowSeconds: 600 };
 
 export type ContactResult = { status: 'sent'; messageId: string } | { status: 'discarded' };
 
@@ -61,6 +62,27 @@ export async function submitBusinessInquiry(deps: Deps, input: z.output<typeof b
         interest: input.interest || null,
         message: input.message,
       })
+      .returning({ id: contactMessages.id });
+    await onContactMessage(tx, deps, { messageId: message!.id });
+    return message!.id;
+  });
+  return { status: 'sent', messageId };
+}
+
+/**
+ * Document storage waiting list (docs/decisions/078): a name, an email and the
+ * plan wanted, stored (kind 'waitlist', the plan as its interest) and emailed
+ * to sales in one transaction. No account, no payment.
+ */
+export async function joinWaitlist(deps: Deps, input: z.output<typeof waitlistInput>): Promise<ContactResult> {
+  if (input[honeypotField]) {
+    deps.log.info({ form: 'waitlist' }, 'waitlist form honeypot filled; discarded');
+    return { status: 'discarded' };
+  }
+  const messageId = await deps.db.transaction(async (tx) => {
+    const [message] = await tx
+      .insert(contactMessages)
+      .values({ kind: 'waitlist', name: input.name, email: input.email, interest: input.plan, message: '' })
       .returning({ id: contactMessages.id });
     await onContactMessage(tx, deps, { messageId: message!.id });
     return message!.id;

@@ -49,11 +49,14 @@ export async function onBookingCancelled(
 ): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'cancelled');
   if (!booking) return;
+  // Every email about a booking carries its page (a token of its own; see enqueueReminder).
+  const manageUrl = manageUrlTemplate(deps);
   await enqueue(tx, deps, {
     kind: 'booking_cancelled',
     to: booking.customer!.email,
-    content: templates.bookingCancelledCustomer(booking, event),
-    attachments: calendarAttachment(deps, booking, { cancelled: true }),
+    content: templates.bookingCancelledCustomer(booking, event, manageUrl),
+    attachments: calendarAttachment(deps, booking, { cancelled: true, manageUrl }),
+    secrets: { manage_token: await issueManageToken(tx, booking.id, 'cancelled') },
     dedupeKey: `booking-cancelled:${booking.id}`,
   });
   await enqueue(tx, deps, {
@@ -72,11 +75,13 @@ export async function onBookingRescheduled(
 ): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'rescheduled');
   if (!booking) return;
+  const manageUrl = manageUrlTemplate(deps);
   await enqueue(tx, deps, {
     kind: 'booking_rescheduled',
     to: booking.customer!.email,
-    content: templates.bookingRescheduledCustomer(booking, event.previousStartsAt, event.by),
-    attachments: calendarAttachment(deps, booking, {}),
+    content: templates.bookingRescheduledCustomer(booking, event.previousStartsAt, event.by, manageUrl),
+    attachments: calendarAttachment(deps, booking, { manageUrl }),
+    secrets: { manage_token: await issueManageToken(tx, booking.id, 'rescheduled') },
   });
   await enqueue(tx, deps, {
     kind: 'booking_rescheduled_staff',
@@ -86,10 +91,14 @@ export async function onBookingRescheduled(
   });
 }
 
-/** Contact form → staff; business inquiry → sales (docs/product.md §7). */
+/** Contact form → staff; business inquiry and the storage waiting list → sales (docs/product.md §7). */
 export async function onContactMessage(tx: Tx, deps: Deps, event: { messageId: string }): Promise<void> {
   const message = await loadContactMessage(tx, event.messageId);
   if (!message) throw new Error(`contact message ${event.messageId} not found`);
+  if (message.kind === 'waitlist') {
+    await enqueue(tx, deps, { kind: 'waitlist', to: deps.config.SALES_EMAIL, replyTo: message.email, content: templates.waitlistToSales(message) });
+    return;
+  }
   const business = message.kind === 'business';
   await enqueue(tx, deps, {
     kind: business ? 'business_inquiry' : 'contact_message',
@@ -188,18 +197,19 @@ export async function onSessionFinished(
 ): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, `session ${event.outcome}`);
   if (!booking) return;
+  // The way back is the booking page (a new link; see enqueueReminder).
+  const token = await issueManageToken(tx, booking.id, event.outcome);
+  const manageUrl = manageUrlTemplate(deps);
   if (event.outcome === 'completed') {
     await enqueue(tx, deps, {
       kind: 'session_completed',
       to: booking.customer!.email,
-      content: templates.sessionCompleted(booking),
+      content: templates.sessionCompleted(booking, manageUrl),
+      secrets: { manage_token: token },
       dedupeKey: `session-finished:${booking.id}`,
     });
     return;
   }
-  // Missed or not completed: the way back is the booking page (a new link; see enqueueReminder).
-  const token = await issueManageToken(tx, booking.id, event.outcome);
-  const manageUrl = manageUrlTemplate(deps);
   await enqueue(tx, deps, {
     kind: event.outcome === 'no_show' ? 'session_no_show' : 'session_not_completed',
     to: booking.customer!.email,

@@ -1,6 +1,6 @@
 import { formatInZone } from '../../../shared/time.ts';
 import type { ChatSender } from '../../../shared/chat.ts';
-import { businessInquirySubject, interestLabel } from '../../../shared/contact.ts';
+import { businessInquirySubject, interestLabel, waitlistPlanLabel, waitlistSubject } from '../../../shared/contact.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { sessionSteps } from '../../../shared/session-copy.ts';
 import { roomOpensMinutesBefore } from '../../../shared/session.ts';
@@ -22,6 +22,9 @@ const prepareList = {
     'An internet connection of at least 1 Mbps',
   ],
 };
+
+/** The booking page: every email about a booking carries it. */
+const manageButton = (manageUrl: string, label = 'View, reschedule or cancel your booking') => ({ type: 'button' as const, label, href: manageUrl });
 
 const supportNote = { type: 'note' as const, text: `Need help? Call ${site.phone} or write to ${site.email}.` };
 
@@ -116,14 +119,15 @@ export function bookingReminder(b: BookingForMail, links: { manageUrl: string; j
   };
 }
 
-export function sessionCompleted(b: BookingForMail): EmailContent {
+export function sessionCompleted(b: BookingForMail, manageUrl: string): EmailContent {
   return {
     subject: `Thank you — your notarization is complete (${b.reference})`,
     heading: 'Thank you',
     blocks: [
       { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for completing your notary session with ${site.brand}. Your notarization is complete.` },
       { type: 'facts', rows: [['Reference', b.reference], ['Session', customerTime(b)]] },
-      { type: 'paragraph', text: 'Your notarized documents are available from your booking page, the link in your confirmation email, and we email you as soon as they are ready to download.' },
+      { type: 'paragraph', text: 'We email you as soon as your notarized documents are ready to download from your booking page.' },
+      manageButton(manageUrl, 'Open your booking page'),
       supportNote,
     ],
   };
@@ -134,10 +138,10 @@ export function sessionNoShow(b: BookingForMail, manageUrl: string): EmailConten
     subject: `We missed you at your notary appointment (${b.reference})`,
     heading: 'We missed you',
     blocks: [
-      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, your notary waited for you at the time below, but you did not join the video session. We missed you — you can rebook a new time at any moment.` },
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, your notary waited for you at the time below, but you did not join the video session. We missed you — book a new appointment whenever it suits you, or call us at ${site.phone}.` },
       { type: 'facts', rows: [['Reference', b.reference], ['Was scheduled for', customerTime(b)]] },
-      { type: 'button', label: 'Rebook from your booking page', href: manageUrl },
       { type: 'button', label: 'Book a new appointment', href: '/schedule' },
+      manageButton(manageUrl, 'Open your booking page'),
       supportNote,
     ],
   };
@@ -177,7 +181,7 @@ export function notaryAssigned(b: BookingForMail, notaryName: string, appointmen
   };
 }
 
-export function bookingCancelledCustomer(b: BookingForMail, event: { refundedCents: number; by: 'customer' | 'staff' }): EmailContent {
+export function bookingCancelledCustomer(b: BookingForMail, event: { refundedCents: number; by: 'customer' | 'staff' }, manageUrl: string): EmailContent {
   const refund =
     event.refundedCents > 0
       ? `A refund of ${formatUsd(event.refundedCents)} has been issued to your original payment method. It usually appears within 5–10 business days.`
@@ -194,6 +198,7 @@ export function bookingCancelledCustomer(b: BookingForMail, event: { refundedCen
       },
       { type: 'facts', rows: [['Reference', b.reference], ['Was scheduled for', customerTime(b)]] },
       { type: 'paragraph', text: refund },
+      manageButton(manageUrl, 'View your booking'),
       { type: 'button', label: 'Book a new appointment', href: '/schedule' },
       supportNote,
     ],
@@ -221,7 +226,7 @@ export function bookingCancelledStaff(b: BookingForMail, event: { refundedCents:
   };
 }
 
-export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff'): EmailContent {
+export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff', manageUrl: string): EmailContent {
   return {
     subject: `Your notary appointment has a new time (${b.reference})`,
     heading: 'Your appointment has a new time',
@@ -233,6 +238,7 @@ export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: 
       },
       { type: 'facts', rows: [['Reference', b.reference], ['New date and time', customerTime(b)], ['Previous time', customerTime(b, previousStartsAt)]] },
       prepareList,
+      manageButton(manageUrl),
       { type: 'paragraph', text: 'An updated calendar entry is attached; it replaces the previous one.' },
       supportNote,
     ],
@@ -263,7 +269,7 @@ export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Dat
 }
 
 interface ContactRow {
-  kind: 'contact' | 'business' | 'chat_offline';
+  kind: 'contact' | 'business' | 'chat_offline' | 'waitlist';
   name: string;
   email: string;
   phone: string | null;
@@ -302,6 +308,18 @@ export function businessToSales(m: ContactRow): EmailContent {
         ],
       },
       { type: 'note', text: 'We promise a reply within 24 hours on business days. Reply to this email to answer the visitor directly.' },
+    ],
+  };
+}
+
+/** Someone wants account storage (docs/decisions/078): sales tell them when it opens. */
+export function waitlistToSales(m: ContactRow): EmailContent {
+  return {
+    subject: waitlistSubject(m.name, m.interest ?? ''),
+    heading: 'Document storage waiting list',
+    blocks: [
+      { type: 'facts', rows: [['Name', m.name], ['Email', m.email], ['Plan', waitlistPlanLabel(m.interest)]] },
+      { type: 'note', text: 'They joined the waiting list on the Document Management page. Nothing was charged and no account exists: tell them when storage opens. Reply to this email to write to them directly.' },
     ],
   };
 }

@@ -167,7 +167,7 @@ export async function verifySecondFactor(deps: Deps, auth: StaffAuth, code: stri
   if (auth.twoFactor !== 'verify') throw new DomainError('BAD_REQUEST', 'No code is needed for this session.');
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, auth.identity.user.id));
   if (!user?.totpKey || !(await acceptTotpCode(deps, auth.identity.user.id, user.totpKey, code))) {
-    throw new DomainError('BAD_REQUEST', invalidCodeMessage);
+    throw new DomainError('BAD_REQUEST', invalidCodeMessage, { field: 'code' });
   }
   await markSessionTwoFactorVerified(deps.db, auth.identity.sessionId);
 }
@@ -196,7 +196,7 @@ export async function confirmTotpEnrolment(deps: Deps, auth: StaffAuth, code: st
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, userId));
   if (!user?.totpKey) throw new DomainError('BAD_REQUEST', 'Start the set-up again.');
-  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new DomainError('BAD_REQUEST', invalidCodeMessage);
+  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new DomainError('BAD_REQUEST', invalidCodeMessage, { field: 'code' });
   await deps.db.transaction(async (tx) => {
     await tx.update(staffUsers).set({ totpEnabled: true }).where(eq(staffUsers.id, userId));
     await tx.update(staffSessions).set({ twoFactorVerified: true }).where(eq(staffSessions.id, auth.identity.sessionId));
@@ -216,7 +216,7 @@ export async function disableTotp(deps: Deps, auth: StaffAuth, code: string): Pr
   const userId = auth.identity.user.id;
   const [user] = await deps.db.select({ totpKey: staffUsers.totpKey, totpEnabled: staffUsers.totpEnabled }).from(staffUsers).where(eq(staffUsers.id, userId));
   if (!user?.totpEnabled || !user.totpKey) throw new DomainError('BAD_REQUEST', 'Two-factor authentication is not on.');
-  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new DomainError('BAD_REQUEST', invalidCodeMessage);
+  if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new DomainError('BAD_REQUEST', invalidCodeMessage, { field: 'code' });
   await deps.db.update(staffUsers).set({ totpEnabled: false, totpKey: null, totpLastStep: null }).where(eq(staffUsers.id, userId));
   await audit(deps.db, { actorId: userId, action: 'staff.totp_disabled', entityType: 'staff_user', entityId: userId });
 }

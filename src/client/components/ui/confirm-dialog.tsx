@@ -1,10 +1,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
-import { Button } from '../../components/ui/button.tsx';
+import { Button } from './button.tsx';
 
 /**
  * Asks before an irreversible step, saying exactly what will happen (the
- * refund policy is read before the customer confirms). Radix: focus trapped,
+ * refund policy is read before the customer confirms; the person and the
+ * change before an admin applies it). Radix: focus trapped,
  * Escape closes, the title and description are announced.
  */
 export function ConfirmDialog(props: {
@@ -13,6 +14,8 @@ export function ConfirmDialog(props: {
   title: string;
   description: ReactNode;
   confirmLabel: string;
+  /** The way out without changing anything; the customer's pages say 'Keep my appointment'. */
+  cancelLabel?: string;
   busyLabel: string;
   busy: boolean;
   destructive?: boolean;
@@ -30,7 +33,7 @@ export function ConfirmDialog(props: {
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <Dialog.Close asChild>
               <Button variant="outline" disabled={props.busy}>
-                Keep my appointment
+                {props.cancelLabel ?? 'Keep my appointment'}
               </Button>
             </Dialog.Close>
             <Button variant={props.destructive ? 'destructive' : 'default'} disabled={props.busy} onClick={props.onConfirm}>
