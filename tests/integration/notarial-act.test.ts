@@ -218,8 +218,11 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       expect((await call('act.identity', { bookingId: b.bookingId }, { cookie, type: 'query' })).status, who).toBe(status);
       expect((await call('act.get', { bookingId: b.bookingId }, { cookie, type: 'query' })).status, who).toBe(status);
     }
-    // Another customer's link sees nothing of this booking.
-    expect((await call('manageAct.adoptSignature', { token: other.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` })).status).toBe(404);
+    // Another customer's link sees nothing of this booking: unverified, it may not sign at all; verified, not here.
+    const otherSigns = () => call('manageAct.adoptSignature', { token: other.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` });
+    expect(await otherSigns()).toMatchObject({ status: 403, message: 'Verify your identity before you sign.' });
+    await submit(other.token, 'Grace Hopper');
+    expect((await otherSigns()).status).toBe(404);
     // The journal: own entries for the notary, none for another notary, refused to office staff and strangers.
     expect(((await call('act.journal', {}, { cookie: cookies.notary2, type: 'query' })).data as unknown[]).length).toBe(0);
     expect((await call('act.journal', {}, { cookie: cookies.staff, type: 'query' })).status).toBe(403);

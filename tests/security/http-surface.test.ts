@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import type { Deps } from '../../src/server/deps.ts';
-import { openManageToken } from '../../src/server/features/booking/service.ts';
+import { openConfirmationLink as openManageToken } from '../../src/server/features/customer-links/service.ts';
 import { attachChat, type ChatServer } from '../../src/server/features/chat/socket.ts';
 import { confirmTestCard } from '../../src/server/features/payments/service.ts';
 import { applySecurityHeadersToEngine, redactPath } from '../../src/server/http/security.ts';

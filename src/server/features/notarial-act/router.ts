@@ -11,6 +11,7 @@ import {
   uploadCertificateInput,
 } from '../../../shared/notarial-act.ts';
 import { rateLimitedProcedure, router } from '../../trpc.ts';
+import { isSingleLine, singleLineMessage } from '../../../shared/fields.ts';
 import { confirmIdentity, customerIdentity, notaryIdentity, startStripeVerification } from '../identity/service.ts';
 import { listJournal, verifyJournal } from '../journal/service.ts';
 import { manageRate } from '../manage-booking/service.ts';
@@ -44,7 +45,7 @@ export const actRouter = router({
   }),
   profile: notary.query(({ ctx }) => act.getNotaryProfile(ctx.deps, ctx.staff.user.id)),
   updateCommission: notary
-    .input(commissionInput.extend({ commissionCounty: z.string().trim().max(60).optional() }))
+    .input(commissionInput.extend({ commissionCounty: z.string().trim().max(60).refine(isSingleLine, singleLineMessage('The county')).optional() }))
     .mutation(({ ctx, input }) => act.updateCommission(ctx.deps, ctx.staff, input)),
   notaryProfile: adminProcedure.input(z.object({ staffUserId: z.uuid() })).query(({ ctx, input }) => act.getNotaryProfile(ctx.deps, input.staffUserId)),
   uploadCertificate: adminProcedure.input(uploadCertificateInput).mutation(({ ctx, input }) => act.uploadCertificate(ctx.deps, ctx.staff, input)),

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts';
 import type { MailAttachment } from '../../adapters/mail/index.ts';
 import { bookingCalendar } from './calendar.ts';
 import { renderEmail, type EmailContent } from './layout.ts';
-import { issueManageToken } from '../booking/service.ts';
+import { issueCustomerLink } from '../customer-links/service.ts';
 import { enqueueMail, outboxHasKey, loadBookingForMail, loadChatMessage, loadContactMessage, type BookingForMail } from './repository.ts';
 import { sealOutboxSecrets, secretPlaceholder } from './secrets.ts';
 import * as templates from './templates.ts';
@@ -138,19 +138,20 @@ export async function onIdentityAttemptsExhausted(tx: Tx, deps: Deps, event: { b
 }
 
 /**
- * The sealed PDF is ready. The confirmation's token is never kept raw, so this
- * email carries a manage link of its own (`manageToken`, minted by the caller).
+ * The sealed PDF is ready. The email carries a link of its own, which admits
+ * the booking page and its downloads only (customer-links' table).
  * `resend` lets staff send it again (no dedupe key then).
  */
-export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; manageToken: string; resend?: boolean }): Promise<void> {
+export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; resend?: boolean }): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'notarized document ready');
   if (!booking) return;
+  const manageToken = await issueCustomerLink(tx, booking.id, 'notarized-document');
   await enqueue(tx, deps, {
     kind: 'notarized_document_ready',
     to: booking.customer!.email,
     content: templates.notarizedDocumentReady(booking, manageUrlTemplate(deps)),
     // Put in at send time (./secrets.ts): the stored row holds only a placeholder.
-    secrets: { manage_token: event.manageToken },
+    secrets: { manage_token: manageToken },
     dedupeKey: event.resend ? undefined : `notarized-ready:${booking.id}`,
   });
 }
@@ -167,7 +168,7 @@ export async function enqueueReminder(tx: Tx, deps: Deps, bookingId: string): Pr
   const dedupeKey = `reminder:${booking.id}:${booking.startsAt.toISOString()}`;
   if (await outboxHasKey(tx, dedupeKey)) return false;
   // A token of its own, put in at send time (./secrets.ts): the stored row holds only a placeholder.
-  const token = await issueManageToken(tx, booking.id, 'reminder');
+  const token = await issueCustomerLink(tx, booking.id, 'reminder');
   const manageUrl = manageUrlTemplate(deps);
   const id = await enqueue(tx, deps, {
     kind: 'booking_reminder',
@@ -198,7 +199,7 @@ export async function onSessionFinished(
     return;
   }
   // Missed or not completed: the way back is the booking page (a new link; see enqueueReminder).
-  const token = await issueManageToken(tx, booking.id, event.outcome);
+  const token = await issueCustomerLink(tx, booking.id, event.outcome);
   const manageUrl = manageUrlTemplate(deps);
   await enqueue(tx, deps, {
     kind: event.outcome === 'no_show' ? 'session_no_show' : 'session_not_completed',
