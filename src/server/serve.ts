@@ -59,7 +59,7 @@ async function main() {
   const chat = await attachChat(server, deps);
   // Socket.IO answers its own requests: the same security headers as every other
   // response, set on the engine so every namespace (chat, the session room) has them.
-  applySecurityHeadersToEngine(chat.io.engine, config);
+  applySecurityHeadersToEngine(chat.io.engine, config, server);
   const sessionRoom = attachSessionRoom(chat.io, deps);
   if (chat.fanOut) readiness.watchdogs.push({ name: 'chat between nodes', downForMs: chat.fanOut.downForMs });
   // Every process delivers the outbox; the claims keep them from sending twice.

@@ -7,7 +7,8 @@ import type { Deps } from '../deps.ts';
  * and the pages fall back to polling. Keyed by `deps`, so test apps side by
  * side do not hear each other.
  */
-export type SessionUpdateKind = 'identity' | 'signature' | 'placement' | 'sealed' | 'finished';
+/** 'access': the booking was cancelled or (re)assigned — who may be in its room may have changed (session/socket.ts re-checks). */
+export type SessionUpdateKind = 'identity' | 'signature' | 'placement' | 'sealed' | 'finished' | 'access';
 type Listener = (bookingId: string, kind: SessionUpdateKind) => void | Promise<void>;
 
 const listeners = new WeakMap<Deps, Listener[]>();

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { authorise, staffMay } from '../access/service.ts';
 import { writeAudit } from '../audit.ts';
+import { notifySessionUpdated } from '../session-events.ts';
 import { currentPaymentOf, moveBooking, paymentView } from '../booking/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { findSessionBooking, finishSession, listRecordings, sessionStateOf } from '../session/service.ts';
@@ -209,6 +210,8 @@ export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bo
       data: { from: booking.notaryId, to: input.notaryId },
     });
   });
+  // After the commit: a notary no longer assigned loses the room (features/session/socket.ts re-checks).
+  await notifySessionUpdated(deps, input.bookingId, 'access');
 }
 
 /**
@@ -252,7 +255,7 @@ export async function rescheduleBooking(deps: Deps, staff: StaffIdentity, input:
  * idempotency key means a retry never refunds twice.
  */
 export async function cancelBooking(deps: Deps, staff: StaffIdentity, input: { bookingId: string; reason: string }) {
-  return deps.db.transaction(async (tx) => {
+  const result = await deps.db.transaction(async (tx) => {
     const [booking] = await tx.select({ status: bookings.status, notaryId: bookings.notaryId }).from(bookings).where(eq(bookings.id, input.bookingId));
     if (!booking) throw bookingNotFound();
     // A staff cancellation refunds: both are the policy's to allow.
@@ -270,6 +273,8 @@ export async function cancelBooking(deps: Deps, staff: StaffIdentity, input: { b
     if (alreadyCancelled) throw new DomainError('BAD_REQUEST', 'This booking is already cancelled.');
     return { refundedCents };
   });
+  await notifySessionUpdated(deps, input.bookingId, 'access');
+  return result;
 }
 
 /** A document with what a staff download needs to decide (status, scan, the booking's notary). */

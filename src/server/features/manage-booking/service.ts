@@ -10,6 +10,7 @@ import { currentPaymentOf, findBooking, getBookingView, lockBookingRow, moveBook
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { onBookingRescheduled } from '../notifications/events.ts';
 import { DomainError } from '../../errors.ts';
+import { notifySessionUpdated } from '../session-events.ts';
 
 /**
  * The customer's own booking, reached only through a private customer link
@@ -112,6 +113,8 @@ export async function cancelByCustomer(deps: Deps, input: { token: string }): Pr
       refundReason: 'customer cancellation',
     });
   });
+  // After the commit: anyone in the booking's room is checked again (features/session/socket.ts).
+  await notifySessionUpdated(deps, (await authorise(deps, { token: input.token }, 'view')).bookingId, 'access');
   return getManageView(deps, deps.db, input.token);
 }
 
