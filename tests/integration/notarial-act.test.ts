@@ -240,6 +240,9 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await fetch(staffSealed, { headers: { cookie: cookies.notary } })).status).toBe(200);
     for (const [who, cookie, status] of [['stranger', undefined, 401], ['unassigned notary', cookies.notary2, 403], ['office staff', cookies.staff, 403]] as const) {
       expect((await call('act.identity', { bookingId: b.bookingId }, { cookie, type: 'query' })).status, who).toBe(status);
+    }
+    // The act's progress is part of viewing the booking (the access table): office staff see it as they see the booking; an unassigned notary does not.
+    for (const [who, cookie, status] of [['stranger', undefined, 401], ['unassigned notary', cookies.notary2, 403], ['office staff', cookies.staff, 200]] as const) {
       expect((await call('act.get', { bookingId: b.bookingId }, { cookie, type: 'query' })).status, who).toBe(status);
     }
     // Another customer's link sees nothing of this booking: unverified, it may not sign at all; verified, not here.
