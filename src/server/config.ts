@@ -50,6 +50,8 @@ const configSchema = z.object({
   STRIPE_API_BASE: optionalUrl,
   /** The built-in test payment provider on a public (non-loopback) PUBLIC_URL: refused unless this says so. */
   ALLOW_TEST_PAYMENTS: boolean(false),
+  /** The built-in TEST MODE identity provider on a public PUBLIC_URL: refused unless this says so (separate from payments). */
+  ALLOW_TEST_IDENTITY: boolean(false),
 
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('NotaryOnline <bookings@notaryonline.example>'),
@@ -89,6 +91,8 @@ export type Config = z.infer<typeof configSchema> & {
   /** Absolute base URL without a trailing slash, e.g. https://notaryonline.example */
   publicUrl: string;
   paymentsMode: 'stripe' | 'test';
+  /** Stripe Identity with the Stripe keys, otherwise the TEST MODE provider (which accepts any ID). */
+  identityMode: 'stripe' | 'test';
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -107,7 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const host = values.HOST === '0.0.0.0' || values.HOST === '::' ? 'localhost' : values.HOST;
   const publicUrl = (values.PUBLIC_URL ?? `http://${host}:${values.PORT}`).replace(/\/+$/, '');
-  return { ...values, publicUrl, paymentsMode: stripeSet === 3 ? 'stripe' : 'test' };
+  const mode = stripeSet === 3 ? 'stripe' : 'test';
+  return { ...values, publicUrl, paymentsMode: mode, identityMode: mode };
 }
 
 /** Whether `url` points at this machine only (a local run or a test), not a public site. */
@@ -120,8 +125,9 @@ export function isLoopbackUrl(url: string): boolean {
  * What a public site must not run with (docs/decisions/024-deployment-guard.md).
  * A built-in test provider on a public address would take the published test
  * card as payment: each one is refused there unless a variable whose name says
- * "test" turns it on. Add a line here for every new provider that has a
- * built-in test stand-in (e.g. identity proofing: ALLOW_TEST_IDENTITY).
+ * "test" turns it on, one variable per provider: a demo that takes the test
+ * card on purpose must not also accept any ID as verified by accident.
+ * Add a line here for every new provider that has a built-in test stand-in.
  * Returns the problems, empty when the configuration may start.
  */
 export function deploymentProblems(config: Config): string[] {
@@ -130,6 +136,11 @@ export function deploymentProblems(config: Config): string[] {
   if (config.paymentsMode === 'test' && !config.ALLOW_TEST_PAYMENTS) {
     problems.push(
       `PUBLIC_URL (${config.publicUrl}) is public but payments are not configured: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or ALLOW_TEST_PAYMENTS=true to take the test card on purpose (no real money).`,
+    );
+  }
+  if (config.identityMode === 'test' && !config.ALLOW_TEST_IDENTITY) {
+    problems.push(
+      `PUBLIC_URL (${config.publicUrl}) is public but identity proofing is not configured: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (Stripe Identity), or ALLOW_TEST_IDENTITY=true to run the TEST MODE identity provider on purpose (it accepts any ID as verified).`,
     );
   }
   if (!config.DATA_ENCRYPTION_KEY) {

@@ -91,6 +91,34 @@ function violations(files: string[]): string[] {
   return found;
 }
 
+/**
+ * Cycles between features, by their static imports (type-only imports count:
+ * they say the same thing about who depends on whom; `import()` does not, it
+ * is how a feature defers loading). Each cycle once, as "a → b → a".
+ */
+function featureCycles(files: string[]): string[] {
+  const edges = new Map<string, Set<string>>();
+  for (const file of files) {
+    const from = featureOf(file)?.feature;
+    if (!from) continue;
+    const source = readFileSync(file, 'utf8');
+    const statics = [...source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+['"]([^'"]+)['"]/gms)].map((m) => m[1]!).filter((s) => s.startsWith('.'));
+    for (const specifier of statics) {
+      const to = featureOf(path.resolve(path.dirname(file), specifier))?.feature;
+      if (to && to !== from) (edges.get(from) ?? edges.set(from, new Set()).get(from)!).add(to);
+    }
+  }
+  const cycles = new Set<string>();
+  const walk = (start: string, at: string, trail: string[]) => {
+    for (const next of edges.get(at) ?? []) {
+      if (next === start) cycles.add([...trail, start].join(' → '));
+      else if (!trail.includes(next) && next > start) walk(start, next, [...trail, next]);
+    }
+  };
+  for (const feature of edges.keys()) walk(feature, feature, [feature]);
+  return [...cycles].sort();
+}
+
 describe('server import direction', () => {
   it('reads static, re-export, type and dynamic imports', () => {
     const source = [
@@ -109,6 +137,18 @@ describe('server import direction', () => {
 
   it('services import no transport (Express, tRPC, Socket.IO): only routers, procedure builders and sockets do', () => {
     expect(transportLeaks(sourceFiles(featuresDir))).toEqual([]);
+  });
+
+  it('no new cycle between features (booking ↔ notifications is gone: customer links are their own feature)', () => {
+    // The storage sweep's seam is two-way by design (each feature declares its objects in
+    // storage-owner.ts; the sweep asks them, docs/decisions/029), and staff's invitations
+    // name notifications' mailer type. Anything else is a cycle to break, not to list here.
+    expect(featureCycles(sourceFiles(featuresDir))).toEqual([
+      'documents → storage-sweep → documents',
+      'documents → storage-sweep → session → documents',
+      'notifications → staff → notifications',
+      'session → storage-sweep → session',
+    ]);
   });
 
   it('http/ reaches features only through their services', () => {

@@ -57,7 +57,7 @@ async function main() {
   const chat = await attachChat(server, deps);
   // Socket.IO answers its own requests: the same security headers as every other
   // response, set on the engine so every namespace (chat, the session room) has them.
-  applySecurityHeadersToEngine(chat.io.engine, config);
+  applySecurityHeadersToEngine(chat.io.engine, config, server);
   const sessionRoom = attachSessionRoom(chat.io, deps);
   const fanOut = chat.fanOut;
   if (fanOut) {

@@ -19,6 +19,16 @@ export function isSingleLine(value: string): boolean {
   return !controlCharacters.test(value);
 }
 
+/**
+ * Whether a multi-line value (a chat message) is free of control characters
+ * other than line breaks and tabs, and of bidi overrides: the single-line rule
+ * with `\n` and `\t` allowed. A NUL would otherwise reach the database (which
+ * refuses it) and the logs.
+ */
+export function isPlainText(value: string): boolean {
+  return !controlCharacters.test(value.replace(/[\n\t]/g, ' '));
+}
+
 /** The message a single-line field shows when it holds a line break or a control character. */
 export const singleLineMessage = (label: string) => `${label} cannot contain line breaks or control characters.`;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { manageTokenSchema } from './manage-booking.ts';
 import { actStageMessages, type ActStage } from './act-stages.ts';
+import { isSingleLine, singleLineMessage } from './fields.ts';
 
 /**
  * The notarial act, shared by both sides: identity proofing before the
@@ -27,6 +28,8 @@ export const identityMessages = {
   notVerified: "The signer's identity is not verified yet. The session can start once the signer has verified their identity from their booking page.",
   notConfirmed: 'Confirm that the verified ID matches the person on camera. The recording must be running: the comparison is part of the recorded act.',
   failedPrefix: 'Verification failed:',
+  nameCharacters: 'Your name cannot contain line breaks or control characters.',
+  providerUnavailable: 'Identity verification could not be started just now. No attempt was used. Please try again in a few minutes.',
 } as const;
 
 export const identityStatusSchema = z.enum(['not_started', 'pending', 'processing', 'verified', 'failed', 'locked']);
@@ -66,8 +69,11 @@ export interface NotaryIdentityView {
   startBlocker: string | null;
 }
 
+/** The name as on the ID: the booking's own rules for a name (no control characters, no bidi overrides, bounded). */
+export const nameOnIdSchema = z.string().trim().min(1, identityMessages.nameRequired).max(200, identityMessages.nameRequired).refine(isSingleLine, identityMessages.nameCharacters);
+
 export const testVerificationFields = {
-  nameOnId: z.string().trim().min(1, identityMessages.nameRequired).max(200),
+  nameOnId: nameOnIdSchema,
 };
 
 export const identityParts = ['front', 'back', 'selfie'] as const;
@@ -96,7 +102,7 @@ export const adoptSignatureInput = z.object({
   token: manageTokenSchema,
   documentId: z.uuid(),
   kind: z.enum(['typed', 'drawn']),
-  text: z.string().trim().max(120).optional(),
+  text: z.string().trim().max(120).refine(isSingleLine, singleLineMessage('Your signature')).optional(),
   png: z
     .string()
     .max(maxSignaturePngChars, 'The signature image is too large.')
@@ -174,9 +180,9 @@ export const actMessages = {
 } as const;
 
 export const commissionInput = z.object({
-  commissionNumber: z.string().trim().min(1, 'Enter your commission number.').max(40),
+  commissionNumber: z.string().trim().min(1, 'Enter your commission number.').max(40).refine(isSingleLine, singleLineMessage('The commission number')),
   commissionExpiresOn: z.iso.date('Enter the expiry as a date.'),
-  commissionState: z.string().trim().min(2, 'Enter the state of your commission.').max(40).default('Iowa'),
+  commissionState: z.string().trim().min(2).max(40).refine(isSingleLine, singleLineMessage('The state')).default('Iowa'),
 });
 
 export const uploadCertificateInput = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ActStage } from './act-stages.ts';
+import { isPlainText } from './fields.ts';
 import type { BookingStatus } from './booking.ts';
 import { manageTokenSchema } from './manage-booking.ts';
 
@@ -129,7 +130,13 @@ export const sessionMessages = {
 
 export const sessionNamespace = '/session';
 
-export const chatBodySchema = z.string().trim().min(1, 'Type a message first.').max(2000, 'Messages are at most 2,000 characters.');
+/** A chat message: the booking's text rules (no NUL or other control characters, no bidi overrides), line breaks and tabs allowed. */
+export const chatBodySchema = z
+  .string()
+  .trim()
+  .min(1, 'Type a message first.')
+  .max(2000, 'Messages are at most 2,000 characters.')
+  .refine(isPlainText, 'Messages cannot contain control characters.');
 export const sessionChatInput = z.object({ clientId: z.string().min(8).max(64), body: chatBodySchema });
 
 /** An SDP description or an ICE candidate, relayed as-is to the other participant. */
@@ -175,7 +182,18 @@ export interface IceServer {
   credential?: string;
 }
 
-export type SessionAck<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
+/**
+ * Why the server refused a handshake or an event: the client decides what to
+ * do by this code, never by the wording (docs/decisions/068).
+ * - `closed`: access is gone for good (not found, not assigned, signed out, the
+ *   room ended or is not open): stop and show the message;
+ * - `invalid`: this request was malformed (fix and resend, nothing to retry);
+ * - `busy`: too many requests; `unavailable`: a failure on our side (both: try again later).
+ */
+export const sessionErrorCodes = ['closed', 'invalid', 'busy', 'unavailable'] as const;
+export type SessionErrorCode = (typeof sessionErrorCodes)[number];
+
+export type SessionAck<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string; code: SessionErrorCode };
 
 export interface SessionClientEvents {
   join: (ack: (result: SessionAck<{ role: SessionRole; peerId: string | null; iceServers: IceServer[]; messages: SessionChatMessage[] }>) => void) => void;

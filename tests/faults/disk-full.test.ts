@@ -6,7 +6,12 @@ import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageFullMessage } from '../../src/shared/booking.ts';
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { bookings, customers, sessionRecordingChunks, sessionRecordings } from '../../src/server/db/schema.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
+import { identityConfirmed } from '../helpers/identity.ts';
+import { createStaffUser, trpcHttp } from '../helpers/staff.ts';
 import { bookingClient, putBytes } from '../integration/booking-helpers.ts';
 import { createDatabase, explainSkip, faultsEnabled, startNode, waitFor, type Node, type TestDatabase } from './harness.ts';
 
@@ -172,5 +177,66 @@ describe.skipIf(!faultsEnabled || canMount)('faults: a full store (simulated ENO
     const { uploadUrl } = await api.documents.createUpload.mutate({ bookingId, fileName: 'deed.pdf', sizeBytes: bytes.length, contentType: 'application/pdf' });
     expect(await putBytes(app.url, uploadUrl, bytes, 'application/pdf')).toEqual({ status: 507, body: { error: storageFullMessage('deed.pdf') } });
     expect(readdirSync(path.join(app.dataDir, 'documents', '.incoming'))).toEqual([]);
+  });
+});
+
+/**
+ * Finding 11: a full disk during a recording answered its chunk uploads (and
+ * its assembly) with a generic 500. Expected: the chunk is answered 507 with
+ * the same words as a document upload, nothing is recorded for it, and the
+ * browser's retry succeeds once space is back; assembly on a full disk answers
+ * the notary with the same words (tRPC has no 507: its 503) and the recording
+ * can be stopped again afterwards.
+ */
+describe.skipIf(!faultsEnabled)('faults: a full store during a recording (simulated ENOSPC)', () => {
+  let app: TestServer;
+  beforeAll(async () => {
+    app = await startTestApp('postgres');
+  });
+  afterAll(() => app?.close());
+
+  it('chunk upload → 507 with the upload message, kept nothing; assembly → the same words; both work once space is back', async () => {
+    const notary = await createStaffUser(app.deps, { role: 'notary' });
+    const cookie = await notary.sessionCookie();
+    const [customer] = await app.deps.db.insert(customers).values({ firstName: 'Ada', lastName: 'Full', email: `ada-${randomUUID().slice(0, 6)}@example.com` }).returning();
+    const [booking] = await app.deps.db
+      .insert(bookings)
+      .values({ reference: `NOTARY-${randomUUID().slice(0, 8).toUpperCase()}`, status: 'confirmed', startsAt: new Date(Date.now() + 5 * 60_000), priceCents: 2500, customerId: customer!.id, notaryId: notary.id })
+      .returning();
+    await identityConfirmed(app.deps, booking!.id, notary.id);
+    const started = await trpcHttp(app.url, 'session.start', { input: { bookingId: booking!.id }, cookie });
+    expect(started.status).toBe(200);
+    const { recordingId } = started.body.result!.data.json as { recordingId: string };
+
+    const realPut = app.deps.storage.put.bind(app.deps.storage);
+    const full = async (_key: string, body: AsyncIterable<unknown>) => {
+      for await (const _chunk of body) {
+        // consumed, then refused, as a full local folder does
+      }
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    };
+    const put = (seq: number) =>
+      fetch(`${app.url}/api/session/recordings/${recordingId}/chunks/${seq}`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', cookie }, body: new Uint8Array(Buffer.from(`chunk-${seq}|`)) });
+
+    app.deps.storage.put = full as typeof app.deps.storage.put;
+    const refused = await put(0);
+    expect(refused.status).toBe(507);
+    expect(await refused.json()).toEqual({ error: storageFullMessage('this part of the recording') });
+    expect(await app.deps.db.select().from(sessionRecordingChunks).where(eq(sessionRecordingChunks.recordingId, recordingId))).toHaveLength(0);
+
+    app.deps.storage.put = realPut;
+    expect((await put(0)).status).toBe(201);
+    expect((await put(1)).status).toBe(201);
+
+    app.deps.storage.put = full as typeof app.deps.storage.put;
+    const stop = await trpcHttp(app.url, 'session.stopRecording', { input: { recordingId, chunkCount: 2 }, cookie });
+    expect(stop.status).toBe(503);
+    expect(stop.body.error?.json.message).toBe(storageFullMessage('the recording'));
+
+    app.deps.storage.put = realPut;
+    const again = await trpcHttp(app.url, 'session.stopRecording', { input: { recordingId, chunkCount: 2 }, cookie });
+    expect(again.status).toBe(200);
+    const [recording] = await app.deps.db.select().from(sessionRecordings).where(eq(sessionRecordings.id, recordingId));
+    expect(recording!.status).toBe('stored');
   });
 });

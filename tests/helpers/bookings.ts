@@ -1,3 +1,4 @@
+import { openConfirmationLink as openManageToken } from '../../src/server/features/customer-links/service.ts';
 import { Readable } from 'node:stream';
 import { documents } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
@@ -6,7 +7,6 @@ import {
   holdSlot,
   markBookingOutcome,
   markPaymentProcessing,
-  openManageToken,
   saveContact,
   startBooking,
 } from '../../src/server/features/booking/service.ts';

@@ -1,3 +1,4 @@
+import { resolveCustomerLink } from '../../src/server/features/customer-links/service.ts';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +15,6 @@ import { auditLog, bookings, customers } from '../../src/server/db/schema.ts';
 import {
   cancelBookingRecord,
   confirmBooking,
-  findBookingIdByManageToken,
   getBookingView,
   markBookingOutcome,
   markPaymentFailed,
@@ -340,8 +340,8 @@ describe.each(dbKinds)('booking API (%s)', (kind) => {
       const [row] = await app.deps.db.select().from(bookings).where(eq(bookings.id, bookingId));
       expect(row).toMatchObject({ status: 'confirmed', holdExpiresAt: null, manageTokenHash: hashToken(manageToken!) });
       expect(JSON.stringify(row)).not.toContain(manageToken!);
-      expect(await findBookingIdByManageToken(app.deps.db, manageToken!)).toBe(bookingId);
-      expect(await findBookingIdByManageToken(app.deps.db, 'wrong')).toBeNull();
+      expect((await resolveCustomerLink(app.deps.db, manageToken!))?.bookingId).toBe(bookingId);
+      expect(await resolveCustomerLink(app.deps.db, 'wrong')).toBeNull();
 
       const changes = await app.deps.db
         .select({ data: auditLog.data })

@@ -128,6 +128,30 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await submit(b.token, 'Grace Hopper')).body.error).toBe(identityMessages.alreadyVerified);
   });
 
+  /**
+   * Finding 4: a NUL in the name made the check answer 500 and left the
+   * attempt `processing` for ever ("being checked" 409 on every later try,
+   * images kept). Expected: the name is refused with a message and nothing is
+   * recorded; an attempt a crash left `processing` expires after its lease,
+   * its images are deleted and it is not counted.
+   */
+  it('a NUL or a bidi override in the name → 400, nothing recorded; an attempt a crash left processing expires with its images', async () => {
+    const b = await confirmedBooking(app.deps);
+    for (const name of ['Grace\u0000Hopper', 'Grace\u202EHopper']) {
+      expect(await submit(b.token, name)).toMatchObject({ status: 400, body: { error: identityMessages.nameCharacters } });
+    }
+    expect(await app.deps.db.select().from(identityVerifications).where(eq(identityVerifications.bookingId, b.bookingId))).toHaveLength(0);
+
+    const key = `${b.bookingId}/identity-crashed-front.jpg`;
+    await app.deps.storage.put(key, Readable.from(Buffer.from(jpg, 'base64')), { contentType: 'image/jpeg' });
+    const crashedAt = new Date(clock.getTime() - 10 * 60_000);
+    await app.deps.db.insert(identityVerifications).values({ bookingId: b.bookingId, provider: 'test', providerSessionId: `vs_crashed_${b.bookingId}`, attempt: 1, status: 'processing', imageKeys: [key], createdAt: crashedAt, updatedAt: crashedAt });
+    const view = (await call('manageAct.identity', { token: b.token }, { type: 'query' })).data as CustomerIdentityView;
+    expect(view).toMatchObject({ status: 'not_started', attemptsUsed: 0, attemptsLeft: 3 });
+    await expect(app.deps.storage.get(key)).rejects.toThrow();
+    expect((await submit(b.token, 'Grace Hopper')).body).toMatchObject({ status: 'verified', attemptsUsed: 1 });
+  });
+
   it('three failed attempts lock verification and tell staff', async () => {
     const b = await confirmedBooking(app.deps);
     for (const name of ['Ida Fail', 'Ida Mismatch', 'Ida Expired']) await submit(b.token, name);
@@ -239,10 +263,16 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await fetch(staffSealed, { headers: { cookie: cookies.notary } })).status).toBe(200);
     for (const [who, cookie, status] of [['stranger', undefined, 401], ['unassigned notary', cookies.notary2, 403], ['office staff', cookies.staff, 403]] as const) {
       expect((await call('act.identity', { bookingId: b.bookingId }, { cookie, type: 'query' })).status, who).toBe(status);
+    }
+    // The act's progress is part of viewing the booking (the access table): office staff see it as they see the booking; an unassigned notary does not.
+    for (const [who, cookie, status] of [['stranger', undefined, 401], ['unassigned notary', cookies.notary2, 403], ['office staff', cookies.staff, 200]] as const) {
       expect((await call('act.get', { bookingId: b.bookingId }, { cookie, type: 'query' })).status, who).toBe(status);
     }
-    // Another customer's link sees nothing of this booking.
-    expect((await call('manageAct.adoptSignature', { token: other.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` })).status).toBe(404);
+    // Another customer's link sees nothing of this booking: unverified, it may not sign at all; verified, not here.
+    const otherSigns = () => call('manageAct.adoptSignature', { token: other.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` });
+    expect(await otherSigns()).toMatchObject({ status: 403, message: 'Verify your identity before you sign.' });
+    await submit(other.token, 'Grace Hopper');
+    expect((await otherSigns()).status).toBe(404);
     // The journal: own entries for the notary, none for another notary, refused to office staff and strangers.
     expect(((await call('act.journal', {}, { cookie: cookies.notary2, type: 'query' })).data as unknown[]).length).toBe(0);
     expect((await call('act.journal', {}, { cookie: cookies.staff, type: 'query' })).status).toBe(403);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
-import { openManageToken } from '../../src/server/features/booking/service.ts';
+import { openConfirmationLink as openManageToken } from '../../src/server/features/customer-links/service.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { deliverDue } from '../../src/server/features/notifications/worker.ts';
 import { createLogger } from '../../src/server/logger.ts';

@@ -15,6 +15,7 @@ import { createLogger } from '../../src/server/logger.ts';
 import { attachChat } from '../../src/server/features/chat/socket.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import { enqueueReminder } from '../../src/server/features/notifications/events.ts';
+import { actChanged } from '../../src/server/features/act/service.ts';
 import { fillSecrets, secretPlaceholder } from '../../src/server/features/notifications/secrets.ts';
 import { purgeExpiredRecordings } from '../../src/server/features/retention/service.ts';
 import { chunkKey, recordingKey } from '../../src/server/features/session/service.ts';
@@ -219,15 +220,50 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     expect(refused[0]!.error).toBe('Too many requests. Please wait a moment and try again.');
   });
 
-  it('cuts a participant off at their next event once the booking is cancelled', async () => {
+  it('cuts a participant off at their next event once the booking is cancelled (access re-checked on the change, not per event)', async () => {
     const b = await booking(app.deps);
     const customer = connect({ token: b.token });
     await outcome(customer);
     await join(customer);
+    // Changed behind the services' back: nothing says access changed, so the check made at the handshake stands (until its TTL).
     await app.deps.db.update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, b.id));
+    const stillIn = await new Promise<{ ok: boolean }>((resolve) => customer.emit('chat', { clientId: randomUUID(), body: 'still here?' }, resolve));
+    expect(stillIn.ok).toBe(true);
+    // The cancellation as the services make it says so: the next event is checked again and refused.
+    actChanged(app.deps, b.id, 'access');
     const closed = new Promise<{ reason: string }>((resolve) => customer.once('session:closed', resolve));
     customer.emit('chat', { clientId: randomUUID(), body: 'hello?' }, () => {});
     expect(await closed).toEqual({ reason: 'This video session has ended.' });
+  });
+
+  it('handshake refusals carry a code the client branches on (not the wording)', async () => {
+    const stranger = connect({ token: 'y'.repeat(43) });
+    const refused = await new Promise<Error & { data?: { code?: string } }>((resolve) => stranger.once('connect_error', resolve));
+    expect(refused.data).toEqual({ code: 'closed' });
+  });
+
+  it('room chat: a NUL or a bidi override is refused with a code (not stored, not logged); message ids are per sender', async () => {
+    const b = await booking(app.deps);
+    const customer = connect({ token: b.token });
+    const notarySocket = connect({ bookingId: b.id }, await notary.sessionCookie());
+    await outcome(customer);
+    await outcome(notarySocket);
+    await join(customer);
+    await join(notarySocket);
+    const send = (socket: RoomClient, clientId: string, body: string) =>
+      new Promise<{ ok: boolean; error?: string; code?: string; message?: { body: string; sender: string } }>((resolve) => socket.emit('chat', { clientId, body }, resolve as never));
+    for (const body of ['null\u0000byte', 'invoice\u202Efdp.exe']) {
+      expect(await send(customer, randomUUID(), body)).toEqual({ ok: false, error: 'Messages cannot contain control characters.', code: 'invalid' });
+    }
+    // Line breaks and tabs are text.
+    expect((await send(customer, randomUUID(), 'line one\n\tline two')).ok).toBe(true);
+    // The same client id from both sides: two messages, neither dropped.
+    const shared = randomUUID();
+    expect((await send(customer, shared, 'from the customer')).message).toMatchObject({ body: 'from the customer', sender: 'customer' });
+    expect((await send(notarySocket, shared, 'from the notary')).message).toMatchObject({ body: 'from the notary', sender: 'notary' });
+    expect((await send(notarySocket, shared, 'from the notary')).message).toMatchObject({ body: 'from the notary' }); // a resend stays one
+    const history = await join(customer);
+    expect(history.ok && history.messages.filter((m) => m.clientId === shared).map((m) => m.sender).sort()).toEqual(['customer', 'notary']);
   });
 
   it('records in chunks (idempotent, notary only), assembles one private object, plays back with ranges for the notary and admins, and finishes', async () => {

@@ -6,7 +6,11 @@ import { createStripeIdentityProvider } from '../../src/server/adapters/identity
 import { identityVerifications, outbox, processedEvents } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { confirmBooking } from '../../src/server/features/booking/service.ts';
-import { startTestApp, type TestServer } from '../helpers/app.ts';
+import { createTestDeps, startTestApp, type TestServer } from '../helpers/app.ts';
+import { Writable } from 'node:stream';
+import { createApp } from '../../src/server/app.ts';
+import { createLogger } from '../../src/server/logger.ts';
+import { identityMessages } from '../../src/shared/notarial-act.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { bookingIn } from '../helpers/bookings.ts';
 import { trpcHttp } from '../helpers/staff.ts';
@@ -24,7 +28,9 @@ interface Seen {
   form: URLSearchParams;
 }
 const seen: Seen[] = [];
-const sessions = new Map<string, { status: string; lastError: { code: string; reason: string } | null; bookingId: string; verified: boolean }>();
+const sessions = new Map<string, { status: string; lastError: { code: string; reason: string } | null; bookingId: string; verified: boolean; noUrl?: boolean }>();
+/** The stand-in answers new sessions without a hosted page's URL (an outage on Stripe's side). */
+let createWithoutUrl = false;
 let server: Server;
 let base: string;
 
@@ -35,7 +41,7 @@ function sessionBody(id: string) {
     object: 'identity.verification_session',
     type: 'document',
     status: s.status,
-    url: s.status === 'requires_input' ? `https://verify.stripe.com/start/${id}` : null,
+    url: s.status === 'requires_input' && !s.noUrl ? `https://verify.stripe.com/start/${id}` : null,
     client_secret: `${id}_secret`,
     metadata: { bookingId: s.bookingId, attempt: '1' },
     last_error: s.lastError,
@@ -62,7 +68,7 @@ beforeAll(async () => {
       res.setHeader('Content-Type', 'application/json');
       if (req.method === 'POST' && url.pathname === '/v1/identity/verification_sessions') {
         const id = `vs_standin_${sessions.size + 1}`;
-        sessions.set(id, { status: 'requires_input', lastError: null, bookingId: form.get('metadata[bookingId]') ?? '', verified: false });
+        sessions.set(id, { status: 'requires_input', lastError: null, bookingId: form.get('metadata[bookingId]') ?? '', verified: false, noUrl: createWithoutUrl });
         return res.end(JSON.stringify(sessionBody(id)));
       }
       const match = url.pathname.match(/^\/v1\/identity\/verification_sessions\/(vs_\w+)$/);
@@ -172,9 +178,61 @@ describe.each(dbKinds)('identity webhook on %s', (kind) => {
     expect(await app.deps.db.select().from(outbox).where(eq(outbox.dedupeKey, `identity-exhausted:${bookingId}`))).toHaveLength(1);
   });
 
+  it('"Verify your identity" when Stripe returns no URL: a clear 503, no attempt spent; the next try is attempt 1', async () => {
+    const { bookingId, token } = await paidBooking(app.deps);
+    createWithoutUrl = true;
+    try {
+      const refused = await trpcHttp(app.url, 'manageAct.startIdentity', { input: { token }, headers: { origin: app.url } });
+      expect(refused.status).toBe(503);
+      expect(refused.body.error?.json.message).toBe(identityMessages.providerUnavailable);
+    } finally {
+      createWithoutUrl = false;
+    }
+    expect(await app.deps.db.select().from(identityVerifications).where(eq(identityVerifications.bookingId, bookingId))).toHaveLength(0);
+    const started = await trpcHttp(app.url, 'manageAct.startIdentity', { input: { token }, headers: { origin: app.url } });
+    expect(started.status).toBe(200);
+    const rows = await app.deps.db.select().from(identityVerifications).where(eq(identityVerifications.bookingId, bookingId));
+    expect(rows.map((r) => r.attempt)).toEqual([1]);
+  });
+
   it('an event for a session Stripe cannot return is a 500 (Stripe retries) and is not marked processed', async () => {
     const res = await send('identity.verification_session.verified', 'vs_unknown_1');
     expect(res.status).toBe(500);
     expect(await app.deps.db.select().from(processedEvents).where(eq(processedEvents.id, res.eventId))).toHaveLength(0);
+  });
+});
+
+/**
+ * Attack (finding 12): a webhook with a bad signature used to log the whole
+ * error, which carries the payload — customers' names and emails. Expected:
+ * the log has the reason and the event's id, nothing of the body.
+ */
+describe('a webhook with a bad signature', () => {
+  it('logs the reason and the event id only', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const context = await createTestDeps('pglite', { STRIPE_SECRET_KEY: 'sk_test_log', STRIPE_PUBLISHABLE_KEY: 'pk_test_log', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_BASE: base });
+    const { app } = await createApp({ ...context.deps, log: createLogger('info', sink) }, { pages: false });
+    const listener = createServer(app);
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    try {
+      const payload = JSON.stringify({ id: 'evt_forged_42', object: 'event', type: 'payment_intent.succeeded', data: { object: { receipt_email: 'grace.secret@example.com', shipping: { name: 'Grace Secret' } } } });
+      const header = signer.generateTestHeaderString({ payload, secret: 'whsec_forged' });
+      const res = await fetch(`http://127.0.0.1:${(listener.address() as { port: number }).port}/api/stripe/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': header }, body: payload });
+      expect(res.status).toBe(400);
+      await res.text();
+      const rejected = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'stripe webhook rejected');
+      expect(rejected).toMatchObject({ eventId: 'evt_forged_42', reason: expect.stringMatching(/signature/i) });
+      expect(lines.join('\n')).not.toMatch(/grace\.secret|Grace Secret/);
+    } finally {
+      listener.closeAllConnections();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+      await context.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
-import { openManageToken } from '../../src/server/features/booking/service.ts';
+import { openConfirmationLink as openManageToken } from '../../src/server/features/customer-links/service.ts';
 import { cancelByCustomer, rescheduleByCustomer } from '../../src/server/features/manage-booking/service.ts';
 import { confirmTestCard } from '../../src/server/features/payments/service.ts';
 import { site } from '../../src/shared/site.ts';

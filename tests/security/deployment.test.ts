@@ -33,7 +33,9 @@ function startMain(env: Record<string, string>): Promise<{ code: number | null; 
  * Attack: a site deployed without payment keys takes the public test card
  * (4242…) as payment — free bookings. Expected: a public PUBLIC_URL refuses to
  * start on the test provider unless ALLOW_TEST_PAYMENTS=true says so, naming
- * the variables; a local run needs nothing.
+ * the variables; a local run needs nothing. Likewise the TEST MODE identity
+ * provider (any ID is "verified"): refused unless ALLOW_TEST_IDENTITY=true,
+ * which ALLOW_TEST_PAYMENTS does not imply.
  */
 describe('deployment guard', () => {
   const key = Buffer.alloc(32, 7).toString('base64');
@@ -50,8 +52,16 @@ describe('deployment guard', () => {
     expect(problems.join('\n')).toMatch(/DATA_ENCRYPTION_KEY/);
   });
 
-  it('test payments on purpose, or real keys, with an encryption key → no problems; a local run → none at all', () => {
-    expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://demo.example', ALLOW_TEST_PAYMENTS: 'true', DATA_ENCRYPTION_KEY: key }))).toEqual([]);
+  it('test payments on purpose do not turn on test identity: ALLOW_TEST_IDENTITY is its own switch', () => {
+    const problems = deploymentProblems(loadConfig({ PUBLIC_URL: 'https://demo.example', ALLOW_TEST_PAYMENTS: 'true', DATA_ENCRYPTION_KEY: key }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/identity proofing is not configured: set STRIPE_SECRET_KEY.*or ALLOW_TEST_IDENTITY=true/);
+    expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://demo.example', ALLOW_TEST_IDENTITY: 'true', DATA_ENCRYPTION_KEY: key })).join('\n')).toMatch(/ALLOW_TEST_PAYMENTS=true/);
+    expect(loadConfig({ ALLOW_TEST_PAYMENTS: 'true' }).identityMode).toBe('test');
+  });
+
+  it('test payments and identity on purpose, or real keys, with an encryption key → no problems; a local run → none at all', () => {
+    expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://demo.example', ALLOW_TEST_PAYMENTS: 'true', ALLOW_TEST_IDENTITY: 'true', DATA_ENCRYPTION_KEY: key }))).toEqual([]);
     const stripe = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
     expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://notary.example', DATA_ENCRYPTION_KEY: key, ...stripe }))).toEqual([]);
     expect(deploymentProblems(loadConfig({}))).toEqual([]);
@@ -63,6 +73,7 @@ describe('deployment guard', () => {
     expect(code).toBe(1);
     expect(output).toContain('Invalid configuration in the environment');
     expect(output).toContain('ALLOW_TEST_PAYMENTS=true');
+    expect(output).toContain('ALLOW_TEST_IDENTITY=true');
     expect(output).toContain('STRIPE_SECRET_KEY');
     expect(output).not.toMatch(/\n\s+at /); // a message, not a stack trace
   });

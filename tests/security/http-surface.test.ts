@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.ts';
 import type { Deps } from '../../src/server/deps.ts';
-import { openManageToken } from '../../src/server/features/booking/service.ts';
+import { openConfirmationLink as openManageToken } from '../../src/server/features/customer-links/service.ts';
 import { attachChat, type ChatServer } from '../../src/server/features/chat/socket.ts';
 import { confirmTestCard } from '../../src/server/features/payments/service.ts';
 import { applySecurityHeadersToEngine, redactPath } from '../../src/server/http/security.ts';
@@ -42,7 +42,7 @@ describe('HTTP surface', () => {
     closePages = app.close;
     server = createServer(app.app);
     chat = await attachChat(server, deps);
-    applySecurityHeadersToEngine(chat.io.engine, deps.config); // as serve.ts does
+    applySecurityHeadersToEngine(chat.io.engine, deps.config, server); // as serve.ts does
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -101,6 +101,19 @@ describe('HTTP surface', () => {
     }
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("Socket.IO's own refusals (?EIO=3, an unknown transport, a bad sid) → 400 with the same security headers", async () => {
+    for (const query of ['EIO=3&transport=polling', 'EIO=4&transport=carrier-pigeon', 'EIO=4&transport=polling&sid=nope']) {
+      const res = await fetch(`${url}/socket.io/?${query}`);
+      await res.text();
+      expect(res.status, query).toBe(400);
+      for (const name of ['x-frame-options', 'x-content-type-options', 'strict-transport-security', 'referrer-policy', 'permissions-policy']) {
+        expect(res.headers.get(name), `${query} ${name}`).toBeTruthy();
+      }
+      expect(res.headers.get('content-security-policy'), query).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('cache-control'), query).toBe('no-store');
+    }
   });
 
   it('token paths spelled in another case, percent-encoded or with doubled slashes → the token never reaches the log', async () => {

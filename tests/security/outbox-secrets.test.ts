@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
-import { openManageToken } from '../../src/server/features/booking/service.ts';
+import { openConfirmationLink as openManageToken } from '../../src/server/features/customer-links/service.ts';
 import { getManageView } from '../../src/server/features/manage-booking/service.ts';
 import { deliverDue } from '../../src/server/features/notifications/worker.ts';
 import { confirmTestCard } from '../../src/server/features/payments/service.ts';

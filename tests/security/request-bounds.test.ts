@@ -45,6 +45,42 @@ describe('request bounds', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  /**
+   * Finding 2 (round 3): the identity upload read and parsed 34 MB per
+   * anonymous request before looking at its token; the recording-chunk route
+   * read 8 MB before the staff session. Expected: the caller is known and
+   * authorised from the headers, the refusal answered before the body is sent,
+   * and memory does not grow with such requests.
+   */
+  it('an anonymous 34 MB identity upload, or 8 MB recording chunk → refused from the headers before the body is read; memory does not grow', async () => {
+    const started = Date.now();
+    const identity = await statusBeforeBody(`/api/manage/identity/test?token=${'x'.repeat(43)}`, 34 * 1024 * 1024, { 'sec-fetch-site': 'same-origin' });
+    expect(identity.status).toBe(404);
+    expect(JSON.parse(identity.bodyText)).toEqual({ error: 'We could not find this booking. Please check the link in your confirmation email.' });
+    const chunk = await new Promise<number>((resolve, reject) => {
+      const req = request(new URL('/api/session/recordings/00000000-0000-4000-8000-000000000000/chunks/0', app.url), {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(8 * 1024 * 1024), 'sec-fetch-site': 'same-origin' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+        req.destroy();
+      });
+      req.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
+      req.write(Buffer.alloc(1024));
+    });
+    expect(chunk).toBe(401);
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    // Thirty of them at once: the server holds none of their bodies.
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    const answers = await Promise.all(Array.from({ length: 30 }, () => statusBeforeBody(`/api/manage/identity/test?token=${'z'.repeat(43)}`, 34 * 1024 * 1024, { 'sec-fetch-site': 'same-origin' })));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(404));
+    expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+  });
+
   it(`a chunked body (no Content-Length) over ${bodyLimits.trpc / 1024} KB to tRPC → 413`, async () => {
     const big = JSON.stringify({ timeZone: 'x'.repeat(bodyLimits.trpc + 10) });
     const res = await fetch(`${app.url}/trpc/booking.start`, {

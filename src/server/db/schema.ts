@@ -529,10 +529,10 @@ export const sessionMessages = pgTable(
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
     sender: text('sender', { enum: ['customer', 'notary'] }).notNull(),
-    /** Chosen by the sender; a resend after a reconnect is recognised, not duplicated. */
+    /** Chosen by the sender; a resend after a reconnect is recognised, not duplicated. Unique per sender, not per room. */
     clientId: text('client_id').notNull(),
     body: text('body').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('session_messages_client_idx').on(t.bookingId, t.clientId)],
+  (t) => [uniqueIndex('session_messages_sender_client_idx').on(t.bookingId, t.sender, t.clientId)],
 );

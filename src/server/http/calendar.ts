@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../deps.ts';
-import { findBooking, findBookingIdByManageToken } from '../features/booking/service.ts';
+import { customerLinkBooking } from '../features/access/service.ts';
+import { findBooking } from '../features/booking/service.ts';
 import { bookingCalendar } from '../features/notifications/events.ts';
 import { isUuid } from '../../shared/ids.ts';
 
@@ -17,7 +18,7 @@ export function calendarRoutes(deps: Deps): Router {
       const id = req.params.id;
       const token = typeof req.query.token === 'string' ? req.query.token : undefined;
       const booking = isUuid(id) ? await findBooking(deps.db, id) : null;
-      const tokenMatches = token ? (await findBookingIdByManageToken(deps.db, token)) === id : false;
+      const tokenMatches = token ? (await customerLinkBooking(deps.db, token)) === id : false;
       const allowed = booking?.startsAt && booking.status === 'confirmed' && (token === undefined || tokenMatches);
       if (!booking?.startsAt || !allowed) {
         res.status(404).json({ error: 'Booking not found' });

@@ -37,3 +37,23 @@ export function staffRoute<Name extends string = never>(
     await run(staff, req, res, next);
   }, notFound);
 }
+
+/**
+ * Authenticates and authorises a request from its headers alone, before any
+ * body parser runs (docs/decisions/067-headers-before-bodies.md): an anonymous
+ * or refused caller is answered at once and its body is never read. The
+ * connection is closed after the answer, so the unread body is not parsed as
+ * the next request. `check` may leave what it found in `res.locals`.
+ */
+export function beforeBody<Name extends string = never>(check: (req: Request<Params<Name>>, res: Response) => Promise<void>): RequestHandler<Params<Name>> {
+  return async (req, res, next) => {
+    try {
+      await check(req, res);
+      next();
+    } catch (error) {
+      if (!(error instanceof DomainError)) return next(error);
+      res.setHeader('Connection', 'close');
+      res.status(httpStatusOf(error)).json({ error: error.message });
+    }
+  };
+}

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Deps } from '../deps.ts';
 import { consumeRate, type RateRule } from '../rate-limit.ts';
 import { manageTokenSchema } from '../../shared/manage-booking.ts';
-import { findBookingIdByManageToken } from '../features/booking/service.ts';
+import { customerLinkBooking } from '../features/access/service.ts';
 
 /**
  * GET /booking/:token with a token no booking has: the same friendly page
@@ -24,7 +24,7 @@ export function managePageStatus(deps: Deps, rate: RateRule): Router {
         return next();
       }
       const { allowed } = await consumeRate(deps, rate, req.ip ?? 'unknown');
-      if (allowed && !(await findBookingIdByManageToken(deps.db, token))) res.locals.pageStatus = 404;
+      if (allowed && !(await customerLinkBooking(deps.db, token))) res.locals.pageStatus = 404;
       next();
     } catch (error) {
       next(error);

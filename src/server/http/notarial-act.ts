@@ -3,44 +3,54 @@ import type { Deps } from '../deps.ts';
 import { isUuid } from '../../shared/ids.ts';
 import { identityParts, journalRangeInput } from '../../shared/notarial-act.ts';
 import { writeAudit } from '../features/audit.ts';
-import { findBookingIdByManageToken } from '../features/booking/service.ts';
-import { openIdentityImage, requireActAccess, submitTestVerification } from '../features/identity/service.ts';
+import { admitTestSubmission, maxImageBytes, openIdentityImage, submitTestVerification } from '../features/identity/service.ts';
 import { listJournal } from '../features/journal/service.ts';
 import { journalCsv, journalPdf } from '../features/journal/export-service.ts';
 import { openSealed } from '../features/notarial-act/service.ts';
+import { bodyLimit } from './body-limit.ts';
 import { contentDisposition, sendPrivateFile } from './downloads.ts';
-import { jsonRoute, staffRoute } from './handlers.ts';
+import { beforeBody, jsonRoute, staffRoute } from './handlers.ts';
+
+/**
+ * Three photos of at most `maxImageBytes` each, base64 in one JSON body (4/3 of
+ * the bytes), and the name: the only large JSON body we accept. Each image is
+ * judged by its bytes afterwards, as uploads are (type from the first bytes, size).
+ */
+export const identityBodyBytes = Math.ceil((identityParts.length * maxImageBytes * 4) / 3) + 64 * 1024;
 
 /**
  * The notarial act's non-tRPC routes: the TEST MODE identity upload (three
- * images in one JSON body), the sealed PDF for the manage-link holder, ID
- * images for the booking's notary and admins, the journal's CSV/PDF export.
+ * images in one JSON body), the sealed PDF for its signer, ID images for the
+ * booking's notary and admins, the journal's CSV/PDF export. Who may: the
+ * access policy (features/access), asked by the services.
  */
 export function actHttpRoutes(deps: Deps): Router {
   const routes = Router();
+  const tokenOf = (query: Record<string, unknown>) => (typeof query.token === 'string' ? query.token : '');
 
-  // Three photos of at most 8 MB each, base64: the only large JSON body we accept.
-  routes.post('/api/manage/identity/test', express.json({ limit: '34mb' }), jsonRoute(async (req, res) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const images = identityParts.map((part) => ({ part, bytes: Buffer.from(typeof body[part] === 'string' ? (body[part] as string) : '', 'base64') }));
-    const view = await submitTestVerification(deps, token, { nameOnId: typeof body.nameOnId === 'string' ? body.nameOnId : '', images });
-    res.json(view);
-  }));
+  routes.post(
+    '/api/manage/identity/test',
+    // The link, the provider and the attempts left are checked before a byte of the 32 MB body is read.
+    beforeBody(async (req) => void (await admitTestSubmission(deps, tokenOf(req.query)))),
+    bodyLimit(identityBodyBytes),
+    express.json({ limit: identityBodyBytes }),
+    jsonRoute(async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const images = identityParts.map((part) => ({ part, bytes: Buffer.from(typeof body[part] === 'string' ? (body[part] as string) : '', 'base64') }));
+      const view = await submitTestVerification(deps, tokenOf(req.query), { nameOnId: typeof body.nameOnId === 'string' ? body.nameOnId : '', images });
+      res.json(view);
+    }),
+  );
 
   routes.get('/api/manage/notarized/:documentId', jsonRoute<'documentId'>(async (req, res, next) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
-    const bookingId = isUuid(req.params.documentId) ? await findBookingIdByManageToken(deps.db, token) : null;
-    const sealed = bookingId ? await openSealed(deps, bookingId, req.params.documentId) : null;
-    if (!bookingId || !sealed) return void res.status(404).json({ error: 'Not found' });
-    await writeAudit(deps.db, { actorType: 'customer', action: 'notarized_document.downloaded', entityType: 'booking', entityId: bookingId, data: { documentId: req.params.documentId } });
+    const sealed = await openSealed(deps, { token: tokenOf(req.query) }, { documentId: req.params.documentId });
+    if (!sealed) return void res.status(404).json({ error: 'Not found' });
+    await writeAudit(deps.db, { actorType: 'customer', action: 'notarized_document.downloaded', entityType: 'booking', entityId: sealed.bookingId, data: { documentId: req.params.documentId } });
     sendPrivateFile(res, next, { ...sealed, contentType: 'application/pdf' });
   }));
 
   routes.get('/api/staff/notarized/:bookingId/:documentId', staffRoute<'bookingId' | 'documentId'>(deps, async (staff, req, res, next) => {
-    if (!isUuid(req.params.bookingId) || !isUuid(req.params.documentId)) return void res.status(404).json({ error: 'Not found' });
-    await requireActAccess(deps, staff, req.params.bookingId);
-    const sealed = await openSealed(deps, req.params.bookingId, req.params.documentId);
+    const sealed = await openSealed(deps, { staff }, { bookingId: req.params.bookingId, documentId: req.params.documentId });
     if (!sealed) return void res.status(404).json({ error: 'Not found' });
     sendPrivateFile(res, next, { ...sealed, contentType: 'application/pdf' });
   }));

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from '../config.ts';
@@ -162,11 +163,23 @@ export function securityHeaderList(config: Config): Record<string, string> {
 /**
  * Every Socket.IO response — handshake, polling, WebSocket upgrade, on any
  * namespace (chat today, others tomorrow) — carries the same security headers
- * as every other response. Set on the engine, below the namespaces.
+ * as every other response. Set on the engine, below the namespaces; and, for
+ * the engine's own refusals (`?EIO=3`, an unknown transport, a bad session id),
+ * which it writes without its 'headers' event, on the HTTP server itself:
+ * a listener ahead of the engine's sets them on every `/socket.io/` response
+ * (`writeHead` merges them in).
  */
-export function applySecurityHeadersToEngine(engine: { on(event: 'headers', listener: (headers: Record<string, string | string[]>) => void): unknown }, config: Config): void {
+export function applySecurityHeadersToEngine(
+  engine: { on(event: 'headers', listener: (headers: Record<string, string | string[]>) => void): unknown },
+  config: Config,
+  server?: { prependListener(event: 'request', listener: (req: IncomingMessage, res: ServerResponse) => void): unknown },
+): void {
   const list = securityHeaderList(config);
   engine.on('headers', (headers) => {
     for (const [name, value] of Object.entries(list)) headers[name] = value;
+  });
+  server?.prependListener('request', (req, res) => {
+    if (!req.url?.startsWith('/socket.io/')) return;
+    for (const [name, value] of Object.entries(list)) res.setHeader(name, value);
   });
 }

@@ -1,6 +1,9 @@
 import express, { Router } from 'express';
 import type { Deps } from '../deps.ts';
-import { staffRoute } from './handlers.ts';
+import { DomainError } from '../errors.ts';
+import { staffFromCookieHeader, type StaffIdentity } from '../features/staff/session.ts';
+import { bodyLimit } from './body-limit.ts';
+import { beforeBody, jsonRoute, staffRoute } from './handlers.ts';
 import { rateLimit } from './rate-limit.ts';
 import type { RateRule } from '../rate-limit.ts';
 import { maxRecordingChunkBytes } from '../../shared/session.ts';
@@ -27,17 +30,22 @@ export function sessionRecordingRoutes(deps: Deps): Router {
   routes.put(
     '/api/session/recordings/:recordingId/chunks/:seq',
     rateLimit(deps, recordingChunkRate),
+    // The staff session and the recording's access are checked from the headers, before the body is read.
+    beforeBody<'recordingId' | 'seq'>(async (req, res) => {
+      const staff = await staffFromCookieHeader(deps, req.headers.cookie);
+      if (!staff) throw new DomainError('UNAUTHORIZED', 'Please sign in.');
+      await session.recordingForNotary(deps, staff, req.params.recordingId);
+      res.locals.staff = staff;
+    }),
+    bodyLimit(maxRecordingChunkBytes),
     express.raw({ type: () => true, limit: maxRecordingChunkBytes }),
-    staffRoute<'recordingId' | 'seq'>(
-      deps,
-      async (staff, req, res) => {
-        const seq = /^\d{1,6}$/.test(req.params.seq) ? Number(req.params.seq) : -1;
-        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const result = await session.receiveChunk(deps, staff, { recordingId: req.params.recordingId, seq, body });
-        res.status(result.stored ? 201 : 200).json({ ok: true });
-      },
-      recordingGone,
-    ),
+    jsonRoute<'recordingId' | 'seq'>(async (req, res) => {
+      const staff = res.locals.staff as StaffIdentity;
+      const seq = /^\d{1,6}$/.test(req.params.seq) ? Number(req.params.seq) : -1;
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const result = await session.receiveChunk(deps, staff, { recordingId: req.params.recordingId, seq, body });
+      res.status(result.stored ? 201 : 200).json({ ok: true });
+    }, recordingGone),
   );
 
   routes.get(

@@ -9,6 +9,8 @@ import {
   type SessionRole,
   type SessionServerEvents,
   type SignalPayload,
+  sessionErrorCodes,
+  type SessionErrorCode,
 } from '../../../shared/session.ts';
 
 /**
@@ -58,7 +60,6 @@ type Listener = () => void;
 type EventHandler = (event: RoomEvent & { from: SessionRole }) => void;
 
 /** Errors the server gives on the handshake that no retry fixes. */
-const fatalHandshake = /could not find|not assigned|has ended|opens|sign in|Invalid session/i;
 
 export class RoomConnection {
   state: ConnectionState = { status: 'connecting', remoteStream: null, messages: [], closedReason: null, error: null };
@@ -96,7 +97,8 @@ export class RoomConnection {
       else this.set({ status: 'reconnecting' });
     });
     socket.on('connect_error', (error) => {
-      if (fatalHandshake.test(error.message)) {
+      // The server's code decides (never its wording): access gone for good stops; anything else is retried.
+      if (handshakeCode(error) === 'closed') {
         socket.disconnect();
         this.set({ status: 'closed', closedReason: error.message });
       } else {
@@ -198,7 +200,14 @@ export class RoomConnection {
   private join() {
     this.socket.emit('join', (result) => {
       if (!result.ok) {
-        this.set({ status: 'closed', closedReason: result.error });
+        // By the code: access gone for good ends the room; a busy or failing server is asked again shortly.
+        if (result.code === 'closed' || result.code === 'invalid') this.set({ status: 'closed', closedReason: result.error });
+        else {
+          this.set({ status: 'reconnecting' });
+          setTimeout(() => {
+            if (this.socket.connected && this.state.status === 'reconnecting') this.join();
+          }, 2000);
+        }
         return;
       }
       this.iceServers = result.iceServers;
@@ -350,4 +359,10 @@ export class RoomConnection {
     }
     return true;
   }
+}
+
+/** The refusal code the server put on a handshake error (`err.data.code`); undefined for a network failure. */
+export function handshakeCode(error: Error): SessionErrorCode | undefined {
+  const code = (error as Error & { data?: { code?: unknown } }).data?.code;
+  return (sessionErrorCodes as readonly unknown[]).includes(code) ? (code as SessionErrorCode) : undefined;
 }

@@ -78,7 +78,9 @@ export async function takeTransition<T>(
 
 // ---- Telling the room (the one bus) --------------------------------------------------
 
-type Listener = (bookingId: string) => void;
+/** 'access': the booking was cancelled or (re)assigned — who may be in its room may have changed (session/socket.ts re-checks). */
+export type ActChangeKind = 'act' | 'access';
+type Listener = (bookingId: string, kind: ActChangeKind) => void;
 const listeners = new WeakMap<Deps, Listener>();
 
 /** The room (session socket) registers how to tell both participants; one per server. */
@@ -87,9 +89,9 @@ export function onActChanged(deps: Deps, listener: Listener): void {
 }
 
 /** Both participants refetch (through the Socket.IO adapter: every node). Call after the commit. */
-export function actChanged(deps: Deps, bookingId: string): void {
+export function actChanged(deps: Deps, bookingId: string, kind: ActChangeKind = 'act'): void {
   try {
-    listeners.get(deps)?.(bookingId);
+    listeners.get(deps)?.(bookingId, kind);
   } catch (error) {
     deps.log.warn({ err: error, bookingId }, 'act change notification failed');
   }

@@ -3,7 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { editableStatuses, holdingStatuses, slotKeepingStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { bookingManageTokens, bookings, customers, documents, payments } from '../../db/schema.ts';
+import { bookings, customers, documents, payments } from '../../db/schema.ts';
 import { currentPayment } from '../../../shared/payments.ts';
 
 /** The only module of the booking feature that speaks to the ORM. */
@@ -267,23 +267,6 @@ export async function updateBooking(
     .where(eq(bookings.id, id))
     .returning();
   return row!;
-}
-
-export async function findSealedManageToken(db: DbOrTx, bookingId: string): Promise<string | null> {
-  const [row] = await db.select({ sealed: bookings.manageTokenSealed }).from(bookings).where(eq(bookings.id, bookingId));
-  return row?.sealed ?? null;
-}
-
-export async function findBookingIdByManageTokenHash(db: DbOrTx, hash: string): Promise<string | null> {
-  const [row] = await db.select({ id: bookings.id }).from(bookings).where(eq(bookings.manageTokenHash, hash));
-  if (row) return row.id;
-  // Links in later emails (reminder, no-show) carry tokens of their own.
-  const [extra] = await db.select({ id: bookingManageTokens.bookingId }).from(bookingManageTokens).where(eq(bookingManageTokens.tokenHash, hash));
-  return extra?.id ?? null;
-}
-
-export async function insertManageToken(db: DbOrTx, entry: { bookingId: string; tokenHash: string; purpose: string }): Promise<void> {
-  await db.insert(bookingManageTokens).values(entry);
 }
 
 export async function insertCustomer(

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import {
   bookingLockedMessage,
   bookingNotFoundMessage,
@@ -16,17 +16,14 @@ import {
 import { sessionPriceCents } from '../../../shared/pricing.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { hashToken } from '../../tokens.ts';
 import { writeAudit, type ActorType } from '../audit.ts';
+import { newConfirmationLink } from '../customer-links/service.ts';
 import { onBookingConfirmed } from '../notifications/events.ts';
 import {
   countStoredDocuments,
   countTaken,
   findBooking,
-  findBookingIdByManageTokenHash,
   findBookingStart,
-  findSealedManageToken,
-  insertManageToken,
   findCustomer,
   holdInOneRoundTrip,
   insertCustomer,
@@ -212,22 +209,6 @@ export async function requireBookingView(db: DbOrTx, bookingId: string): Promise
   return view;
 }
 
-/**
- * A further private link to the booking for a later email (reminder, no-show):
- * the raw token goes into that email only (as an outbox secret); the database
- * keeps its SHA-256, like the confirmation's.
- */
-export async function issueManageToken(tx: DbOrTx, bookingId: string, purpose: string): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await insertManageToken(tx, { bookingId, tokenHash: hashToken(token), purpose });
-  return token;
-}
-
-export async function findBookingIdByManageToken(db: DbOrTx, token: string): Promise<string | null> {
-  if (!token || token.length > 200) return null;
-  return findBookingIdByManageTokenHash(db, hashToken(token));
-}
-
 // ---- The visitor's steps -----------------------------------------------------
 
 /** No 0/O, 1/I/L or U: a reference read aloud over the phone is not misheard. */
@@ -369,28 +350,17 @@ export async function confirmBooking(tx: Tx, deps: Deps, ref: BookingRef): Promi
     });
     deps.log.warn({ bookingId, startsAt: row.startsAt }, 'booking confirmed into a full slot (hold had expired)');
   }
-  const manageToken = randomBytes(32).toString('base64url');
+  const link = newConfirmationLink(deps, bookingId);
+  const manageToken = link.token;
   await transition(tx, row, 'confirmed', provider, {
     confirmedAt: now,
     holdExpiresAt: null,
-    manageTokenHash: hashToken(manageToken),
+    manageTokenHash: link.tokenHash,
     // Later emails (reminder, reschedule) carry the link too; a dump of the table alone opens nothing.
-    manageTokenSealed: deps.secrets.seal(manageToken, manageTokenPurpose(bookingId)),
+    manageTokenSealed: link.sealed,
   });
   await onBookingConfirmed(tx, deps, { bookingId, manageToken });
   return { outcome: 'confirmed', manageToken };
-}
-
-const manageTokenPurpose = (bookingId: string) => `manage-token:${bookingId}`;
-
-/**
- * The raw manage-link token of a confirmed booking, for an email sent after
- * confirmation (pass it as an outbox secret, see notifications/secrets.ts).
- * Null for a booking without one.
- */
-export async function openManageToken(db: DbOrTx, deps: Pick<Deps, 'secrets'>, bookingId: string): Promise<string | null> {
-  const sealed = await findSealedManageToken(db, bookingId);
-  return sealed ? deps.secrets.openText(sealed, manageTokenPurpose(bookingId)) : null;
 }
 
 /** Cash App Pay and other delayed methods: the slot stays taken while the money is on its way. */

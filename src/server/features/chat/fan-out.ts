@@ -20,7 +20,10 @@ import type { Logger } from '../../logger.ts';
  *   connection, a health probe): after a long outage every node reconnects at
  *   once instead of sitting out its backoff (issue 24, finding 8).
  * The adapter gets its own small pool, so requests never wait behind it and
- * it never waits behind requests.
+ * it never waits behind requests. Its broadcasts (`pg_notify`, one per emit
+ * that leaves this node) go through one connection of their own, held open,
+ * on which they queue: under load they used to wait for a pool slot and time
+ * out (issue 31: 860 of 3,343 acknowledged signals lost in one round).
  *
  * Liveness (`/healthz`) asks `stuckForMs`: how long the link has been down
  * *while the database answered* — counted from the first sign, after it went
@@ -106,7 +109,27 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
     current = { client, timer };
   };
 
-  // What the adapter sees as its pool: connect() hands out watched clients.
+  /** The held connection for NOTIFY; dropped (and made again at the next broadcast) when it fails. */
+  let notifier: Promise<pg.PoolClient> | null = null;
+  const notifierClient = () => {
+    notifier ??= pool.connect().then(
+      (client) => {
+        client.on('error', (error: Error) => {
+          log.warn({ err: error }, 'chat: broadcast connection lost; making a new one');
+          if (notifier) notifier = null;
+          client.release(error);
+        });
+        return client;
+      },
+      (error: unknown) => {
+        notifier = null;
+        throw error;
+      },
+    );
+    return notifier;
+  };
+
+  // What the adapter sees as its pool: connect() hands out watched clients; query() (its NOTIFYs) uses the held one.
   const facade = {
     async connect() {
       if (failures > 0) {
@@ -138,7 +161,10 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
         throw error;
       }
     },
-    query: (...args: Parameters<pg.Pool['query']>) => (pool.query as (...a: unknown[]) => unknown)(...args),
+    query: async (...args: Parameters<pg.Pool['query']>) => {
+      const client = await notifierClient();
+      return (client.query as (...a: unknown[]) => unknown)(...args);
+    },
   };
 
   const adapter = createAdapter(facade as unknown as pg.Pool, {
@@ -166,6 +192,9 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
       closed = true;
       wake?.();
       if (current) current.client.release();
+      const held = notifier;
+      notifier = null;
+      if (held) await held.then((client) => client.release(), () => {});
       await pool.end().catch(() => {});
     },
   };

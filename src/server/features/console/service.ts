@@ -2,11 +2,12 @@ import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { bookings, contactMessages, staffUsers, type BookingStatus } from '../../db/schema.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
+import { authorise, staffMay } from '../access/service.ts';
 import { writeAudit } from '../audit.ts';
+import { actChanged, actStage } from '../act/service.ts';
 import { currentPaymentOf, lockBooking, moveBooking, paymentView } from '../booking/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { bookingHasSealedDocument } from '../notarial-act/sealed-service.ts';
-import { actStage } from '../act/service.ts';
 import { refundBookingPayment } from '../payments/service.ts';
 import { actMessages } from '../../../shared/notarial-act.ts';
 import { findSessionBooking, finishSession, listRecordings, sessionStateOf } from '../session/service.ts';
@@ -117,7 +118,7 @@ export async function newAppointmentCount(deps: Deps, staff: StaffIdentity): Pro
 async function loadBookingFor(deps: Deps, staff: StaffIdentity, bookingId: string) {
   const row = await repo.findBooking(deps.db, bookingId);
   if (!row) throw bookingNotFound();
-  if (staff.user.role === 'notary' && row.notaryId !== staff.user.id) throw notAssigned();
+  if (!staffMay(staff.user, 'view', row.notaryId)) throw notAssigned();
   return row;
 }
 
@@ -181,8 +182,8 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
       actStage: act.stage,
       outcomeReason: session?.outcomeReason ?? null,
       /** Recordings play for admins and the booking's notary only (decision 031). */
-      recordings: staff.user.role === 'staff' ? [] : stored.map((r) => ({ id: r.id, startedAt: r.startedAt, sizeBytes: r.sizeBytes })),
-      canStart: staff.user.role === 'notary' && row.status === 'confirmed',
+      recordings: !staffMay(staff.user, 'play_recording', row.notaryId) ? [] : stored.map((r) => ({ id: r.id, startedAt: r.startedAt, sizeBytes: r.sizeBytes })),
+      canStart: staffMay(staff.user, 'record', row.notaryId) && row.status === 'confirmed',
     },
     /** Once a document is sealed the act stands: no cancelling (issue 24, finding 5). */
     canCancel: cancellableStatuses.includes(row.status) && !sealed,
@@ -220,6 +221,8 @@ export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bo
       data: { from: booking.notaryId, to: input.notaryId },
     });
   });
+  // After the commit: a notary no longer assigned loses the room (features/session/socket.ts re-checks).
+  actChanged(deps, input.bookingId, 'access');
 }
 
 /**
@@ -230,7 +233,7 @@ export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bo
 export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { bookingId: string; outcome: SessionOutcome; reason?: string }) {
   const row = await repo.findBooking(deps.db, input.bookingId);
   if (!row) throw bookingNotFound();
-  if (staff.user.role === 'notary' && row.notaryId !== staff.user.id) throw notAssigned();
+  if (!staffMay(staff.user, 'finish', row.notaryId)) throw notAssigned();
   if (!row.startsAt || row.startsAt.getTime() > deps.now().getTime()) throw new DomainError('BAD_REQUEST', outcomeTooEarlyMessage);
   try {
     await finishSession(deps, { staffId: staff.user.id, role: staff.user.role }, input);
@@ -248,6 +251,7 @@ export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { boo
  */
 export async function rescheduleBooking(deps: Deps, staff: StaffIdentity, input: { bookingId: string; startsAt: Date }) {
   await deps.db.transaction(async (tx) => {
+    await authorise(deps, { staff }, 'reschedule', { bookingId: input.bookingId }, { db: tx });
     const moved = await moveBooking(tx, deps, { bookingId: input.bookingId, startsAt: input.startsAt, actor: { actorType: 'staff', actorId: staff.user.id } });
     if (moved.previousStartsAt && moved.previousStartsAt.getTime() !== moved.startsAt.getTime()) {
       await onBookingRescheduled(tx, deps, { bookingId: input.bookingId, previousStartsAt: moved.previousStartsAt, by: 'staff' });
@@ -262,9 +266,11 @@ export async function rescheduleBooking(deps: Deps, staff: StaffIdentity, input:
  * idempotency key means a retry never refunds twice.
  */
 export async function cancelBooking(deps: Deps, staff: StaffIdentity, input: { bookingId: string; reason: string }) {
-  return deps.db.transaction(async (tx) => {
-    const [booking] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, input.bookingId));
+  const result = await deps.db.transaction(async (tx) => {
+    const [booking] = await tx.select({ status: bookings.status, notaryId: bookings.notaryId }).from(bookings).where(eq(bookings.id, input.bookingId));
     if (!booking) throw bookingNotFound();
+    // A staff cancellation refunds: both are the policy's to allow.
+    if (!staffMay(staff.user, 'cancel', booking.notaryId) || !staffMay(staff.user, 'refund', booking.notaryId)) throw new DomainError('FORBIDDEN', 'You do not have access to this.');
     if (!cancellableStatuses.includes(booking.status)) {
       throw new DomainError('BAD_REQUEST', booking.status === 'cancelled' ? 'This booking is already cancelled.' : 'This booking can no longer be cancelled.',);
     }
@@ -278,6 +284,8 @@ export async function cancelBooking(deps: Deps, staff: StaffIdentity, input: { b
     if (alreadyCancelled) throw new DomainError('BAD_REQUEST', 'This booking is already cancelled.');
     return { refundedCents };
   });
+  actChanged(deps, input.bookingId, 'access');
+  return result;
 }
 
 /**

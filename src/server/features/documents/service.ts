@@ -221,8 +221,9 @@ const fullCodes = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 /**
  * A failure of the store itself becomes a message the visitor can act on
  * (docs/decisions/028); refusals of the file (size, type, abort) pass as they are.
+ * Recording chunks and their assembly answer a full disk with the same words.
  */
-function storageRefusal(error: unknown, name: string): unknown {
+export function storageRefusal(error: unknown, name: string): unknown {
   if (error instanceof DomainError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code && fullCodes.has(code)) return new DomainError('INSUFFICIENT_STORAGE', storageFullMessage(name), { cause: error });

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { bookings, customers, identityVerifications } from '../../db/schema.ts';
 
@@ -43,4 +43,16 @@ export async function latestVerified(db: DbOrTx, bookingId: string): Promise<Ver
     .orderBy(desc(identityVerifications.attempt))
     .limit(1);
   return row;
+}
+
+/** Attempts of the booking still `processing` since before `before` (their process died): removed and returned. */
+export async function deleteStaleAttempts(db: DbOrTx, bookingId: string, before: Date): Promise<VerificationRow[]> {
+  return db
+    .delete(identityVerifications)
+    .where(and(eq(identityVerifications.bookingId, bookingId), eq(identityVerifications.status, 'processing'), lt(identityVerifications.updatedAt, before)))
+    .returning();
+}
+
+export async function deleteVerification(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(identityVerifications).where(eq(identityVerifications.id, id));
 }

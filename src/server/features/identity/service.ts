@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import {
   identityMessages,
   maxIdentityAttempts,
+  nameOnIdSchema,
   type CustomerIdentityView,
   type NotaryIdentityView,
 } from '../../../shared/notarial-act.ts';
@@ -14,10 +15,10 @@ import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { detectFileType } from '../documents/service.ts';
-import { bookingIdForToken } from '../manage-booking/service.ts';
+import { authorise, type AccessAction } from '../access/service.ts';
 import { onIdentityAttemptsExhausted } from '../notifications/events.ts';
 import { actChanged, takeTransition } from '../act/service.ts';
-import { bookingForIdentity, findVerification, findVerificationBySession, latestVerified, listVerifications, type VerificationRow } from './repository.ts';
+import { bookingForIdentity, deleteStaleAttempts, deleteVerification, findVerification, findVerificationBySession, latestVerified, listVerifications, type VerificationRow } from './repository.ts';
 
 /**
  * Identity proofing before the session (docs/decisions/034-identity-provider.md).
@@ -28,6 +29,25 @@ import { bookingForIdentity, findVerification, findVerificationBySession, latest
  */
 export const maxImageBytes = 8 * 1024 * 1024;
 const openStatuses = new Set(['confirmed']);
+/**
+ * How long an attempt may stay `processing` (the test provider answers within
+ * the request). Past it the attempt is taken to have died with its process:
+ * it is removed, its images deleted, and it is not counted (finding 4: a crash
+ * or an exception never locks a customer out).
+ */
+export const processingLeaseMs = 2 * 60_000;
+
+/** Removes the booking's attempts whose `processing` lease ran out, with their images. */
+async function expireStaleAttempts(deps: Deps, bookingId: string): Promise<void> {
+  const stale = await deleteStaleAttempts(deps.db, bookingId, new Date(deps.now().getTime() - processingLeaseMs));
+  for (const row of stale) await discardAttempt(deps, row, 'identity.attempt_expired');
+}
+
+/** An attempt that never got an outcome: its images go, and the audit says so (no personal data). */
+async function discardAttempt(deps: Deps, row: VerificationRow, action: string): Promise<void> {
+  for (const key of row.imageKeys ?? []) await deps.storage.delete(key).catch((err: unknown) => deps.log.warn({ err, verificationId: row.id }, 'identity: could not delete an image'));
+  await writeAudit(deps.db, { actorType: 'system', action, entityType: 'booking', entityId: row.bookingId, data: { attempt: row.attempt, verificationId: row.id } });
+}
 
 function counts(rows: VerificationRow[]) {
   const used = rows.length;
@@ -47,7 +67,8 @@ function customerStatus(rows: VerificationRow[]): Pick<CustomerIdentityView, 'st
 }
 
 export async function customerIdentity(deps: Deps, token: string): Promise<CustomerIdentityView> {
-  const bookingId = await bookingIdForToken(deps.db, token);
+  const { bookingId } = await authorise(deps, { token }, 'view');
+  await expireStaleAttempts(deps, bookingId);
   const booking = await bookingForIdentity(deps.db, bookingId);
   const rows = await listVerifications(deps.db, bookingId);
   const { used, left } = counts(rows);
@@ -79,7 +100,8 @@ async function assertMayAttempt(db: DbOrTx, bookingId: string): Promise<Verifica
 export async function startStripeVerification(deps: Deps, token: string): Promise<{ url: string }> {
   const provider = deps.identity;
   if (provider.mode !== 'stripe') throw new DomainError('BAD_REQUEST', 'Stripe Identity is not configured.');
-  const bookingId = await bookingIdForToken(deps.db, token);
+  const { bookingId } = await authorise(deps, { token }, 'verify_identity');
+  await expireStaleAttempts(deps, bookingId);
   const rows = await assertMayAttempt(deps.db, bookingId);
   const latest = rows[0];
   if (latest?.status === 'pending' && latest.provider === 'stripe') {
@@ -94,11 +116,15 @@ export async function startStripeVerification(deps: Deps, token: string): Promis
     returnUrl: `${deps.config.publicUrl}/`,
     idempotencyKey: `identity-${bookingId}-${attempt}`,
   });
+  // No page to send the customer to: no attempt is recorded (nor spent), and they are told to try again.
+  if (!started.url) {
+    deps.log.warn({ bookingId, attempt }, 'identity provider returned no verification URL');
+    throw new DomainError('SERVICE_UNAVAILABLE', identityMessages.providerUnavailable);
+  }
   await deps.db
     .insert(identityVerifications)
     .values({ bookingId, provider: 'stripe', providerSessionId: started.sessionId, attempt, status: 'pending' })
     .onConflictDoNothing();
-  if (!started.url) throw new Error('Stripe returned a verification session without a URL');
   return { url: started.url };
 }
 
@@ -107,12 +133,26 @@ export interface TestSubmission {
   images: { part: 'front' | 'back' | 'selfie'; bytes: Buffer }[];
 }
 
+/**
+ * TEST MODE, before the body is read: the link admits identity proofing, the
+ * test provider is in use, and an attempt may begin. The route asks this from
+ * the request's headers alone (docs/decisions/067).
+ */
+export async function admitTestSubmission(deps: Deps, token: string): Promise<{ bookingId: string; rows: VerificationRow[] }> {
+  if (deps.identity.mode !== 'test') throw new DomainError('BAD_REQUEST', 'The test identity provider is not in use.');
+  const { bookingId } = await authorise(deps, { token }, 'verify_identity');
+  await expireStaleAttempts(deps, bookingId);
+  return { bookingId, rows: await assertMayAttempt(deps.db, bookingId) };
+}
+
 /** TEST MODE: the images are checked by their bytes and stored privately; the provider judges. */
 export async function submitTestVerification(deps: Deps, token: string, submission: TestSubmission): Promise<CustomerIdentityView> {
   const provider = deps.identity;
   if (provider.mode !== 'test') throw new DomainError('BAD_REQUEST', 'The test identity provider is not in use.');
-  const name = submission.nameOnId.trim();
-  if (!name || name.length > 200) throw new DomainError('BAD_REQUEST', identityMessages.nameRequired);
+  // The booking's rules for a name: a NUL or a bidi override is refused here, never stored, never a 500.
+  const parsedName = nameOnIdSchema.safeParse(submission.nameOnId);
+  if (!parsedName.success) throw new DomainError('BAD_REQUEST', parsedName.error.issues[0]?.message ?? identityMessages.nameRequired);
+  const name = parsedName.data;
   const parts = ['front', 'back', 'selfie'] as const;
   const images = parts.map((part) => submission.images.find((i) => i.part === part));
   if (images.some((i) => !i || i.bytes.length === 0)) throw new DomainError('BAD_REQUEST', identityMessages.missingImage);
@@ -121,8 +161,7 @@ export async function submitTestVerification(deps: Deps, token: string, submissi
     throw new DomainError('BAD_REQUEST', identityMessages.badImage);
   }
 
-  const bookingId = await bookingIdForToken(deps.db, token);
-  const rows = await assertMayAttempt(deps.db, bookingId);
+  const { bookingId, rows } = await admitTestSubmission(deps, token);
   const attempt = rows.length + 1;
   const [row] = await deps.db
     .insert(identityVerifications)
@@ -132,16 +171,23 @@ export async function submitTestVerification(deps: Deps, token: string, submissi
   // Two submissions racing for the same attempt: the second is told to wait.
   if (!row) throw new DomainError('CONFLICT', identityMessages.inProgress);
   const keys: string[] = [];
-  for (const image of typed) {
-    const key = `${bookingId}/identity-${row.id}-${image.part}.${image.type!.ext}`;
-    await deps.storage.put(key, Readable.from(image.bytes), { contentType: image.type!.contentType });
-    keys.push(key);
+  try {
+    for (const image of typed) {
+      const key = `${bookingId}/identity-${row.id}-${image.part}.${image.type!.ext}`;
+      keys.push(key);
+      await deps.storage.put(key, Readable.from(image.bytes), { contentType: image.type!.contentType });
+    }
+    const outcome = provider.evaluate({ bookingId, nameOnId: name, images: typed.map((i) => i.bytes), now: deps.now() });
+    await deps.db.transaction(async (tx) => {
+      await tx.update(identityVerifications).set({ imageKeys: keys }).where(eq(identityVerifications.id, row.id));
+      await applyOutcome(tx, deps, { ...row, imageKeys: keys }, outcome);
+    });
+  } catch (error) {
+    // Never left `processing`: the attempt is undone (not counted) and its images deleted; a crash here is the lease's job.
+    await deleteVerification(deps.db, row.id);
+    await discardAttempt(deps, { ...row, imageKeys: keys }, 'identity.attempt_failed');
+    throw error;
   }
-  const outcome = provider.evaluate({ bookingId, nameOnId: name, images: typed.map((i) => i.bytes), now: deps.now() });
-  await deps.db.transaction(async (tx) => {
-    await tx.update(identityVerifications).set({ imageKeys: keys }).where(eq(identityVerifications.id, row.id));
-    await applyOutcome(tx, deps, { ...row, imageKeys: keys }, outcome);
-  });
   // After the commit: the room refetches and must see the new state.
   actChanged(deps, bookingId);
   return customerIdentity(deps, token);
@@ -215,20 +261,18 @@ export async function handleIdentityEvent(
 
 // ---- The notary's side ------------------------------------------------------------
 
-/** The booking's assigned notary, or an admin; everyone else is refused. */
-export async function requireActAccess(deps: Deps, staff: StaffIdentity, bookingId: string, options: { notaryOnly?: boolean } = {}) {
+/** The booking, if the access policy lets `staff` do `action` on it (features/access). */
+export async function requireActAccess(deps: Deps, staff: StaffIdentity, bookingId: string, action: AccessAction) {
+  await authorise(deps, { staff }, action, { bookingId }, { refusal: 'Only the notary assigned to this appointment (or an admin) may see this.' });
   const booking = await bookingForIdentity(deps.db, bookingId);
   if (!booking) throw new DomainError('NOT_FOUND', 'Booking not found.');
-  const assigned = staff.user.role === 'notary' && booking.notaryId === staff.user.id;
-  const allowed = assigned || (!options.notaryOnly && staff.user.role === 'admin');
-  if (!allowed) throw new DomainError('FORBIDDEN', 'Only the notary assigned to this appointment (or an admin) may see this.');
   return booking;
 }
 
 const normaliseName = (name: string) => name.toLowerCase().normalize('NFKD').replace(/[^a-z]/g, '');
 
 export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<NotaryIdentityView> {
-  const booking = await requireActAccess(deps, staff, bookingId);
+  const booking = await requireActAccess(deps, staff, bookingId, 'review_identity');
   const rows = await listVerifications(deps.db, bookingId);
   const bookingName = [booking.firstName, booking.lastName].filter(Boolean).join(' ');
   const latest = rows.find((r) => r.status === 'verified') ?? rows[0] ?? null;
@@ -258,7 +302,7 @@ export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId
 
 /** The notary on camera confirms the verified ID is the person in front of them. */
 export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: { bookingId: string; verificationId: string }): Promise<NotaryIdentityView> {
-  await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
+  await requireActAccess(deps, staff, input.bookingId, 'verify_identity');
   const verified = await latestVerified(deps.db, input.bookingId);
   if (!verified || verified.id !== input.verificationId) {
     throw new DomainError('PRECONDITION_FAILED', identityMessages.notVerified);
@@ -293,7 +337,7 @@ export async function sessionStartBlocker(db: DbOrTx, bookingId: string): Promis
 export async function openIdentityImage(deps: Deps, staff: StaffIdentity, verificationId: string, part: string) {
   const row = await findVerification(deps.db, verificationId);
   if (!row) throw new DomainError('NOT_FOUND', 'Not found.');
-  await requireActAccess(deps, staff, row.bookingId);
+  await requireActAccess(deps, staff, row.bookingId, 'review_identity');
   const key = row.erasedAt ? undefined : (row.imageKeys ?? []).find((k) => k.includes(`-${part}.`));
   if (!key) throw new DomainError('NOT_FOUND', 'Not found.');
   const object = await deps.storage.get(key);

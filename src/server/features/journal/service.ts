@@ -4,6 +4,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import { auditLog, journalEntries, staffUsers } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
+import { staffMay } from '../access/service.ts';
 import { writeAudit } from '../audit.ts';
 import { entryHash, genesisHash, verifyChain, type ChainProblem } from './chain.ts';
 
@@ -104,13 +105,13 @@ export interface JournalListItem {
   hash: string;
 }
 
-/** A notary sees their own journal; an admin sees every notary's. Others: refused. */
+/** A notary sees their own journal; an admin sees every notary's (the access policy's 'read_journal'). Others: refused. */
 export async function listJournal(db: Db, staff: StaffIdentity, range: { from?: string; to?: string }): Promise<JournalListItem[]> {
-  if (staff.user.role !== 'admin' && staff.user.role !== 'notary') {
-    throw new DomainError('FORBIDDEN', 'Only notaries and admins may see the journal.');
-  }
+  // Whose journal: a notary's own; an admin reads every notary's, so asks as an admin of no one's in particular.
+  const owner = staff.user.role === 'admin' ? null : staff.user.id;
+  if (!staffMay(staff.user, 'read_journal', owner)) throw new DomainError('FORBIDDEN', 'Only notaries and admins may see the journal.');
   const conditions = [];
-  if (staff.user.role === 'notary') conditions.push(eq(journalEntries.notaryId, staff.user.id));
+  if (owner) conditions.push(eq(journalEntries.notaryId, owner));
   if (range.from) conditions.push(gte(journalEntries.performedAt, new Date(`${range.from}T00:00:00Z`)));
   if (range.to) conditions.push(lt(journalEntries.performedAt, new Date(new Date(`${range.to}T00:00:00Z`).getTime() + 86_400_000)));
   const rows = await db

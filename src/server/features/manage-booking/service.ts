@@ -4,22 +4,23 @@ import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
 import { isBeforeCutoff, manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
-import { currentPaymentOf, findBooking, findBookingIdByManageToken, getBookingView, lockBookingRow, moveBooking } from '../booking/service.ts';
+import { authorise } from '../access/service.ts';
+import type { AccessAction } from '../../../shared/access.ts';
+import { currentPaymentOf, findBooking, getBookingView, lockBookingRow, moveBooking } from '../booking/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { onBookingRescheduled } from '../notifications/events.ts';
 import { DomainError } from '../../errors.ts';
+import { actChanged } from '../act/service.ts';
 
 /**
- * The customer's own booking, reached only through the private manage link
- * (the token's SHA-256 is all the database holds). Every rule about what the
- * customer may still change lives here; the page only shows it.
+ * The customer's own booking, reached only through a private customer link
+ * (features/customer-links; who may do what: features/access). Every rule
+ * about what the customer may still change lives here; the page only shows it.
  */
 const notFound = () => new DomainError('NOT_FOUND', manageMessages.notFound);
 
-export async function bookingIdForToken(db: DbOrTx, token: string): Promise<string> {
-  const id = await findBookingIdByManageToken(db, token);
-  if (!id) throw notFound();
-  return id;
+async function bookingIdForToken(deps: Deps, db: DbOrTx, token: string, action: AccessAction): Promise<string> {
+  return (await authorise(deps, { token }, action, {}, { db })).bookingId;
 }
 
 type Payment = ManageBookingView['payment'];
@@ -44,7 +45,7 @@ function policy(booking: { status: BookingStatus; startsAt: Date | null }, payme
 }
 
 export async function getManageView(deps: Deps, db: DbOrTx, token: string): Promise<ManageBookingView> {
-  const id = await bookingIdForToken(db, token);
+  const id = await bookingIdForToken(deps, db, token, 'view');
   const view = await getBookingView(db, id);
   if (!view) throw notFound();
   const payment = await paymentOf(db, id);
@@ -71,7 +72,7 @@ export async function getManageView(deps: Deps, db: DbOrTx, token: string): Prom
  * deadlock against a staff move of the same booking).
  */
 async function policyInTx(tx: Tx, deps: Deps, token: string, lock: boolean) {
-  const id = await bookingIdForToken(tx, token);
+  const id = await bookingIdForToken(deps, tx, token, lock ? 'cancel' : 'reschedule');
   const row = lock ? await lockBookingRow(tx, id) : await findBooking(tx, id);
   if (!row) throw notFound();
   const payment = await paymentOf(tx, id);
@@ -112,6 +113,8 @@ export async function cancelByCustomer(deps: Deps, input: { token: string }): Pr
       refundReason: 'customer cancellation',
     });
   });
+  // After the commit: anyone in the booking's room is checked again (features/session/socket.ts).
+  actChanged(deps, (await authorise(deps, { token: input.token }, 'view')).bookingId, 'access');
   return getManageView(deps, deps.db, input.token);
 }
 

@@ -14,6 +14,7 @@ import {
   uploadCertificateInput,
 } from '../../../shared/notarial-act.ts';
 import { clientAddress, rateLimitedProcedure, router } from '../../trpc.ts';
+import { isSingleLine, singleLineMessage } from '../../../shared/fields.ts';
 import { confirmIdentity, customerIdentity, notaryIdentity, startStripeVerification } from '../identity/service.ts';
 import { listJournal, verifyJournal } from '../journal/service.ts';
 import { manageRate } from '../manage-booking/service.ts';
@@ -32,29 +33,33 @@ export const manageActRouter = router({
   answerOath: manageProcedure.input(answerOathInput).mutation(({ ctx, input }) => act.answerOath(ctx.deps, input)),
 });
 
-/** Notaries see only bookings assigned to them (checked in the service); admins all; office staff none. */
-const notaryOrAdmin = roleProcedure('admin', 'notary');
+/**
+ * Any signed-in staff member: who may do what to a booking is the access
+ * policy's answer, asked by the service (features/access), not a second rule
+ * set here. Only what belongs to a role rather than a booking (a notary's own
+ * commission, an admin's certificate upload) is decided by the role.
+ */
+const bookingStaff = roleProcedure('admin', 'staff', 'notary');
 const notary = roleProcedure('notary');
-const office = roleProcedure('admin', 'staff', 'notary');
 
 export const actRouter = router({
-  identity: notaryOrAdmin.input(bookingIdInput).query(({ ctx, input }) => notaryIdentity(ctx.deps, ctx.staff, input.bookingId)),
-  confirmIdentity: notary.input(confirmIdentityInput).mutation(({ ctx, input }) => confirmIdentity(ctx.deps, ctx.staff, input)),
-  get: notaryOrAdmin.input(bookingIdInput).query(({ ctx, input }) => act.actForStaff(ctx.deps, ctx.staff, input.bookingId)),
-  place: notary.input(placeSignatureInput).mutation(({ ctx, input }) => act.placeSignature(ctx.deps, ctx.staff, input)),
-  administerOath: notary.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
-  seal: notary.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
-  markNotNotarizable: notary.input(markNotNotarizableInput).mutation(({ ctx, input }) => act.markNotNotarizable(ctx.deps, ctx.staff, input)),
-  resendDocument: office.input(bookingIdInput).mutation(async ({ ctx, input }) => {
+  identity: bookingStaff.input(bookingIdInput).query(({ ctx, input }) => notaryIdentity(ctx.deps, ctx.staff, input.bookingId)),
+  confirmIdentity: bookingStaff.input(confirmIdentityInput).mutation(({ ctx, input }) => confirmIdentity(ctx.deps, ctx.staff, input)),
+  get: bookingStaff.input(bookingIdInput).query(({ ctx, input }) => act.actForStaff(ctx.deps, ctx.staff, input.bookingId)),
+  place: bookingStaff.input(placeSignatureInput).mutation(({ ctx, input }) => act.placeSignature(ctx.deps, ctx.staff, input)),
+  administerOath: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
+  seal: bookingStaff.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
+  markNotNotarizable: bookingStaff.input(markNotNotarizableInput).mutation(({ ctx, input }) => act.markNotNotarizable(ctx.deps, ctx.staff, input)),
+  resendDocument: bookingStaff.input(bookingIdInput).mutation(async ({ ctx, input }) => {
     await act.resendDocumentReady(ctx.deps, ctx.staff, input.bookingId);
     return { ok: true as const };
   }),
   profile: notary.query(({ ctx }) => act.getNotaryProfile(ctx.deps, ctx.staff.user.id)),
   updateCommission: notary
-    .input(commissionInput.extend({ commissionCounty: z.string().trim().max(60).optional() }))
+    .input(commissionInput.extend({ commissionCounty: z.string().trim().max(60).refine(isSingleLine, singleLineMessage('The county')).optional() }))
     .mutation(({ ctx, input }) => act.updateCommission(ctx.deps, ctx.staff, input)),
   notaryProfile: adminProcedure.input(z.object({ staffUserId: z.uuid() })).query(({ ctx, input }) => act.getNotaryProfile(ctx.deps, input.staffUserId)),
   uploadCertificate: adminProcedure.input(uploadCertificateInput).mutation(({ ctx, input }) => act.uploadCertificate(ctx.deps, ctx.staff, input)),
-  journal: notaryOrAdmin.input(journalRangeInput).query(({ ctx, input }) => listJournal(ctx.deps.db, ctx.staff, input)),
+  journal: bookingStaff.input(journalRangeInput).query(({ ctx, input }) => listJournal(ctx.deps.db, ctx.staff, input)),
   verifyJournal: adminProcedure.query(({ ctx }) => verifyJournal(ctx.deps.db)),
 });

@@ -14,11 +14,12 @@ import { bookings, customers, documents, notarialDocuments, notaryProfiles, sess
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
-import { issueManageToken, lockBookingRow } from '../booking/service.ts';
+import { lockBookingRow } from '../booking/service.ts';
 import { latestVerified } from '../identity/service.ts';
 import { requireActAccess } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
-import { bookingIdForToken } from '../manage-booking/service.ts';
+import { authorise, type Caller } from '../access/service.ts';
+import { isUuid } from '../../../shared/ids.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { actAnswers, actChanged, actStage, administerOath as administerOathStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
@@ -99,12 +100,12 @@ async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
 }
 
 export async function actForStaff(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
-  await requireActAccess(deps, staff, bookingId);
+  await requireActAccess(deps, staff, bookingId, 'view');
   return actView(deps.db, bookingId);
 }
 
 export async function actForCustomer(deps: Deps, token: string): Promise<ActView> {
-  return actView(deps.db, await bookingIdForToken(deps.db, token));
+  return actView(deps.db, (await authorise(deps, { token }, 'view')).bookingId);
 }
 
 async function documentOfBooking(db: DbOrTx, bookingId: string, documentId: string) {
@@ -121,7 +122,7 @@ async function readSource(deps: Deps, doc: typeof documents.$inferSelect) {
 
 /** The notary shows where the signer signs: a page and a point on it. */
 export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; page: number; xPercent: number; yPercent: number }): Promise<ActView> {
-  await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
+  await requireActAccess(deps, staff, input.bookingId, 'seal');
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
   if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
   if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
@@ -140,7 +141,7 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
 
 /** The signer adopts a signature (typed in a script font or drawn; both arrive as a PNG). */
 export async function adoptSignature(deps: Deps, input: { token: string; documentId: string; kind: 'typed' | 'drawn'; text?: string; png: string }): Promise<ActView> {
-  const bookingId = await bookingIdForToken(deps.db, input.token);
+  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
   const { act } = await documentOfBooking(deps.db, bookingId, input.documentId);
   if (!act?.placement) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
   if (act.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
@@ -282,7 +283,7 @@ export const sealLeaseMs = 2 * 60_000;
  * with 409 "being sealed"; every node agrees, since the claim is a row.
  */
 export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; actType: ActType }): Promise<ActView> {
-  await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
+  await requireActAccess(deps, staff, input.bookingId, 'seal');
   const claim = crypto.randomUUID();
   const startedAt = deps.now();
   const prepared = await deps.db.transaction(async (tx) => {
@@ -428,7 +429,7 @@ export async function markNotNotarizable(
   staff: StaffIdentity,
   input: { bookingId: string; documentId: string; notNotarizable: boolean; reason?: string },
 ): Promise<ActView> {
-  await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
+  await requireActAccess(deps, staff, input.bookingId, 'seal');
   const reason = input.reason?.trim() ?? '';
   if (input.notNotarizable && reason.length < 3) throw new DomainError('BAD_REQUEST', notNotarizableReasonRequired);
   const changed = await deps.db.transaction(async (tx) => {
@@ -459,13 +460,12 @@ export async function markNotNotarizable(
 
 /** Inside the finishing transaction: "Your notarized document is ready", with a manage link. */
 export async function onActFinished(tx: Tx, deps: Deps, bookingId: string, options: { resend?: boolean } = {}): Promise<void> {
-  const manageToken = await issueManageToken(tx, bookingId, 'notarized-document');
-  await onNotarizedDocumentReady(tx, deps, { bookingId, manageToken, resend: options.resend });
+  await onNotarizedDocumentReady(tx, deps, { bookingId, resend: options.resend });
 }
 
 /** Staff send the email again (a new link; earlier ones keep working). */
 export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<void> {
-  if (staff.user.role === 'notary') await requireActAccess(deps, staff, bookingId);
+  await requireActAccess(deps, staff, bookingId, 'finish');
   if (await finishBlocker(deps.db, bookingId)) throw new DomainError('PRECONDITION_FAILED', actMessages.notSealed);
   await deps.db.transaction(async (tx) => {
     await onActFinished(tx, deps, bookingId, { resend: true });
@@ -473,37 +473,44 @@ export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, book
   });
 }
 
-/** The sealed PDF of one document of a booking (callers have authorised the booking). */
-export async function openSealed(deps: Deps, bookingId: string, documentId: string) {
+/**
+ * The sealed PDF of one document, for whoever the act admits: its signer (a
+ * customer link), the notary who sealed it, admins (features/access,
+ * 'download_notarized'). `bookingId`, when the address names one, must match.
+ * Not sealed (or not this booking's): null.
+ */
+export async function openSealed(deps: Deps, caller: Caller, input: { documentId: string; bookingId?: string }) {
+  if (!isUuid(input.documentId) || (input.bookingId !== undefined && !isUuid(input.bookingId))) return null;
   const [row] = await deps.db
-    .select({ key: notarialDocuments.sealedKey, name: documents.originalName })
+    .select({ key: notarialDocuments.sealedKey, bookingId: notarialDocuments.bookingId, sealedBy: notarialDocuments.sealedBy, name: documents.originalName })
     .from(notarialDocuments)
     .innerJoin(documents, eq(documents.id, notarialDocuments.documentId))
-    .where(and(eq(notarialDocuments.bookingId, bookingId), eq(notarialDocuments.documentId, documentId)));
-  if (!row?.key) return null;
+    .where(eq(notarialDocuments.documentId, input.documentId));
+  if (!row?.key || (input.bookingId !== undefined && input.bookingId !== row.bookingId)) return null;
+  const grant = await authorise(deps, caller, 'download_notarized', { bookingId: row.bookingId, notaryId: row.sealedBy });
   const object = await deps.storage.get(row.key);
-  return { ...object, name: `${row.name.replace(/\.[^.]+$/, '')}-notarized.pdf` };
+  return { ...object, bookingId: row.bookingId, grant, name: `${row.name.replace(/\.[^.]+$/, '')}-notarized.pdf` };
 }
 
 // ---- The signer's location and consent, the oath (issue 26) ----------------------------------
 
 /** "Where are you right now?" and "I consent to sign electronically", stored with the time and address. */
 export async function giveConsent(deps: Deps, input: { token: string; location: string }, address: string | null): Promise<ActView> {
-  const bookingId = await bookingIdForToken(deps.db, input.token);
+  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
   await giveConsentStep(deps, bookingId, { location: input.location, address });
   return actView(deps.db, bookingId);
 }
 
 /** The notary presses "Administer oath" (a jurat needs the signer's answer before sealing). */
 export async function administerOath(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
-  await requireActAccess(deps, staff, bookingId, { notaryOnly: true });
+  await requireActAccess(deps, staff, bookingId, 'seal');
   await administerOathStep(deps, staff.user.id, bookingId);
   return actView(deps.db, bookingId);
 }
 
 /** The signer answers "I swear" or "I affirm". */
 export async function answerOath(deps: Deps, input: { token: string; kind: 'swear' | 'affirm' }): Promise<ActView> {
-  const bookingId = await bookingIdForToken(deps.db, input.token);
+  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
   await answerOathStep(deps, bookingId, input.kind);
   return actView(deps.db, bookingId);
 }

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts';
 import type { MailAttachment } from '../../adapters/mail/index.ts';
 import { bookingCalendar } from './calendar.ts';
 import { renderEmail, type EmailContent } from './layout.ts';
-import { issueManageToken } from '../booking/service.ts';
+import { issueCustomerLink } from '../customer-links/service.ts';
 import { enqueueMail, outboxHasKey, loadBookingForMail, loadChatMessage, loadContactMessage, type BookingForMail } from './repository.ts';
 import { sealOutboxSecrets, secretPlaceholder } from './secrets.ts';
 import * as templates from './templates.ts';
@@ -56,7 +56,7 @@ export async function onBookingCancelled(
     to: booking.customer!.email,
     content: templates.bookingCancelledCustomer(booking, event, manageUrl),
     attachments: calendarAttachment(deps, booking, { cancelled: true, manageUrl }),
-    secrets: { manage_token: await issueManageToken(tx, booking.id, 'cancelled') },
+    secrets: { manage_token: await issueCustomerLink(tx, booking.id, 'cancelled') },
     dedupeKey: `booking-cancelled:${booking.id}`,
   });
   await enqueue(tx, deps, {
@@ -81,7 +81,7 @@ export async function onBookingRescheduled(
     to: booking.customer!.email,
     content: templates.bookingRescheduledCustomer(booking, event.previousStartsAt, event.by, manageUrl),
     attachments: calendarAttachment(deps, booking, { manageUrl }),
-    secrets: { manage_token: await issueManageToken(tx, booking.id, 'rescheduled') },
+    secrets: { manage_token: await issueCustomerLink(tx, booking.id, 'rescheduled') },
   });
   await enqueue(tx, deps, {
     kind: 'booking_rescheduled_staff',
@@ -147,19 +147,20 @@ export async function onIdentityAttemptsExhausted(tx: Tx, deps: Deps, event: { b
 }
 
 /**
- * The sealed PDF is ready. The confirmation's token is never kept raw, so this
- * email carries a manage link of its own (`manageToken`, minted by the caller).
+ * The sealed PDF is ready. The email carries a link of its own, which admits
+ * the booking page and its downloads only (customer-links' table).
  * `resend` lets staff send it again (no dedupe key then).
  */
-export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; manageToken: string; resend?: boolean }): Promise<void> {
+export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; resend?: boolean }): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'notarized document ready');
   if (!booking) return;
+  const manageToken = await issueCustomerLink(tx, booking.id, 'notarized-document');
   await enqueue(tx, deps, {
     kind: 'notarized_document_ready',
     to: booking.customer!.email,
     content: templates.notarizedDocumentReady(booking, manageUrlTemplate(deps)),
     // Put in at send time (./secrets.ts): the stored row holds only a placeholder.
-    secrets: { manage_token: event.manageToken },
+    secrets: { manage_token: manageToken },
     dedupeKey: event.resend ? undefined : `notarized-ready:${booking.id}`,
   });
 }
@@ -176,7 +177,7 @@ export async function enqueueReminder(tx: Tx, deps: Deps, bookingId: string): Pr
   const dedupeKey = `reminder:${booking.id}:${booking.startsAt.toISOString()}`;
   if (await outboxHasKey(tx, dedupeKey)) return false;
   // A token of its own, put in at send time (./secrets.ts): the stored row holds only a placeholder.
-  const token = await issueManageToken(tx, booking.id, 'reminder');
+  const token = await issueCustomerLink(tx, booking.id, 'reminder');
   const manageUrl = manageUrlTemplate(deps);
   const id = await enqueue(tx, deps, {
     kind: 'booking_reminder',
@@ -198,7 +199,7 @@ export async function onSessionFinished(
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, `session ${event.outcome}`);
   if (!booking) return;
   // The way back is the booking page (a new link; see enqueueReminder).
-  const token = await issueManageToken(tx, booking.id, event.outcome);
+  const token = await issueCustomerLink(tx, booking.id, event.outcome);
   const manageUrl = manageUrlTemplate(deps);
   if (event.outcome === 'completed') {
     await enqueue(tx, deps, {

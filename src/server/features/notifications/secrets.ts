@@ -14,7 +14,7 @@ import type { MailMessage } from '../../adapters/mail/index.ts';
  *   2. Pass the raw value to the enqueue call as `secrets: { name: rawValue }`
  *      (events.ts `enqueue`, or `enqueueMail` with `sealOutboxSecrets`).
  *      For the manage link of a booking whose token you no longer hold (a
- *      reminder, "your document is ready"), `openManageToken` gives it back.
+ *      reminder, "your document is ready"), customer-links' `openConfirmationLink` gives it back.
  *   3. Nothing else: the outbox stores the message with the placeholder and the
  *      value sealed with the data-encryption key; the worker substitutes it at
  *      send time and drops the sealed value once the message is accepted. The

@@ -133,7 +133,7 @@ export async function insertMessage(db: DbOrTx, values: { bookingId: string; sen
   const [existing] = await db
     .select({ id: sessionMessages.id, clientId: sessionMessages.clientId, sender: sessionMessages.sender, body: sessionMessages.body, createdAt: sessionMessages.createdAt })
     .from(sessionMessages)
-    .where(and(eq(sessionMessages.bookingId, values.bookingId), eq(sessionMessages.clientId, values.clientId)));
+    .where(and(eq(sessionMessages.bookingId, values.bookingId), eq(sessionMessages.sender, values.sender), eq(sessionMessages.clientId, values.clientId)));
   return { message: existing!, created: false };
 }
 

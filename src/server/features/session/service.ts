@@ -3,7 +3,9 @@ import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { writeAudit } from '../audit.ts';
-import { findBookingIdByManageToken, markBookingOutcome } from '../booking/service.ts';
+import { authorise, staffMay } from '../access/service.ts';
+import { markBookingOutcome } from '../booking/service.ts';
+import { storageRefusal } from '../documents/service.ts';
 import { onSessionFinished } from '../notifications/events.ts';
 import { staffFromCookieHeader, type StaffIdentity } from '../staff/session.ts';
 import {
@@ -60,27 +62,18 @@ export async function resolveParticipant(
   cookieHeader: string | undefined,
   options: { requireOpen?: boolean } = {},
 ): Promise<{ participant: Participant; booking: SessionBooking }> {
-  let participant: Participant;
-  if ('token' in access) {
-    const bookingId = await findBookingIdByManageToken(deps.db, access.token);
-    if (!bookingId) throw new DomainError('NOT_FOUND', messages.notFound);
-    participant = { bookingId, role: 'customer', staffId: null, staffTimeZone: null };
-  } else {
-    const staff = await staffFromCookieHeader(deps, cookieHeader);
-    if (!staff) throw new DomainError('UNAUTHORIZED', 'Please sign in.');
-    participant = notaryParticipant(staff, access.bookingId);
-  }
-  const booking = isUuid(participant.bookingId) ? await repo.findSessionBooking(deps.db, participant.bookingId) : null;
+  // Who may enter is the access policy's answer ('join_room'); whether the room is open is ours.
+  const grant =
+    'token' in access
+      ? await authorise(deps, { token: access.token }, 'join_room', {}, { notFound: messages.notFound })
+      : await authorise(deps, { staff: await staffFromCookieHeader(deps, cookieHeader) }, 'join_room', { bookingId: access.bookingId }, { refusal: messages.notAssigned, notFound: messages.notFound });
+  const participant: Participant = grant.staff
+    ? { bookingId: grant.bookingId, role: 'notary', staffId: grant.staff.user.id, staffTimeZone: grant.staff.user.timeZone }
+    : { bookingId: grant.bookingId, role: 'customer', staffId: null, staffTimeZone: null };
+  const booking = await repo.findSessionBooking(deps.db, participant.bookingId);
   if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
-  if (participant.role === 'notary' && booking.notaryId !== participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
   if (options.requireOpen ?? true) assertOpen(deps, booking);
   return { participant, booking };
-}
-
-function notaryParticipant(staff: StaffIdentity, bookingId: string): Participant {
-  // Only the notary assigned to the booking: not office staff, not admins (decision 030).
-  if (staff.user.role !== 'notary') throw new DomainError('FORBIDDEN', messages.notAssigned);
-  return { bookingId, role: 'notary', staffId: staff.user.id, staffTimeZone: staff.user.timeZone };
 }
 
 function assertOpen(deps: Deps, booking: SessionBooking): void {
@@ -94,13 +87,18 @@ function assertOpen(deps: Deps, booking: SessionBooking): void {
 export interface SessionNotifier {
   updated(bookingId: string): void;
   closed(bookingId: string, reason: string): void;
+  /** Who may be in the room may have changed (cancelled, reassigned): sockets re-check access. */
+  accessChanged(bookingId: string): void;
 }
 const closers = new WeakMap<Deps, SessionNotifier['closed']>();
 
 /** The socket namespace registers itself here (one per server): the act's changes reach the room as `session:updated`. */
 export function registerSessionNotifier(deps: Deps, notifier: SessionNotifier): void {
   closers.set(deps, notifier.closed);
-  onActChanged(deps, notifier.updated);
+  onActChanged(deps, (bookingId, kind) => {
+    if (kind === 'access') notifier.accessChanged(bookingId);
+    notifier.updated(bookingId);
+  });
   onRecordingStored(deps, (d, bookingId) => actChanged(d, bookingId));
 }
 
@@ -183,7 +181,9 @@ export async function startSession(deps: Deps, participant: Participant): Promis
   if (queued) void kickAssembly(deps);
   const recording = await deps.db.transaction(async (tx) => {
     const booking = await repo.findSessionBooking(tx, participant.bookingId);
-    if (!booking || booking.notaryId !== participant.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
+    if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
+    // Again under the transaction: an appointment reassigned meanwhile is no longer this notary's to record.
+    if (!staffMay({ id: participant.staffId!, role: 'notary' }, 'record', booking.notaryId)) throw new DomainError('FORBIDDEN', messages.notAssigned);
     assertOpen(deps, booking);
     const id = crypto.randomUUID();
     return takeTransition(tx, { bookingId: booking.id, transition: 'startRecording', actor: { type: 'staff', id: participant.staffId }, data: { recordingId: id } }, async () => {
@@ -221,7 +221,7 @@ export async function finishSession(deps: Deps, actor: FinishActor, input: { boo
   await deps.db.transaction(async (tx) => {
     const booking = isUuid(input.bookingId) ? await repo.findSessionBooking(tx, input.bookingId) : null;
     if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
-    if (actor.role === 'notary' && booking.notaryId !== actor.staffId) throw new DomainError('FORBIDDEN', messages.notAssigned);
+    if (!staffMay({ id: actor.staffId, role: actor.role }, 'finish', booking.notaryId)) throw new DomainError('FORBIDDEN', messages.notAssigned);
     if (booking.status !== 'confirmed') throw new DomainError('CONFLICT', 'Only a confirmed booking can be finished.');
     if (input.outcome === 'no_show' && (!booking.startsAt || booking.startsAt.getTime() > deps.now().getTime())) throw new DomainError('CONFLICT', messages.tooEarlyForNoShow);
     const reason = input.outcome === 'completed' ? null : (input.reason?.trim() || null);
@@ -253,12 +253,17 @@ export const chunkKey = (bookingId: string, recordingId: string, seq: number) =>
 
 export const maxChunkSeq = 100_000;
 
-/** The recording, if `staff` is the notary of its booking and it is still receiving. */
-async function recordingForNotary(deps: Deps, staff: StaffIdentity, recordingId: string) {
+/**
+ * The recording, if `staff` may record on its booking (the access policy) and
+ * the room is open. The chunk route asks this from the request's headers,
+ * before it reads a byte of the body.
+ */
+export async function recordingForNotary(deps: Deps, staff: StaffIdentity, recordingId: string) {
   const recording = isUuid(recordingId) ? await repo.findRecording(deps.db, recordingId) : null;
   if (!recording) throw new DomainError('NOT_FOUND', 'Recording not found');
+  await authorise(deps, { staff }, 'record', { bookingId: recording.bookingId }, { refusal: messages.notAssigned });
   const booking = await repo.findSessionBooking(deps.db, recording.bookingId);
-  if (!booking || staff.user.role !== 'notary' || booking.notaryId !== staff.user.id) throw new DomainError('FORBIDDEN', messages.notAssigned);
+  if (!booking) throw new DomainError('NOT_FOUND', 'Recording not found');
   assertOpen(deps, booking);
   return recording;
 }
@@ -279,7 +284,11 @@ export async function receiveChunk(deps: Deps, staff: StaffIdentity, input: { re
   }
   if (recording.status !== 'recording') throw new DomainError('CONFLICT', 'This recording has ended.');
   const key = chunkKey(recording.bookingId, recording.id, input.seq);
-  await deps.storage.put(key, Readable.from([input.body]), { contentType: 'application/octet-stream', upsert: true });
+  try {
+    await deps.storage.put(key, Readable.from([input.body]), { contentType: 'application/octet-stream', upsert: true });
+  } catch (error) {
+    throw storageRefusal(error, 'this part of the recording');
+  }
   const inserted = await repo.insertChunk(deps.db, { recordingId: recording.id, seq: input.seq, sizeBytes: input.body.length, storageKey: key });
   return { stored: inserted };
 }
@@ -340,10 +349,7 @@ async function waitForAssembly(deps: Deps, bookingId: string, timeoutMs: number)
 export async function openRecording(deps: Deps, staff: StaffIdentity, input: { recordingId: string; range?: { start: number; end: number } }) {
   const recording = isUuid(input.recordingId) ? await repo.findRecording(deps.db, input.recordingId) : null;
   if (!recording || recording.status !== 'stored') throw new DomainError('NOT_FOUND', 'Recording not found');
-  if (staff.user.role !== 'admin') {
-    const booking = await repo.findSessionBooking(deps.db, recording.bookingId);
-    if (staff.user.role !== 'notary' || booking?.notaryId !== staff.user.id) throw new DomainError('FORBIDDEN', 'You do not have access to this recording.');
-  }
+  await authorise(deps, { staff }, 'play_recording', { bookingId: recording.bookingId }, { refusal: 'You do not have access to this recording.' });
   if (!input.range || input.range.start === 0) {
     await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'session.recording_played', entityType: 'booking', entityId: recording.bookingId, data: { recordingId: recording.id } });
   }

@@ -12,6 +12,7 @@ import {
   type SessionAccess,
   type SessionAck,
   type SessionClientEvents,
+  type SessionErrorCode,
   type SessionRole,
   type SessionServerEvents,
 } from '../../../shared/session.ts';
@@ -25,9 +26,13 @@ import * as session from './service.ts';
  *
  * The handshake names the room: `auth: { token }` for the customer (the manage
  * token, never in the URL), `auth: { bookingId }` plus the staff cookie for the
- * assigned notary. Every event re-checks that access (a cancelled booking, a
- * finished session, an unassigned notary or a signed-out console lose the room
- * at their next event), and each socket has an event budget.
+ * assigned notary. Access (the access policy's 'join_room', and the room being
+ * open) is checked once at the handshake and again only when it may have
+ * changed: the booking was cancelled, reassigned or finished (a session update
+ * of kind 'access', on every node), or `accessTtlMs` has passed (a signed-out
+ * console, a clock crossing the room's end). Not per signal: an ICE candidate
+ * costs no query (issue 31; docs/decisions/068). Each socket has an event budget.
+ * Refusals carry a `code` (SessionErrorCode) the client branches on.
  */
 
 interface SessionData {
@@ -35,6 +40,9 @@ interface SessionData {
   bookingId: string;
   role: SessionRole;
   joined: boolean;
+  /** When access was last checked, and the booking's access epoch then. */
+  checkedAt: number;
+  epoch: number;
   /** Token bucket: events left, refilled over time. */
   budget: number;
   budgetAt: number;
@@ -59,6 +67,23 @@ function closeSocket(socket: { emit: (event: 'session:closed', info: { reason: s
 }
 const signalTarget = z.object({ to: z.string().min(1).max(64) });
 
+/** How long a socket's access check stands when nothing says it changed. */
+export const accessTtlMs = 15_000;
+
+/** A refusal's code for the client, from the service's error code. */
+export function sessionErrorCode(error: unknown): SessionErrorCode {
+  if (!(error instanceof DomainError)) return 'unavailable';
+  if (error.code === 'TOO_MANY_REQUESTS') return 'busy';
+  if (error.code === 'BAD_REQUEST') return 'invalid';
+  if (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'INSUFFICIENT_STORAGE' || error.code === 'TIMEOUT') return 'unavailable';
+  return 'closed';
+}
+
+/** A handshake refusal: Socket.IO hands `data` to the client's connect_error. */
+function handshakeError(message: string, code: SessionErrorCode): Error {
+  return Object.assign(new Error(message), { data: { code } });
+}
+
 /** The client's address, trusting `trustProxy` hops of X-Forwarded-For like Express's `trust proxy` number. */
 function handshakeAddress(direct: string | undefined, forwardedFor: string | string[] | undefined, trustProxy: number): string {
   const chain = [direct ?? 'unknown', ...String(forwardedFor ?? '').split(',').map((p) => p.trim()).filter(Boolean).reverse()];
@@ -72,9 +97,25 @@ export interface SessionRoomServer {
 export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
   const nsp = io.of(sessionNamespace) as unknown as SessionNamespace;
 
+  /** Per booking: bumped when its access may have changed; a socket with an older epoch re-checks at its next event. */
+  const epochs = new Map<string, number>();
+  const invalidate = (bookingId: string) => {
+    epochs.set(bookingId, (epochs.get(bookingId) ?? 0) + 1);
+    if (epochs.size > 10_000) epochs.delete(epochs.keys().next().value!);
+  };
+  // Other nodes' sockets hear it through the adapter (PostgreSQL); alone, there is no one else to tell.
+  const clustered = Boolean(deps.database.newPool);
+  (nsp as unknown as { on(event: 'access:changed', listener: (bookingId: string) => void): void }).on('access:changed', (bookingId) => invalidate(String(bookingId)));
+  const accessChanged = (bookingId: string) => {
+    invalidate(bookingId);
+    if (clustered) nsp.serverSideEmit('access:changed' as never, bookingId as never);
+  };
+
   session.registerSessionNotifier(deps, {
     updated: (bookingId) => void nsp.to(roomOf(bookingId)).emit('session:updated'),
+    accessChanged,
     closed: (bookingId, reason) => {
+      accessChanged(bookingId);
       nsp.to(roomOf(bookingId)).emit('session:closed', { reason });
       // Out of the room at once; the connections close once the reason has reached the browsers.
       nsp.in(roomOf(bookingId)).socketsLeave(roomOf(bookingId));
@@ -106,10 +147,10 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
   nsp.use(async (socket, next) => {
     try {
       const parsed = sessionAccessInput.safeParse(socket.handshake.auth ?? {});
-      if (!parsed.success) return next(new Error('Invalid session link.'));
+      if (!parsed.success) return next(handshakeError('Invalid session link.', 'closed'));
       const address = handshakeAddress(socket.request.socket.remoteAddress, socket.request.headers['x-forwarded-for'], deps.config.TRUST_PROXY);
       const rate = await consumeRate(deps, sessionConnectRate, address);
-      if (!rate.allowed) return next(new Error('Too many requests. Please wait a moment and try again.'));
+      if (!rate.allowed) return next(handshakeError('Too many requests. Please wait a moment and try again.', 'busy'));
       const { participant } = await session.resolveParticipant(deps, parsed.data, socket.request.headers.cookie);
       socket.data.access = parsed.data;
       socket.data.bookingId = participant.bookingId;
@@ -117,11 +158,13 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       socket.data.joined = false;
       socket.data.budget = burst;
       socket.data.budgetAt = Date.now();
+      socket.data.checkedAt = Date.now();
+      socket.data.epoch = epochs.get(participant.bookingId) ?? 0;
       next();
     } catch (error) {
-      if (error instanceof DomainError) return next(new Error(error.message));
+      if (error instanceof DomainError) return next(handshakeError(error.message, sessionErrorCode(error)));
       deps.log.error({ err: error }, 'session: handshake failed');
-      next(new Error('unavailable'));
+      next(handshakeError('The session is not available just now. Please try again.', 'unavailable'));
     }
   });
 
@@ -138,12 +181,23 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       return true;
     };
 
-    /** Re-checks access for this event; a refused participant is disconnected. */
+    /** The participant as checked at the handshake (or the last re-check). */
+    let participant: session.Participant | null = null;
+    /**
+     * Access for this event: the last check, unless the booking's access may
+     * have changed since (epoch) or it is older than accessTtlMs; then checked
+     * again. A refused participant is told why and disconnected.
+     */
     const authorised = async () => {
+      const epoch = epochs.get(socket.data.bookingId) ?? 0;
+      if (participant && socket.data.epoch === epoch && Date.now() - socket.data.checkedAt < accessTtlMs) return participant;
       try {
-        const { participant } = await session.resolveParticipant(deps, socket.data.access, socket.request.headers.cookie);
+        participant = (await session.resolveParticipant(deps, socket.data.access, socket.request.headers.cookie)).participant;
+        socket.data.checkedAt = Date.now();
+        socket.data.epoch = epoch;
         return participant;
       } catch (error) {
+        participant = null;
         if (!(error instanceof DomainError)) throw error;
         socket.data.joined = false;
         void socket.leave(room);
@@ -162,11 +216,12 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       async (...args: unknown[]) => {
         const ackArg = args.findLast((a) => typeof a === 'function') as ((result: unknown) => void) | undefined;
         const reply = ackArg ?? (() => {});
-        if (!spend()) return reply({ ok: false, error: 'Too many requests. Please wait a moment and try again.' });
+        if (!spend()) return reply({ ok: false, error: 'Too many requests. Please wait a moment and try again.', code: 'busy' });
         let input: unknown = undefined;
         if (schema) {
+          // A refusal names the rule, never echoes the input (a chat message with a NUL is not logged either).
           const parsed = schema.safeParse(args[0]);
-          if (!parsed.success) return reply({ ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid request' });
+          if (!parsed.success) return reply({ ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid request', code: 'invalid' });
           input = parsed.data;
         }
         try {
@@ -176,8 +231,9 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
           if (result) reply(result);
           afterReply?.(participant);
         } catch (error) {
+          if (error instanceof DomainError) return reply({ ok: false, error: error.message, code: sessionErrorCode(error) });
           deps.log.error({ err: error, socketId: socket.id }, 'session: event failed');
-          reply({ ok: false, error: 'Something went wrong. Please try again.' });
+          reply({ ok: false, error: 'Something went wrong. Please try again.', code: 'unavailable' });
         }
       };
 
@@ -216,7 +272,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
     socket.on(
       'signal',
       handle(signalInput.and(signalTarget), async (input) => {
-        if (!socket.data.joined) return { ok: false as const, error: 'Join the session first.' };
+        if (!socket.data.joined) return { ok: false as const, error: 'Join the session first.', code: 'invalid' as const };
         // To the room only (on any node): the receiver keeps what is addressed to it.
         socket.to(room).emit('signal', { ...input, from: socket.id });
         return { ok: true as const };

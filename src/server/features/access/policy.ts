@@ -1,0 +1,55 @@
+/**
+ * Who may do what to a booking: one role × action table, the only place that
+ * answers it (docs/decisions/065-one-access-policy.md; the same table is in
+ * docs/product.md §4.12). Pure data and one lookup: the access service
+ * (service.ts) works out the caller's role, every channel (tRPC, plain HTTP
+ * routes, every socket event) asks it, and `access.test.ts` runs the whole table.
+ *
+ * What the table does not decide is the booking's *state* (cancel only before
+ * the start, the room only from 10 minutes before, seal only once): those are
+ * the services' rules, asked after the role has been allowed.
+ */
+
+import type { AccessAction, ActorRole } from '../../../shared/access.ts';
+
+export { accessActions, actorRoles, type AccessAction, type ActorRole } from '../../../shared/access.ts';
+
+const customer = ['visitor', 'signer'] as const;
+
+/** The table. A role absent from an action's list is refused. */
+export const accessTable: Record<AccessAction, readonly ActorRole[]> = {
+  view: [...customer, 'booking_notary', 'staff', 'admin'],
+  reschedule: [...customer, 'staff', 'admin'],
+  cancel: [...customer, 'staff', 'admin'],
+  /** Staff cancellations refund; the customer's refund is part of their cancellation (before the cutoff). */
+  refund: ['staff', 'admin'],
+  /** The customer proves who they are; the notary confirms the verified ID against the person on camera. */
+  verify_identity: [...customer, 'booking_notary'],
+  /** The ID images and the provider's findings. */
+  review_identity: ['booking_notary', 'admin'],
+  /** The video session: the customer and the assigned notary only (decision 030), never office staff or admins. */
+  join_room: [...customer, 'booking_notary'],
+  record: ['booking_notary'],
+  play_recording: ['booking_notary', 'admin'],
+  /** Adopting a signature: only a verified signer. */
+  sign: ['signer'],
+  seal: ['booking_notary'],
+  /** Ending the session with an outcome; staff record no-shows from the console (completing still needs the recording). */
+  finish: ['booking_notary', 'staff', 'admin'],
+  download_original: [...customer, 'booking_notary', 'staff', 'admin'],
+  /** Decided by the act: its signer, the notary who sealed it, admins. */
+  download_notarized: ['signer', 'booking_notary', 'admin'],
+  read_journal: ['booking_notary', 'admin'],
+};
+
+export function mayDo(role: ActorRole, action: AccessAction): boolean {
+  return accessTable[action].includes(role);
+}
+
+/** The words a refused caller reads, by who they are (a customer is never told more than "not found"). */
+export const accessMessages = {
+  customer: 'This link cannot be used for that.',
+  signerOnly: 'Verify your identity before you sign.',
+  notAssigned: 'This appointment is not assigned to you.',
+  noAccess: 'You do not have access to this.',
+} as const;
