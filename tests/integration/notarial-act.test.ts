@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, bookings, documents, identityVerifications, journalEntries, notarialDocuments, notarySessions, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal } from '../../src/server/features/journal/service.ts';
+import { identityConfirmed } from '../helpers/identity.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
 import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
@@ -384,6 +385,8 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
   it('a malformed customer PDF gives the notary a clear message; marked not notarizable it no longer blocks Finish', async () => {
     const b = await confirmedBooking(app.deps);
     await assign(b.bookingId, notary.id);
+    // A verified signer: what refuses their signature below is the document, not who they are.
+    await identityConfirmed(app.deps, b.bookingId, notary.id);
     cookies.notary = await notary.sessionCookie();
     // Looks like a PDF (the upload's byte check), but its body is damaged.
     const [doc] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));

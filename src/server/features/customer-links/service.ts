@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { hashToken } from '../../tokens.ts';
 import type { AccessAction } from '../../../shared/access.ts';
+import type { RateRule } from '../../rate-limit.ts';
 import { findLinkByHash, findSealedConfirmationLink, insertLink } from './repository.ts';
 
 /**
@@ -86,3 +87,6 @@ export async function openConfirmationLink(db: DbOrTx, deps: Pick<Deps, 'secrets
   const sealed = await findSealedConfirmationLink(db, bookingId);
   return sealed ? deps.secrets.openText(sealed, sealPurpose(bookingId)) : null;
 }
+
+/** Requests made with a customer link, per address (the booking page, the act's and the room's procedures). */
+export const manageRate: RateRule = { name: 'manage', limit: 120, windowSeconds: 600 };

@@ -1,4 +1,3 @@
-import type { RateRule } from '../../rate-limit.ts';
 import { standingStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
 import { isBeforeCutoff, manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
@@ -119,4 +118,4 @@ export async function cancelByCustomer(deps: Deps, input: { token: string }): Pr
 }
 
 /** The manage link's per-address rule: the page, its procedures, downloads and the session room share it. */
-export const manageRate: RateRule = { name: 'manage', limit: 120, windowSeconds: 600 };
+export { manageRate } from '../customer-links/service.ts';

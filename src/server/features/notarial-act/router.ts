@@ -17,7 +17,7 @@ import { clientAddress, rateLimitedProcedure, router } from '../../trpc.ts';
 import { isSingleLine, singleLineMessage } from '../../../shared/fields.ts';
 import { confirmIdentity, customerIdentity, notaryIdentity, startStripeVerification } from '../identity/service.ts';
 import { listJournal, verifyJournal } from '../journal/service.ts';
-import { manageRate } from '../manage-booking/service.ts';
+import { manageRate } from '../customer-links/service.ts';
 import { adminProcedure, roleProcedure } from '../staff/procedures.ts';
 import * as act from './service.ts';
 

@@ -1,4 +1,4 @@
-import { manageRate } from '../manage-booking/service.ts';
+import { manageRate } from '../customer-links/service.ts';
 import { z } from 'zod';
 import { DomainError } from '../../errors.ts';
 import { chargeRate, clientAddress, publicProcedure, router } from '../../trpc.ts';
