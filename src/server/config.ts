@@ -45,6 +45,15 @@ const configSchema = z.object({
   STRIPE_API_BASE: optionalUrl,
   /** The built-in test payment provider on a public (non-loopback) PUBLIC_URL: refused unless this says so. */
   ALLOW_TEST_PAYMENTS: boolean(false),
+  /** The built-in TEST MODE identity providers (credential analysis, KBA) on a public PUBLIC_URL: refused unless this says so. */
+  ALLOW_TEST_IDENTITY: boolean(false),
+
+  /** IDology ExpectID IQ (knowledge-based authentication); both set → IDology, none → the TEST MODE provider. */
+  IDOLOGY_USERNAME: optionalString,
+  IDOLOGY_PASSWORD: optionalString,
+  IDOLOGY_API_BASE: z.preprocess(emptyAsUndefined, z.url().default('https://web.idologylive.com/api')),
+  /** Identity questions must have been passed within this many hours before the session starts. */
+  KBA_FRESHNESS_HOURS: z.coerce.number().int().min(1).max(720).default(24),
 
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('NotaryOnline <bookings@notaryonline.example>'),
@@ -84,6 +93,7 @@ export type Config = z.infer<typeof configSchema> & {
   /** Absolute base URL without a trailing slash, e.g. https://notaryonline.example */
   publicUrl: string;
   paymentsMode: 'stripe' | 'test';
+  kbaMode: 'idology' | 'test';
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -100,9 +110,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration in the environment:\n  STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET must be set together (or none, for the built-in test provider).',
     );
   }
+  if (!values.IDOLOGY_USERNAME !== !values.IDOLOGY_PASSWORD) {
+    throw new Error('Invalid configuration in the environment:\n  IDOLOGY_USERNAME and IDOLOGY_PASSWORD must be set together (or neither, for the built-in TEST MODE identity questions).');
+  }
   const host = values.HOST === '0.0.0.0' || values.HOST === '::' ? 'localhost' : values.HOST;
   const publicUrl = (values.PUBLIC_URL ?? `http://${host}:${values.PORT}`).replace(/\/+$/, '');
-  return { ...values, publicUrl, paymentsMode: stripeSet === 3 ? 'stripe' : 'test' };
+  return { ...values, publicUrl, paymentsMode: stripeSet === 3 ? 'stripe' : 'test', kbaMode: values.IDOLOGY_USERNAME ? 'idology' : 'test' };
 }
 
 /** Whether `url` points at this machine only (a local run or a test), not a public site. */
@@ -125,6 +138,11 @@ export function deploymentProblems(config: Config): string[] {
   if (config.paymentsMode === 'test' && !config.ALLOW_TEST_PAYMENTS) {
     problems.push(
       `PUBLIC_URL (${config.publicUrl}) is public but payments are not configured: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or ALLOW_TEST_PAYMENTS=true to take the test card on purpose (no real money).`,
+    );
+  }
+  if (config.kbaMode === 'test' && !config.ALLOW_TEST_IDENTITY) {
+    problems.push(
+      `PUBLIC_URL (${config.publicUrl}) is public but identity questions (KBA) are not configured: set IDOLOGY_USERNAME and IDOLOGY_PASSWORD, or ALLOW_TEST_IDENTITY=true to run the TEST MODE identity providers on purpose (no real identity check).`,
     );
   }
   if (!config.DATA_ENCRYPTION_KEY) {

@@ -7,6 +7,7 @@ import { createScanner, type VirusScanner } from './adapters/scanner/index.ts';
 import { createPaymentProvider, type PaymentProvider } from './adapters/payments/index.ts';
 import { secretBoxFromConfig, type SecretBox } from './crypto/secret-box.ts';
 import { createIdentityProvider, type AnyIdentityProvider } from './adapters/identity/index.ts';
+import { createKbaProvider, type KbaProvider } from './adapters/kba/index.ts';
 
 /**
  * Everything a request handler or a service may reach outside its own code,
@@ -30,6 +31,8 @@ export interface Deps {
   secrets: SecretBox;
   /** Stripe Identity, or the TEST MODE provider when no Stripe keys are set. */
   identity: AnyIdentityProvider;
+  /** Knowledge-based authentication: IDology ExpectID IQ, or the TEST MODE provider. */
+  kba: KbaProvider;
   /** The clock, replaceable in tests. */
   now: () => Date;
   /** Aborted at the shutdown deadline (serve.ts): work still running, such as an upload, stops cleanly. */
@@ -50,6 +53,7 @@ export async function buildDeps(config: Config, database: Database, log: Logger)
     payments: await createPaymentProvider(config),
     secrets: secretBoxFromConfig(config),
     identity: await createIdentityProvider(config),
+    kba: createKbaProvider(config),
     now: () => new Date(),
   };
 }

@@ -14,8 +14,7 @@ import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { issueManageToken } from '../booking/service.ts';
-import { latestVerified } from '../identity/service.ts';
-import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
+import { journalIdentity, requireActAccess, sessionStartBlocker } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
@@ -244,7 +243,7 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
  */
 export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; actType: ActType }): Promise<ActView> {
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
-  const blocker = await sessionStartBlocker(deps.db, input.bookingId);
+  const blocker = await sessionStartBlocker(deps, deps.db, input.bookingId);
   if (blocker) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
   if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
@@ -280,7 +279,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
   // Beside the original, never over it.
   const sealedKey = `${input.bookingId}/sealed-${doc.id}.pdf`;
   await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
-  const verification = await latestVerified(deps.db, input.bookingId);
+  const proofing = await journalIdentity(deps, input.bookingId);
   // The journal names the recording of the act: the one running (or last stored) when sealing.
   const [recording] = await deps.db
     .select({ id: sessionRecordings.id })
@@ -301,14 +300,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       documentTitle: doc.originalName,
       pageCount: sealed.pageCount,
       signerName: signer.name,
-      signerAddress: null,
-      identity: {
-        provider: verification!.provider,
-        verificationId: verification!.providerSessionId,
-        idType: verification!.documentType,
-        issuingState: verification!.issuingState,
-        expiresOn: verification!.expiresOn,
-      },
+      signerAddress: proofing.address,
+      identity: proofing.identity,
       feeCents: signer.priceCents,
       currency: signer.currency,
       recordingRef: recording?.id ?? null,

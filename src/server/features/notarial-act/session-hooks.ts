@@ -19,7 +19,7 @@ export function attachNotarialActToSessions(deps: Deps): void {
   onSessionUpdated(deps, (bookingId) => notifySessionChanged(deps, bookingId));
   if (registered) return;
   registered = true;
-  startChecks.push(({ tx, booking }) => sessionStartBlocker(tx, booking.id));
+  startChecks.push(({ tx, deps: checkDeps, booking }) => sessionStartBlocker(checkDeps, tx, booking.id));
   finishChecks.push(async ({ tx, booking, outcome }) => (outcome === 'completed' ? finishBlocker(tx, booking.id) : null));
   finishEffects.push(async ({ tx, deps: effectDeps, booking, outcome }) => {
     if (outcome === 'completed') await onActFinished(tx, effectDeps, booking.id);
