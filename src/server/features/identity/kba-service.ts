@@ -300,7 +300,7 @@ export async function kbaJournalFacts(deps: Deps, bookingId: string): Promise<{ 
       attempt: passed.attempt,
       passedAt: (passed.finishedAt ?? passed.createdAt).toISOString(),
       correct: passed.correctCount,
-      total: passed.questions.length,
+      total: passed.questions.length || kbaRules.questions,
     },
   };
 }
