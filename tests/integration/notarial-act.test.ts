@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, documents, identityVerifications, notarialDocuments, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
-import { verifyJournal } from '../../src/server/features/journal/service.ts';
+import { verifyJournal, type JournalActData } from '../../src/server/features/journal/service.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
 import { actMessages } from '../../src/shared/notarial-act.ts';
@@ -22,6 +22,8 @@ import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { paymentClock } from '../helpers/payments.ts';
 import { bookingIn } from '../helpers/bookings.ts';
+import { kbaPassed } from '../helpers/identity.ts';
+import { kbaMessages } from '../../src/shared/kba.ts';
 import { fillSecrets } from '../../src/server/features/notifications/secrets.ts';
 
 type MailBody = { to: string; subject: string; text: string; html: string };
@@ -109,13 +111,16 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const seen = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     expect(seen.data).toMatchObject({
       bookingName: 'Grace Hopper',
-      startBlocker: identityMessages.notConfirmed,
+      startBlocker: kbaMessages.notaryPending,
       latest: { status: 'verified', nameOnId: 'Grace Hopper', nameMatchesBooking: true, documentType: 'driving_license', issuingState: 'IA', selfieMatch: true, imageParts: ['front', 'back', 'selfie'] },
     });
     // The images are stored privately, as uploaded.
     const [row] = await app.deps.db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, b.bookingId), eq(identityVerifications.status, 'verified')));
     expect(await buffer((await app.deps.storage.get(row!.imageKeys![0]!)).body)).toEqual(Buffer.from(jpg, 'base64'));
 
+    // Credential analysis alone is not enough: the identity questions too (tests/integration/kba.test.ts).
+    await kbaPassed(app.deps, b.bookingId);
+    expect((await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' })).data).toMatchObject({ startBlocker: identityMessages.notConfirmed, kba: { status: 'passed', passedOnAttempt: 1 } });
     const confirmed = await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (seen.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
     expect(confirmed.data).toMatchObject({ startBlocker: null });
     // Verified once: no more attempts.
@@ -141,6 +146,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const other = await confirmedBooking(app.deps);
     await assign(b.bookingId, notary.id);
     await submit(b.token, 'Grace Hopper');
+    await kbaPassed(app.deps, b.bookingId);
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     const verificationId = (identity.data as { latest: { id: string } }).latest.id;
 
@@ -165,6 +171,13 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
     const journal = await call('act.journal', {}, { cookie: cookies.notary, type: 'query' });
     expect(journal.data).toEqual([expect.objectContaining({ kind: 'act', data: expect.objectContaining({ sealedSha256: act!.sealedSha256, signerName: 'Grace Hopper', actType: 'acknowledgment', feeCents: 2500, identity: expect.objectContaining({ provider: 'test', issuingState: 'IA' }) }) })]);
+    // Identity proofing as the journal records it: methods and results, address, the ID's last 4 — no SSN, no answers.
+    const entry = (journal.data as { data: JournalActData }[])[0]!.data;
+    expect(entry.signerAddress).toBe('400 Locust St, Des Moines, IA 50309');
+    expect(entry.identity).toMatchObject({ idType: 'driving_license', issuingState: 'IA', idNumberLast4: '4821', selfieMatch: true });
+    expect(entry.identity.methods!.map((m) => m.method)).toEqual(['credential_analysis', 'knowledge_based_authentication', 'notary_visual_confirmation']);
+    expect(entry.identity.methods![1]).toMatchObject({ result: 'passed (5 of 5)', provider: 'test', attempt: 1 });
+    expect(JSON.stringify(entry)).not.toMatch(/ssn|answer|1980-01-01/i);
     expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true });
 
     // Finishing as completed: refused while a document is unsealed is covered below; the room's
@@ -256,6 +269,8 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       await submit(b.token, 'Ida Fail');
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);
       await submit(b.token, 'Grace Hopper');
+      await expect(startSession(app.deps, participant)).rejects.toThrow(kbaMessages.notaryPending);
+      await kbaPassed(app.deps, b.bookingId);
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notConfirmed);
       const [verified] = await app.deps.db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, b.bookingId), eq(identityVerifications.status, 'verified')));
       await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: verified!.id }, { cookie: await notary.sessionCookie() });
