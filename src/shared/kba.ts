@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isSingleLine, singleLineMessage } from './fields.ts';
 import { manageTokenSchema } from './manage-booking.ts';
+import { site } from './site.ts';
 
 /**
  * Knowledge-based authentication (KBA), both sides: the rules a quiz obeys,
@@ -41,7 +42,7 @@ export const kbaMessages = {
   credentialFirst: 'Verify your identity with your ID and a selfie first; then the identity questions open.',
   notOpenYet: (when: string) => `Identity questions must be answered shortly before your appointment: they open on ${when}.`,
   lockedOut: (when: string) => `You can try again after ${when}.`,
-  lockedOutReschedule: 'If your appointment is before then, you can move it below.',
+  lockedOutReschedule: `Our staff have been told and will contact you to move your appointment, or call us at ${site.phone}.`,
   attemptsLeft: (n: number) => `Attempts left: ${n}`,
   timeUp: 'Time is up: the answers were not accepted.',
   notOpen: 'This quiz is no longer open. Start the identity questions again.',

@@ -141,7 +141,7 @@ describe.each(dbKinds)('identity questions on %s', (kind) => {
     const two = (await start(l.token)).data.quiz!;
     const locked = await answer(l.token, two.attemptId, await rightAnswers(two, 3));
     expect(locked.data).toMatchObject({ status: 'locked', attemptsLeft: 0 });
-    expect(locked.data.message).toMatch(/^You can try again after \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} (AM|PM) \(.+\)\. If your appointment is before then, you can move it below\.$/);
+    expect(locked.data.message).toMatch(/^You can try again after \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} (AM|PM) \(.+\)\. Our staff have been told and will contact you to move your appointment, or call us at .+\.$/);
     const lockedUntil = new Date(locked.data.lockedUntil!);
     expect(lockedUntil.getTime() - clock.getTime()).toBe(24 * 3_600_000);
     expect((await start(l.token)).message).toBe(locked.data.message);

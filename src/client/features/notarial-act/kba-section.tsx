@@ -225,7 +225,7 @@ function Quiz({ token, quiz, testMode, onDone, onTimeUp }: { token: string; quiz
         </p>
       </div>
       {testMode && quiz.answerSheet && (
-        <aside aria-labelledby="kba-answer-sheet" className="rounded-md border-2 border-dashed border-amber-500 bg-amber-50 p-3 text-sm text-amber-950">
+        <section aria-labelledby="kba-answer-sheet" className="rounded-md border-2 border-dashed border-amber-500 bg-amber-50 p-3 text-sm text-amber-950">
           <h3 id="kba-answer-sheet" className="font-semibold">
             {kbaLabels.answerSheet}
           </h3>
@@ -238,7 +238,7 @@ function Quiz({ token, quiz, testMode, onDone, onTimeUp }: { token: string; quiz
               </div>
             ))}
           </dl>
-        </aside>
+        </section>
       )}
       <form onSubmit={submit} className="grid gap-5" noValidate>
         {quiz.questions.map((q, i) => (
