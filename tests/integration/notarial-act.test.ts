@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, documents, identityVerifications, notarialDocuments, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
+import { bookings, documents, identityVerifications, kbaAttempts, notarialDocuments, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal, type JournalActData } from '../../src/server/features/journal/service.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
@@ -250,7 +250,8 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     clock = new Date(clock.getTime() + (app.deps.config.DOCUMENT_RETENTION_DAYS + 1) * 86_400_000);
     await purgeExpiredIdentity(app.deps);
     const [erased] = await app.deps.db.select().from(identityVerifications).where(eq(identityVerifications.id, verificationId));
-    expect(erased).toMatchObject({ status: 'verified', imageKeys: null, nameOnId: null });
+    expect(erased).toMatchObject({ status: 'verified', imageKeys: null, nameOnId: null, documentNumberLast4: null });
+    expect(await app.deps.db.select().from(kbaAttempts).where(eq(kbaAttempts.bookingId, verification!.bookingId))).toEqual([]);
     expect(erased!.erasedAt).not.toBeNull();
     expect(await app.deps.storage.exists(verification!.imageKeys![0]!)).toBe(false);
     expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true, entries: 1 });

@@ -77,3 +77,9 @@ export async function timedOutAttempts(db: DbOrTx, bookingId: string, before: Da
     .from(kbaAttempts)
     .where(and(eq(kbaAttempts.bookingId, bookingId), eq(kbaAttempts.status, 'open'), sql`${kbaAttempts.expiresAt} < ${before.toISOString()}::timestamptz`));
 }
+
+/** Retention: a finished booking's quizzes and sealed details go with its ID images. */
+export async function deleteKbaAttempts(db: DbOrTx, bookingId: string): Promise<number> {
+  const rows = await db.delete(kbaAttempts).where(eq(kbaAttempts.bookingId, bookingId)).returning({ id: kbaAttempts.id });
+  return rows.length;
+}

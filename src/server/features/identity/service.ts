@@ -20,6 +20,7 @@ import { onIdentityAttemptsExhausted } from '../notifications/events.ts';
 import { notifySessionUpdated } from '../session-events.ts';
 import { kbaMessages, type NotaryKbaView } from '../../../shared/kba.ts';
 import { kbaForNotary, kbaJournalFacts } from './kba-service.ts';
+import { deleteKbaAttempts } from './kba-repository.ts';
 import { bookingForIdentity, findVerification, findVerificationBySession, latestVerified, listVerifications, type VerificationRow } from './repository.ts';
 
 /**
@@ -337,7 +338,8 @@ export async function openIdentityImage(deps: Deps, staff: StaffIdentity, verifi
 /**
  * Retention, as for documents: DOCUMENT_RETENTION_DAYS after the booking
  * finished, the ID photos are deleted and the personal details cleared (the
- * outcome and the provider's id stay; the journal keeps what the law asks).
+ * outcome and the provider's id stay; the journal keeps what the law asks);
+ * the identity questions' rows, with the sealed date of birth and address, go too.
  */
 export async function purgeExpiredIdentity(deps: Deps): Promise<{ erased: number; failed: number }> {
   const cutoff = new Date(deps.now().getTime() - deps.config.DOCUMENT_RETENTION_DAYS * 86_400_000);
@@ -365,6 +367,7 @@ export async function purgeExpiredIdentity(deps: Deps): Promise<{ erased: number
       .update(identityVerifications)
       .set({ imageKeys: null, nameOnId: null, expiresOn: null, documentNumberLast4: null, erasedAt: deps.now(), updatedAt: sql`now()` })
       .where(eq(identityVerifications.id, row.id));
+    await deleteKbaAttempts(deps.db, row.booking_id);
     await writeAudit(deps.db, { actorType: 'system', action: 'identity.erased', entityType: 'booking', entityId: row.booking_id, data: { verificationId: row.id } });
     result.erased++;
   }
