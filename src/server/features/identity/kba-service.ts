@@ -103,7 +103,9 @@ async function viewOf(deps: Deps, bookingId: string): Promise<CustomerKbaView> {
   const rows = await listKbaAttempts(deps.db, bookingId);
   const now = deps.now();
   const s = standingOf(deps, rows, booking.startsAt);
-  const finished = [...rows].reverse().find((r) => r.correctCount !== null && r.status !== 'open');
+  // The score of the last quiz, if it was marked (a timed-out one has none).
+  const last = rows.at(-1);
+  const finished = last && last.correctCount !== null && (last.status === 'passed' || last.status === 'failed') ? last : undefined;
   const base: CustomerKbaView = {
     mode: deps.kba.mode,
     status: 'ready',
