@@ -9,6 +9,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { useFieldErrors } from '../admin/use-field-errors.tsx';
+import { announcementFor, formatLeft } from './kba-countdown.ts';
 
 /**
  * "Identity questions" on the manage page, after "Verify your identity" has
@@ -159,21 +160,13 @@ function DetailsForm({ token, view, onStarted }: { token: string; view: Customer
   );
 }
 
-const formatLeft = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-const spokenLeft = (s: number) => {
-  const m = Math.floor(s / 60);
-  const r = s % 60;
-  return `${m > 0 ? `${m} minute${m > 1 ? 's' : ''}${r ? ' ' : ''}` : ''}${r ? `${r} seconds` : ''} left to answer`;
-};
-/** When screen readers hear the time: often enough to plan, not so often that it drowns the questions. */
-const announceAt = new Set([90, 60, 30, 10]);
-
 type Quiz = NonNullable<CustomerKbaView['quiz']>;
 
 function Quiz({ token, quiz, testMode, onDone, onTimeUp }: { token: string; quiz: Quiz; testMode: boolean; onDone: (view: CustomerKbaView) => void; onTimeUp: () => void }) {
   const answer = trpc.manageAct.answerKba.useMutation();
   const deadline = useRef(Date.now() + quiz.secondsLeft * 1000);
   const [left, setLeft] = useState(quiz.secondsLeft);
+  const shown = useRef(quiz.secondsLeft);
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<string | null>(null);
   const timeUp = useRef(onTimeUp);
@@ -182,10 +175,10 @@ function Quiz({ token, quiz, testMode, onDone, onTimeUp }: { token: string; quiz
   useEffect(() => {
     const timer = setInterval(() => {
       const next = Math.max(0, Math.ceil((deadline.current - Date.now()) / 1000));
-      setLeft((previous) => {
-        if (next !== previous && announceAt.has(next)) setAnnouncement(spokenLeft(next));
-        return next;
-      });
+      const said = announcementFor(shown.current, next);
+      shown.current = next;
+      setLeft(next);
+      if (said) setAnnouncement(said);
       if (next === 0) {
         clearInterval(timer);
         setAnnouncement(kbaMessages.timeUp);
