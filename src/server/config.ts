@@ -50,8 +50,15 @@ const configSchema = z.object({
   STRIPE_API_BASE: optionalUrl,
   /** The built-in test payment provider on a public (non-loopback) PUBLIC_URL: refused unless this says so. */
   ALLOW_TEST_PAYMENTS: boolean(false),
-  /** The built-in TEST MODE identity provider on a public PUBLIC_URL: refused unless this says so (separate from payments). */
+  /** The built-in TEST MODE identity providers (credential analysis, KBA) on a public PUBLIC_URL: refused unless this says so (separate from payments). */
   ALLOW_TEST_IDENTITY: boolean(false),
+
+  /** IDology ExpectID IQ (knowledge-based authentication); both set → IDology, none → the TEST MODE provider. */
+  IDOLOGY_USERNAME: optionalString,
+  IDOLOGY_PASSWORD: optionalString,
+  IDOLOGY_API_BASE: z.preprocess(emptyAsUndefined, z.url().default('https://web.idologylive.com/api')),
+  /** Identity questions must have been passed within this many hours before the session starts. */
+  KBA_FRESHNESS_HOURS: z.coerce.number().int().min(1).max(720).default(24),
 
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('NotaryOnline <bookings@notaryonline.example>'),
@@ -93,6 +100,7 @@ export type Config = z.infer<typeof configSchema> & {
   paymentsMode: 'stripe' | 'test';
   /** Stripe Identity with the Stripe keys, otherwise the TEST MODE provider (which accepts any ID). */
   identityMode: 'stripe' | 'test';
+  kbaMode: 'idology' | 'test';
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -109,10 +117,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration in the environment:\n  STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET must be set together (or none, for the built-in test provider).',
     );
   }
+  if (!values.IDOLOGY_USERNAME !== !values.IDOLOGY_PASSWORD) {
+    throw new Error('Invalid configuration in the environment:\n  IDOLOGY_USERNAME and IDOLOGY_PASSWORD must be set together (or neither, for the built-in TEST MODE identity questions).');
+  }
   const host = values.HOST === '0.0.0.0' || values.HOST === '::' ? 'localhost' : values.HOST;
   const publicUrl = (values.PUBLIC_URL ?? `http://${host}:${values.PORT}`).replace(/\/+$/, '');
   const mode = stripeSet === 3 ? 'stripe' : 'test';
-  return { ...values, publicUrl, paymentsMode: mode, identityMode: mode };
+  return { ...values, publicUrl, paymentsMode: mode, identityMode: mode, kbaMode: values.IDOLOGY_USERNAME ? 'idology' : 'test' };
 }
 
 /** Whether `url` points at this machine only (a local run or a test), not a public site. */
@@ -141,6 +152,11 @@ export function deploymentProblems(config: Config): string[] {
   if (config.identityMode === 'test' && !config.ALLOW_TEST_IDENTITY) {
     problems.push(
       `PUBLIC_URL (${config.publicUrl}) is public but identity proofing is not configured: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (Stripe Identity), or ALLOW_TEST_IDENTITY=true to run the TEST MODE identity provider on purpose (it accepts any ID as verified).`,
+    );
+  }
+  if (config.kbaMode === 'test' && !config.ALLOW_TEST_IDENTITY) {
+    problems.push(
+      `PUBLIC_URL (${config.publicUrl}) is public but identity questions (KBA) are not configured: set IDOLOGY_USERNAME and IDOLOGY_PASSWORD, or ALLOW_TEST_IDENTITY=true to run the TEST MODE identity providers on purpose (no real identity check).`,
     );
   }
   if (!config.DATA_ENCRYPTION_KEY) {

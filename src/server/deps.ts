@@ -8,6 +8,7 @@ import { createPaymentProvider, type PaymentProvider } from './adapters/payments
 import { secretBoxFromConfig, type SecretBox } from './crypto/secret-box.ts';
 import { createIdentityProvider, type AnyIdentityProvider } from './adapters/identity/index.ts';
 import { NodeRateCounters } from './rate-limit.ts';
+import { createKbaProvider, type KbaProvider } from './adapters/kba/index.ts';
 
 /**
  * Everything a request handler or a service may reach outside its own code,
@@ -31,6 +32,8 @@ export interface Deps {
   secrets: SecretBox;
   /** Stripe Identity, or the TEST MODE provider when no Stripe keys are set. */
   identity: AnyIdentityProvider;
+  /** Knowledge-based authentication: IDology ExpectID IQ, or the TEST MODE provider. */
+  kba: KbaProvider;
   /** The clock, replaceable in tests. */
   now: () => Date;
   /** This node's rate-limit counters (rules with `scope: 'shared'` count in the database instead). */
@@ -53,6 +56,7 @@ export async function buildDeps(config: Config, database: Database, log: Logger)
     payments: await createPaymentProvider(config),
     secrets: secretBoxFromConfig(config),
     identity: await createIdentityProvider(config),
+    kba: createKbaProvider(config),
     now: () => new Date(),
     rateCounters: new NodeRateCounters(),
   };

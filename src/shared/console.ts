@@ -53,6 +53,7 @@ export const mailKindLabels: Record<string, string> = {
   session_no_show: 'Missed session',
   session_not_completed: 'Session not completed',
   staff_invite: 'Staff invitation',
+  kba_locked_out: 'Identity questions locked out (staff)',
 };
 /** Shown in place of a manage or invitation link in the console: links that still work are never displayed. */
 export const hiddenLinkText = '[private link hidden]';

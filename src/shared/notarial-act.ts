@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { NotaryKbaView } from './kba.ts';
 import { manageTokenSchema } from './manage-booking.ts';
 import { actStageMessages, type ActStage } from './act-stages.ts';
 import { isSingleLine, singleLineMessage } from './fields.ts';
@@ -62,9 +63,12 @@ export interface NotaryIdentityView {
     issuingState: string | null;
     expiresOn: string | null;
     selfieMatch: boolean | null;
+    documentNumberLast4: string | null;
     imageParts: string[];
     confirmedAt: Date | null;
   } | null;
+  /** Knowledge-based authentication (identity questions). */
+  kba: NotaryKbaView;
   /** Why the session cannot start yet; null when it can. */
   startBlocker: string | null;
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { kbaLabels, kbaMessages, noneOfTheAbove } from '../../src/shared/kba.ts';
 import { manageMessages } from '../../src/shared/manage-booking.ts';
 import { addDays, localDateOf, parseIsoDate, toIsoDate } from '../../src/shared/time.ts';
 import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
@@ -97,5 +100,114 @@ describe('booking page from the manage link', () => {
     const { page } = browser;
     await page.goto('/booking/this-token-does-not-exist-anywhere');
     await page.getByText(manageMessages.notFound).waitFor();
+  });
+});
+
+/**
+ * Identity questions (KBA) on the manage page with the TEST MODE provider, at
+ * phone width: fail then pass (the retry is a fresh quiz), and fail twice then
+ * locked out (staff emailed, the appointment can still be moved). The booking
+ * starts within 24 hours and "Verify your identity" is passed over HTTP first
+ * (its own journey is the session room's), so the page opens on the questions.
+ */
+describe('identity questions on the booking page', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await openBrowser({ width: 375, height: 812 });
+  });
+  afterAll(() => browser.close());
+
+  async function verifiedBooking() {
+    const booking = await confirmedBookingWithManageLink({ soonest: true });
+    const token = new URL(booking.manageUrl).pathname.split('/').at(-1)!;
+    const jpg = readFileSync('tests/fixtures/sample.jpg').toString('base64');
+    const res = await fetch(`${baseUrl()}/api/manage/identity/test?token=${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ nameOnId: 'Grace Hopper', front: jpg, back: jpg, selfie: jpg }),
+    });
+    expect(res.status).toBe(200);
+    return booking;
+  }
+
+  const questions = (page: Page) => page.getByRole('group', { name: /^\d\. / });
+
+  async function fillDetails(page: Page, lastName = 'Hopper') {
+    await page.getByLabel('Legal last name').fill(lastName);
+    await page.getByLabel('Date of birth').fill('1980-12-09');
+    await page.getByLabel('Home street address').fill('17 Quarry Hollow Rd');
+    await page.getByLabel('City', { exact: true }).fill('Marion');
+    await page.getByLabel('State').selectOption('IA');
+    await page.getByLabel('ZIP code').fill('52302');
+    await page.getByLabel('Last 4 digits of your SSN').fill('6789');
+    await page.getByRole('button', { name: kbaLabels.start }).click();
+    await page.getByRole('timer', { name: kbaLabels.timeLeft }).waitFor();
+  }
+
+  /** Answers every question from the TEST MODE answer sheet (right), or against it (wrong). */
+  async function answer(page: Page, right: boolean) {
+    const sheet = await page.getByRole('region', { name: kbaLabels.answerSheet }).textContent();
+    for (const group of await questions(page).all()) {
+      const labels = (await group.getByRole('radio').evaluateAll((radios) => radios.map((r) => r.parentElement!.textContent!.trim())));
+      const fromSheet = labels.find((l) => l !== noneOfTheAbove && sheet!.includes(l)) ?? noneOfTheAbove;
+      const choice = right ? fromSheet : labels.find((l) => l !== fromSheet)!;
+      // Keyboard: focus the choice and select it with Space, as a keyboard user would.
+      const radio = group.getByRole('radio', { name: choice, exact: true });
+      await radio.focus();
+      await page.keyboard.press('Space');
+      expect(await radio.isChecked()).toBe(true);
+    }
+    await page.getByRole('button', { name: kbaLabels.submit }).click();
+  }
+
+  it('fails, then passes with a fresh set of questions', async () => {
+    const { page, errors } = browser;
+    const booking = await verifiedBooking();
+    await page.goto(new URL(booking.manageUrl).pathname);
+    await page.getByRole('heading', { name: kbaLabels.heading }).waitFor();
+    await page.getByText(kbaMessages.ssnWhy).waitFor();
+    await page.getByText(kbaMessages.timeLimit).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await fillDetails(page);
+    await page.getByText(kbaMessages.timeLimit).first().waitFor();
+    expect(await questions(page).count()).toBe(5);
+    expect(await page.getByRole('timer', { name: kbaLabels.timeLeft }).textContent()).toMatch(/^[12]:\d\d$/);
+    const firstSet = await questions(page).allTextContents();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await answer(page, false);
+    const failed = page.getByTestId('kba-status');
+    await failed.getByText(kbaLabels.notPassed).waitFor();
+    await failed.getByText(kbaMessages.attemptsLeft(1)).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await fillDetails(page);
+    const secondSet = await questions(page).allTextContents();
+    expect(secondSet.filter((q) => firstSet.includes(q)).length).toBeLessThanOrEqual(2);
+    await answer(page, true);
+    await page.getByTestId('kba-status').getByText(kbaLabels.passed).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('fails twice and is locked out for 24 hours; staff are emailed to move the appointment', async () => {
+    const { page, errors } = browser;
+    const booking = await verifiedBooking();
+    await page.goto(new URL(booking.manageUrl).pathname);
+    await page.getByRole('heading', { name: kbaLabels.heading }).waitFor();
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await fillDetails(page, 'KbaFail');
+      await answer(page, true);
+      await page.getByTestId('kba-status').getByText(kbaLabels.notPassed).waitFor();
+    }
+    const status = page.getByTestId('kba-status');
+    await status.getByText(/^You can try again after \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} (AM|PM) \(.+\)\./).waitFor();
+    expect(await page.getByRole('button', { name: kbaLabels.start }).count()).toBe(0);
+    // Inside 24 hours the customer cannot move it online; staff can, and are told to.
+    await status.getByText(kbaMessages.lockedOutReschedule, { exact: false }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await waitForMail((m) => m.headers.subject === `Identity questions failed twice (${booking.reference})`);
+    expect(errors).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { createLogger } from '../../src/server/logger.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { createStaffUser, type TestStaffUser } from '../helpers/staff.ts';
 import { openBrowser, type Browser } from './browser.ts';
+import { kbaPassed } from '../helpers/identity.ts';
 
 /**
  * Building blocks of the session-room journeys (reused by the identity and
@@ -74,6 +75,9 @@ export async function seedSession(dataDir: string, options: { startsInMinutes?: 
     const key = `${booking!.id}/${randomUUID()}.pdf`;
     await deps.storage.put(key, Readable.from(bytes), { contentType: 'application/pdf' });
     await deps.db.insert(documents).values({ bookingId: booking!.id, originalName: 'Deed of trust.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key, status: 'stored', scanStatus: 'clean', storedAt: new Date() });
+    // The identity questions are passed (their own journey is the manage page's); the ID and
+    // selfie, and the notary's confirmation, are done in this journey's browsers.
+    await kbaPassed(deps, booking!.id);
     seeded.push({ bookingId: booking!.id, reference: booking!.reference, manageToken });
   }
   await database.close();

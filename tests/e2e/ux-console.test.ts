@@ -190,6 +190,13 @@ describe('the console at 1280 × 800', () => {
       // Notaries do not answer chats: no availability switch.
       expect(await notary.page.getByRole('switch', { name: /Chat availability/ }).count()).toBe(0);
       expect(await axeViolations(notary.page)).toEqual([]);
+      // The appointment: identity proofing per signer (credential analysis, KBA, the visual confirmation).
+      await notary.page.goto(`/admin/appointments/${booking.bookingId}`);
+      await notary.page.getByRole('heading', { name: 'Identity proofing' }).waitFor();
+      await notary.page.getByTestId('kba-result').getByText('Not started').waitFor();
+      await notary.page.getByTestId('visual-confirmation').getByText(/Not yet confirmed/).waitFor();
+      expect(await notary.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      expect(await axeViolations(notary.page)).toEqual([]);
     } finally {
       await Promise.all([admin.close(), notary.close()]);
     }

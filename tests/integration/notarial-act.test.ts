@@ -7,9 +7,9 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, bookings, documents, identityVerifications, journalEntries, notarialDocuments, notarySessions, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
+import { auditLog, bookings, documents, identityVerifications, journalEntries, kbaAttempts, notarialDocuments, notarySessions, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
-import { verifyJournal } from '../../src/server/features/journal/service.ts';
+import { verifyJournal, type JournalActData } from '../../src/server/features/journal/service.ts';
 import { identityConfirmed } from '../helpers/identity.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
@@ -25,6 +25,8 @@ import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { paymentClock } from '../helpers/payments.ts';
 import { bookingIn } from '../helpers/bookings.ts';
+import { kbaPassed } from '../helpers/identity.ts';
+import { kbaMessages } from '../../src/shared/kba.ts';
 import { fillSecrets } from '../../src/server/features/notifications/secrets.ts';
 
 type MailBody = { to: string; subject: string; text: string; html: string };
@@ -112,7 +114,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const seen = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     expect(seen.data).toMatchObject({
       bookingName: 'Grace Hopper',
-      startBlocker: identityMessages.notConfirmed,
+      startBlocker: kbaMessages.notaryPending,
       latest: { status: 'verified', nameOnId: 'Grace Hopper', nameMatchesBooking: true, documentType: 'driving_license', issuingState: 'IA', selfieMatch: true, imageParts: ['front', 'back', 'selfie'] },
     });
     // The images are stored privately, as uploaded.
@@ -120,6 +122,9 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(await buffer((await app.deps.storage.get(row!.imageKeys![0]!)).body)).toEqual(Buffer.from(jpg, 'base64'));
 
     const verificationId = (seen.data as { latest: { id: string } }).latest.id;
+    // Credential analysis alone is not enough: the identity questions too (tests/integration/kba.test.ts).
+    await kbaPassed(app.deps, b.bookingId);
+    expect((await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' })).data).toMatchObject({ startBlocker: identityMessages.notConfirmed, kba: { status: 'passed', passedOnAttempt: 1 } });
     // The comparison happens on the recording: refused until one runs.
     expect(await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
     await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/first.webm` });
@@ -172,6 +177,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const other = await confirmedBooking(app.deps);
     await assign(b.bookingId, notary.id);
     await submit(b.token, 'Grace Hopper');
+    await kbaPassed(app.deps, b.bookingId);
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     const verificationId = (identity.data as { latest: { id: string } }).latest.id;
 
@@ -213,6 +219,13 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
     const journal = await call('act.journal', {}, { cookie: cookies.notary, type: 'query' });
     expect(journal.data).toEqual([expect.objectContaining({ kind: 'act', data: expect.objectContaining({ sealedSha256: act!.sealedSha256, signerName: 'Grace Hopper', actType: 'acknowledgment', feeCents: 2500, identity: expect.objectContaining({ provider: 'test', issuingState: 'IA' }) }) })]);
+    // Identity proofing as the journal records it: methods and results, address, the ID's last 4 — no SSN, no answers.
+    const entry = (journal.data as { data: JournalActData }[])[0]!.data;
+    expect(entry.signerAddress).toBe('400 Locust St, Des Moines, IA 50309');
+    expect(entry.identity).toMatchObject({ idType: 'driving_license', issuingState: 'IA', idNumberLast4: '4821', selfieMatch: true });
+    expect(entry.identity.methods!.map((m) => m.method)).toEqual(['credential_analysis', 'knowledge_based_authentication', 'notary_visual_confirmation']);
+    expect(entry.identity.methods![1]).toMatchObject({ result: 'passed (5 of 5)', provider: 'test', attempt: 1 });
+    expect(JSON.stringify(entry)).not.toMatch(/ssn|answer|1980-01-01/i);
     expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true });
 
     // Finishing as completed: refused while a document is unsealed is covered below; the room's
@@ -291,7 +304,8 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     clock = new Date(clock.getTime() + (app.deps.config.DOCUMENT_RETENTION_DAYS + 1) * 86_400_000);
     await purgeExpiredIdentity(app.deps);
     const [erased] = await app.deps.db.select().from(identityVerifications).where(eq(identityVerifications.id, verificationId));
-    expect(erased).toMatchObject({ status: 'verified', imageKeys: null, nameOnId: null });
+    expect(erased).toMatchObject({ status: 'verified', imageKeys: null, nameOnId: null, documentNumberLast4: null });
+    expect(await app.deps.db.select().from(kbaAttempts).where(eq(kbaAttempts.bookingId, verification!.bookingId))).toEqual([]);
     expect(erased!.erasedAt).not.toBeNull();
     expect(await app.deps.storage.exists(verification!.imageKeys![0]!)).toBe(false);
     expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true, entries: 1 });

@@ -50,7 +50,7 @@ function sessionBody(id: string) {
       ? {
           id: 'vr_1',
           object: 'identity.verification_report',
-          document: { type: 'driving_license', issuing_country: 'US', first_name: 'Grace', last_name: 'Hopper', expiration_date: { day: 1, month: 7, year: 2030 }, address: { state: 'IA' }, status: 'verified', error: null },
+          document: { type: 'driving_license', issuing_country: 'US', first_name: 'Grace', last_name: 'Hopper', expiration_date: { day: 1, month: 7, year: 2030 }, number: 'H1234-5678-0912', address: { state: 'IA' }, status: 'verified', error: null },
           selfie: { status: 'verified', error: null },
         }
       : null,
@@ -105,11 +105,14 @@ describe('Stripe Identity adapter (SDK against a local stand-in)', () => {
       issuingState: 'IA',
       expiresOn: '2030-07-01',
       selfieMatch: true,
+      documentNumberLast4: '0912',
       bookingId: 'b-1',
     });
     const get = seen.at(-1)!;
     expect(get.form.getAll('expand[0]')).toEqual(['verified_outputs']);
     expect(get.form.getAll('expand[1]')).toEqual(['last_verification_report']);
+    // The document number only when asked for explicitly; only its last 4 are kept.
+    expect(get.form.getAll('expand[2]')).toEqual(['last_verification_report.document.number']);
   });
 });
 

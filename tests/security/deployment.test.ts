@@ -54,8 +54,10 @@ describe('deployment guard', () => {
 
   it('test payments on purpose do not turn on test identity: ALLOW_TEST_IDENTITY is its own switch', () => {
     const problems = deploymentProblems(loadConfig({ PUBLIC_URL: 'https://demo.example', ALLOW_TEST_PAYMENTS: 'true', DATA_ENCRYPTION_KEY: key }));
-    expect(problems).toHaveLength(1);
+    // Both identity providers are the TEST MODE ones: credential analysis and the identity questions each say so.
+    expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/identity proofing is not configured: set STRIPE_SECRET_KEY.*or ALLOW_TEST_IDENTITY=true/);
+    expect(problems[1]).toMatch(/identity questions \(KBA\) are not configured: set IDOLOGY_USERNAME and IDOLOGY_PASSWORD, or ALLOW_TEST_IDENTITY=true/);
     expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://demo.example', ALLOW_TEST_IDENTITY: 'true', DATA_ENCRYPTION_KEY: key })).join('\n')).toMatch(/ALLOW_TEST_PAYMENTS=true/);
     expect(loadConfig({ ALLOW_TEST_PAYMENTS: 'true' }).identityMode).toBe('test');
   });
@@ -63,7 +65,11 @@ describe('deployment guard', () => {
   it('test payments and identity on purpose, or real keys, with an encryption key → no problems; a local run → none at all', () => {
     expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://demo.example', ALLOW_TEST_PAYMENTS: 'true', ALLOW_TEST_IDENTITY: 'true', DATA_ENCRYPTION_KEY: key }))).toEqual([]);
     const stripe = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
-    expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://notary.example', DATA_ENCRYPTION_KEY: key, ...stripe }))).toEqual([]);
+    const idology = { IDOLOGY_USERNAME: 'api-user', IDOLOGY_PASSWORD: 'api-secret' };
+    expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://notary.example', DATA_ENCRYPTION_KEY: key, ...stripe, ...idology }))).toEqual([]);
+    // Real payments but no KBA provider: the TEST MODE identity questions need the switch.
+    expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'https://notary.example', DATA_ENCRYPTION_KEY: key, ...stripe })).join('\n')).toMatch(/IDOLOGY_USERNAME and IDOLOGY_PASSWORD, or ALLOW_TEST_IDENTITY=true/);
+    expect(() => loadConfig({ IDOLOGY_USERNAME: 'api-user' })).toThrow(/IDOLOGY_USERNAME and IDOLOGY_PASSWORD must be set together/);
     expect(deploymentProblems(loadConfig({}))).toEqual([]);
     expect(deploymentProblems(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:4000' }))).toEqual([]);
   });

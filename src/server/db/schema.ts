@@ -323,6 +323,8 @@ export const identityVerifications = pgTable(
     /** ISO date (YYYY-MM-DD) the ID expires. */
     expiresOn: text('expires_on'),
     selfieMatch: boolean('selfie_match'),
+    /** The last 4 characters of the ID's number (the journal records them; never the whole number). */
+    documentNumberLast4: text('document_number_last4'),
     /** Test provider only: private storage keys of the ID front, back and selfie. */
     imageKeys: jsonb('image_keys').$type<string[]>(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
@@ -333,6 +335,43 @@ export const identityVerifications = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('identity_verifications_attempt_idx').on(t.bookingId, t.attempt)],
+);
+
+export const kbaStatuses = ['open', 'checking', 'passed', 'failed'] as const;
+export type KbaStatus = (typeof kbaStatuses)[number];
+
+/**
+ * Knowledge-based authentication: one row per quiz (docs/decisions/085-knowledge-based-authentication.md).
+ * The questions shown are kept (they are public to the signer); what marks them — the
+ * correct choices of the test provider — is sealed and cleared when the quiz ends. The
+ * signer's date of birth and address are sealed (`person_sealed`); the SSN digits never
+ * reach the database.
+ */
+export const kbaAttempts = pgTable(
+  'kba_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    provider: text('provider', { enum: ['test', 'idology'] }).notNull(),
+    /** The provider's transaction reference (IDology's id-number). */
+    providerReference: text('provider_reference').notNull(),
+    status: text('status', { enum: kbaStatuses }).notNull().default('open'),
+    questions: jsonb('questions').notNull().$type<{ id: string; type: string; prompt: string; choices: { id: string; label: string }[] }[]>(),
+    /** Sealed answer key (or provider state) for the quiz's lifetime; null once it ended. */
+    answerKeySealed: text('answer_key_sealed'),
+    /** Sealed JSON of the signer's legal name, date of birth and home address. */
+    personSealed: text('person_sealed').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    correctCount: integer('correct_count'),
+    /** 'timeout' when the time ran out, 'provider' when the provider declined. */
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('kba_attempts_attempt_idx').on(t.bookingId, t.attempt)],
 );
 
 /** A notary's commission (shown in the seal) and signing certificate (PKCS#12, encrypted). */

@@ -21,6 +21,7 @@ import { formatFileSize } from '../../lib/file-size.ts';
 import { StaffReschedule } from './staff-reschedule.tsx';
 import { AdminRefund } from './admin-refund.tsx';
 import { actStageLabels } from '../../../shared/act-stages.ts';
+import { IdentityFacts } from '../notarial-act/identity-facts.tsx';
 import { sessionOutcomeLabels, sessionOutcomes, sessionStateLabels, type SessionOutcome } from '../../../shared/session.ts';
 
 /** One booking for staff (or for its assigned notary: no history, no office actions). */
@@ -200,6 +201,8 @@ export function BookingDetailPage() {
         </SectionCard>
       </div>
 
+      {(staff?.user.role === 'admin' || staff?.user.role === 'notary') && <IdentityProofing bookingId={b.id} />}
+
       <section aria-labelledby="session-heading" className="mt-6 rounded-xl border border-slate-200 bg-white p-6">
         <h2 id="session-heading" className="text-lg font-semibold text-slate-900">
           Video session
@@ -317,5 +320,33 @@ export function BookingDetailPage() {
         </section>
       )}
     </>
+  );
+}
+
+/** The signer's identity proofing (notary of the booking and admins only; every view is audited). */
+function IdentityProofing({ bookingId }: { bookingId: string }) {
+  const identity = trpc.act.identity.useQuery({ bookingId }, { retry: false });
+  return (
+    <section aria-labelledby="identity-heading" className="mt-6 rounded-xl border border-slate-200 bg-white p-6">
+      <h2 id="identity-heading" className="mb-3 text-lg font-semibold text-slate-900">
+        Identity proofing
+      </h2>
+      {identity.error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {identity.error.message}
+        </p>
+      ) : identity.data ? (
+        <>
+          {identity.data.startBlocker && (
+            <p className="mb-3 text-sm font-semibold text-amber-900" data-testid="identity-proofing-blocker">
+              {identity.data.startBlocker}
+            </p>
+          )}
+          <IdentityFacts view={identity.data} />
+        </>
+      ) : (
+        <p className="text-sm text-slate-700">Loading…</p>
+      )}
+    </section>
   );
 }

@@ -15,6 +15,7 @@ import { CancelPanel } from './cancel-panel.tsx';
 import { ReschedulePanel } from './reschedule-panel.tsx';
 import { formatFileSize } from '../../lib/file-size.ts';
 import { IdentitySection } from '../notarial-act/identity-section.tsx';
+import { KbaSection } from '../notarial-act/kba-section.tsx';
 import { NotarizedDownloads } from '../notarial-act/notarized-downloads.tsx';
 
 const statusLabels: Record<ManageBookingView['status'], string> = {
@@ -138,6 +139,7 @@ export function ManageBooking({ token }: { token: string }) {
 
       <NotarizedDownloads token={token} />
       <IdentitySection token={token} />
+      <KbaSection token={token} />
 
       <SectionCard title="Documents">
         {booking.documents.length === 0 ? (

@@ -2,17 +2,18 @@ import { BadgeCheck, ShieldAlert } from 'lucide-react';
 import { identityMessages } from '../../../shared/notarial-act.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { IdentityFacts } from './identity-facts.tsx';
 import { useSessionUpdates } from './use-session-updates.ts';
 import type { RoomTabProps } from '../session-room/room-context.ts';
 import { errorMessage } from '../../lib/errors.ts';
 
 /**
- * The room's Identity tab. The notary sees what the provider established
- * (name on the ID against the booking, document type, issuing state, expiry,
- * selfie match, the photos) and confirms it matches the person on camera —
- * the session cannot start before. The customer sees where they stand.
+ * The room's Identity tab. The notary sees what the providers established
+ * (credential analysis: name on the ID against the booking, document type,
+ * issuing state, expiry, last 4 of the number, selfie match, the photos; the
+ * identity questions) and confirms the ID matches the person on camera — the
+ * session cannot start before. The customer sees where they stand.
  */
-const typeLabels: Record<string, string> = { driving_license: 'Driver’s license', passport: 'Passport', id_card: 'State ID card' };
 
 export function IdentityTab({ session, role, access }: RoomTabProps) {
   if (role === 'customer' && 'token' in access) return <CustomerIdentity token={access.token} />;
@@ -42,15 +43,6 @@ function CustomerIdentity({ token }: { token: string }) {
   );
 }
 
-function Row({ label, value, ok }: { label: string; value: string; ok?: boolean | null }) {
-  return (
-    <>
-      <dt className="font-medium text-slate-600">{label}</dt>
-      <dd className={`min-w-0 break-words ${ok === false ? 'font-semibold text-red-700' : 'text-slate-900'}`}>{value}</dd>
-    </>
-  );
-}
-
 function NotaryIdentity({ bookingId }: { bookingId: string }) {
   const utils = trpc.useUtils();
   const query = trpc.act.identity.useQuery({ bookingId }, { retry: false });
@@ -65,7 +57,6 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
   if (query.error) return <p role="alert" className="text-sm text-red-700">{errorMessage(query.error)}</p>;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
   const latest = view.latest;
-  const expired = !!latest?.expiresOn && latest.expiresOn < new Date().toISOString().slice(0, 10);
   return (
     <div className="grid gap-3 text-sm">
       {view.startBlocker ? (
@@ -77,20 +68,7 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
           <BadgeCheck className="h-5 w-5" aria-hidden="true" /> Identity verified and confirmed.
         </p>
       )}
-      {latest ? (
-        // The room's side panel is 22rem wide: long values wrap inside it (minmax(0, 1fr)), never past it.
-        <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1">
-          <Row label="Result" value={`${latest.status}${latest.failureMessage ? ` — ${latest.failureMessage}` : ''} (attempt ${view.attemptsUsed} of 3, ${latest.provider === 'test' ? 'TEST MODE provider' : 'Stripe Identity'})`} ok={latest.status === 'verified'} />
-          <Row label="Booking name" value={view.bookingName} />
-          <Row label="Name on ID" value={`${latest.nameOnId ?? '—'}${latest.nameOnId ? (latest.nameMatchesBooking ? ' (matches)' : ' (does not match the booking)') : ''}`} ok={latest.nameOnId ? latest.nameMatchesBooking : null} />
-          <Row label="Document" value={latest.documentType ? (typeLabels[latest.documentType] ?? latest.documentType) : '—'} />
-          <Row label="Issuing state" value={latest.issuingState ?? '—'} />
-          <Row label="Expires" value={`${latest.expiresOn ?? '—'}${expired ? ' (expired)' : ''}`} ok={expired ? false : null} />
-          <Row label="Selfie match" value={latest.selfieMatch === null ? '—' : latest.selfieMatch ? 'Yes' : 'No'} ok={latest.selfieMatch} />
-        </dl>
-      ) : (
-        <p className="text-slate-700">The signer has not started identity verification.</p>
-      )}
+      <IdentityFacts view={view} />
       {latest && latest.imageParts.length > 0 && (
         <div className="grid grid-cols-3 gap-2">
           {latest.imageParts.map((part) => (

@@ -53,7 +53,7 @@ export function createStripeIdentityProvider(options: StripeIdentityOptions): St
 
     async retrieve(sessionId) {
       const session = await stripe.identity.verificationSessions.retrieve(sessionId, {
-        expand: ['verified_outputs', 'last_verification_report'],
+        expand: ['verified_outputs', 'last_verification_report', 'last_verification_report.document.number'],
       });
       return outcomeOf(session);
     },
@@ -92,6 +92,8 @@ export function outcomeOf(session: Stripe.Identity.VerificationSession): Identit
     issuingState: document?.address?.state ?? document?.issuing_country ?? null,
     expiresOn,
     selfieMatch: report?.selfie ? report.selfie.status === 'verified' : null,
+    // Stripe gives the number only when expanded (`last_verification_report.document.number`); its last 4 at most.
+    documentNumberLast4: document?.number ? document.number.slice(-4) : null,
     bookingId: session.metadata?.bookingId ?? null,
   };
 }

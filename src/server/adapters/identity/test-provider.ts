@@ -10,7 +10,7 @@ import type { IdentityOutcome, IdentityProvider } from './types.ts';
  * - a last name of "Fail" (e.g. "Ida Fail"): the ID is not recognised — the attempt fails;
  * - a last name of "Mismatch": the selfie does not match the ID photo — fails;
  * - a last name of "Expired": the ID has expired — fails;
- * - any other name: verified (an Iowa driver's license expiring in four years).
+ * - any other name: verified (an Iowa driver's license ending 4821, expiring in four years).
  *
  * See docs/decisions/034-identity-provider.md.
  */
@@ -44,6 +44,7 @@ export function createTestIdentityProvider(): TestIdentityProvider {
         issuingState: 'IA',
         expiresOn: expires.toISOString().slice(0, 10),
         selfieMatch: last !== 'mismatch',
+        documentNumberLast4: '4821',
         bookingId,
       };
     },

@@ -23,6 +23,8 @@ export interface IdentityOutcome {
   /** YYYY-MM-DD */
   expiresOn: string | null;
   selfieMatch: boolean | null;
+  /** The last 4 characters of the ID's number (never the whole number). */
+  documentNumberLast4: string | null;
   /** From the session's metadata, so a webhook can be placed without our row. */
   bookingId: string | null;
 }

@@ -14,10 +14,14 @@ import { identityVerifications, processedEvents } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
+import type { JournalActData } from '../journal/service.ts';
 import { detectFileType } from '../documents/service.ts';
 import { authorise, type AccessAction } from '../access/service.ts';
 import { onIdentityAttemptsExhausted } from '../notifications/events.ts';
 import { actChanged, takeTransition } from '../act/service.ts';
+import { kbaMessages, type NotaryKbaView } from '../../../shared/kba.ts';
+import { kbaForNotary, kbaJournalFacts } from './kba-service.ts';
+import { deleteKbaAttempts } from './kba-repository.ts';
 import { bookingForIdentity, deleteStaleAttempts, deleteVerification, findVerification, findVerificationBySession, latestVerified, listVerifications, type VerificationRow } from './repository.ts';
 
 /**
@@ -207,6 +211,7 @@ async function applyOutcome(tx: Tx, deps: Deps, row: VerificationRow, outcome: I
       issuingState: outcome.issuingState,
       expiresOn: outcome.expiresOn,
       selfieMatch: outcome.selfieMatch,
+      documentNumberLast4: outcome.documentNumberLast4,
       updatedAt: sql`now()`,
     })
     .where(eq(identityVerifications.id, row.id));
@@ -293,10 +298,12 @@ export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId
       issuingState: latest.issuingState,
       expiresOn: latest.expiresOn,
       selfieMatch: latest.selfieMatch,
+      documentNumberLast4: latest.documentNumberLast4,
       imageParts: latest.erasedAt ? [] : (latest.imageKeys ?? []).map((key) => key.match(/-(front|back|selfie)\.\w+$/)?.[1] ?? '').filter(Boolean),
       confirmedAt: latest.confirmedAt,
     },
-    startBlocker: await sessionStartBlocker(deps.db, bookingId),
+    kba: await kbaForNotary(deps, deps.db, bookingId),
+    startBlocker: await sessionStartBlocker(deps, deps.db, bookingId),
   };
 }
 
@@ -326,11 +333,42 @@ export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: {
  * (during the recording; needed before signing and sealing). Shown in the
  * room's Identity tab; the act's state machine enforces it (decision 073).
  */
-export async function sessionStartBlocker(db: DbOrTx, bookingId: string): Promise<string | null> {
+export async function sessionStartBlocker(deps: Pick<Deps, 'now' | 'config'>, db: DbOrTx, bookingId: string): Promise<string | null> {
+  return (await identityProofingStatus(deps, bookingId, db)).blocker;
+}
+
+export interface IdentityProofingStatus {
+  /** Credential analysis of the ID with a live selfie compared to its photo (provider verified). */
+  credentialAnalysis: { done: boolean; selfieMatch: boolean | null };
+  /** Knowledge-based authentication passed, fresh for this session. */
+  kba: NotaryKbaView;
+  /** The notary compared the verified ID with the person on camera. */
+  notaryConfirmation: { done: boolean; at: Date | null };
+  /** All three done: the act may be signed and sealed. */
+  complete: boolean;
+  /** The first thing missing, as the notary reads it; null when complete. */
+  blocker: string | null;
+}
+
+/**
+ * Where a booking's identity proofing stands (docs/decisions/085): credential
+ * analysis and KBA (the two of three methods the platform uses) and the
+ * notary's own visual confirmation. The session's start and the seal ask it;
+ * the act's state machine can too.
+ */
+export async function identityProofingStatus(deps: Pick<Deps, 'now' | 'config'> & { db?: DbOrTx }, bookingId: string, db: DbOrTx = deps.db!): Promise<IdentityProofingStatus> {
   const verified = await latestVerified(db, bookingId);
-  if (!verified) return identityMessages.notVerified;
-  if (!verified.confirmedAt) return identityMessages.notConfirmed;
-  return null;
+  const kba = await kbaForNotary(deps, db, bookingId);
+  const credentialAnalysis = { done: !!verified, selfieMatch: verified?.selfieMatch ?? null };
+  const notaryConfirmation = { done: !!verified?.confirmedAt, at: verified?.confirmedAt ?? null };
+  const blocker = !credentialAnalysis.done
+    ? identityMessages.notVerified
+    : kba.status !== 'passed'
+      ? kbaMessages.notaryPending
+      : !notaryConfirmation.done
+        ? identityMessages.notConfirmed
+        : null;
+  return { credentialAnalysis, kba, notaryConfirmation, complete: blocker === null, blocker };
 }
 
 /** One ID image for the booking's notary or an admin (audited). */
@@ -348,7 +386,8 @@ export async function openIdentityImage(deps: Deps, staff: StaffIdentity, verifi
 /**
  * Retention, as for documents: DOCUMENT_RETENTION_DAYS after the booking
  * finished, the ID photos are deleted and the personal details cleared (the
- * outcome and the provider's id stay; the journal keeps what the law asks).
+ * outcome and the provider's id stay; the journal keeps what the law asks);
+ * the identity questions' rows, with the sealed date of birth and address, go too.
  */
 export async function purgeExpiredIdentity(deps: Deps): Promise<{ erased: number; failed: number }> {
   const cutoff = new Date(deps.now().getTime() - deps.config.DOCUMENT_RETENTION_DAYS * 86_400_000);
@@ -374,8 +413,9 @@ export async function purgeExpiredIdentity(deps: Deps): Promise<{ erased: number
     }
     await deps.db
       .update(identityVerifications)
-      .set({ imageKeys: null, nameOnId: null, expiresOn: null, erasedAt: deps.now(), updatedAt: sql`now()` })
+      .set({ imageKeys: null, nameOnId: null, expiresOn: null, documentNumberLast4: null, erasedAt: deps.now(), updatedAt: sql`now()` })
       .where(eq(identityVerifications.id, row.id));
+    await deleteKbaAttempts(deps.db, row.booking_id);
     await writeAudit(deps.db, { actorType: 'system', action: 'identity.erased', entityType: 'booking', entityId: row.booking_id, data: { verificationId: row.id } });
     result.erased++;
   }
@@ -385,3 +425,32 @@ export async function purgeExpiredIdentity(deps: Deps): Promise<{ erased: number
 
 /** The booking's latest verified identity (the notarial act's certificate and journal read it). */
 export { latestVerified } from './repository.ts';
+
+/**
+ * What the journal entry of an act records of identity proofing: the methods
+ * and their results, the signer's address (opened from its sealed form), the
+ * ID's type, issuer, last 4 and expiry. Never SSN digits, never answers.
+ */
+export async function journalIdentity(deps: Deps, bookingId: string): Promise<{ address: string | null; identity: JournalActData['identity'] }> {
+  const verified = await latestVerified(deps.db, bookingId);
+  if (!verified) throw new DomainError('PRECONDITION_FAILED', identityMessages.notVerified);
+  const { address, kba } = await kbaJournalFacts(deps, bookingId);
+  const methods: NonNullable<JournalActData['identity']['methods']> = [
+    { method: 'credential_analysis', result: verified.selfieMatch ? 'verified, selfie matched' : 'verified', provider: verified.provider, reference: verified.providerSessionId },
+  ];
+  if (kba) methods.push({ method: 'knowledge_based_authentication', result: `passed (${kba.correct ?? '?'} of ${kba.total})`, provider: kba.provider, reference: kba.reference, attempt: kba.attempt, at: kba.passedAt });
+  if (verified.confirmedAt) methods.push({ method: 'notary_visual_confirmation', result: 'confirmed', at: verified.confirmedAt.toISOString() });
+  return {
+    address,
+    identity: {
+      provider: verified.provider,
+      verificationId: verified.providerSessionId,
+      idType: verified.documentType,
+      issuingState: verified.issuingState,
+      expiresOn: verified.expiresOn,
+      idNumberLast4: verified.documentNumberLast4,
+      selfieMatch: verified.selfieMatch,
+      methods,
+    },
+  };
+}

@@ -21,7 +21,18 @@ export interface JournalActData {
   pageCount: number;
   signerName: string;
   signerAddress: string | null;
-  identity: { provider: string; verificationId: string; idType: string | null; issuingState: string | null; expiresOn: string | null };
+  identity: {
+    provider: string;
+    verificationId: string;
+    idType: string | null;
+    issuingState: string | null;
+    expiresOn: string | null;
+    /** The last 4 characters of the ID's number, never the whole number. */
+    idNumberLast4?: string | null;
+    selfieMatch?: boolean | null;
+    /** The identity-proofing methods used and their results (docs/decisions/085). Never SSN digits or answers. */
+    methods?: { method: 'credential_analysis' | 'knowledge_based_authentication' | 'notary_visual_confirmation'; result: string; provider?: string; reference?: string; attempt?: number; at?: string }[];
+  };
   feeCents: number;
   currency: string;
   recordingRef: string | null;

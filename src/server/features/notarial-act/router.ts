@@ -13,8 +13,10 @@ import {
   sealInput,
   uploadCertificateInput,
 } from '../../../shared/notarial-act.ts';
+import { kbaAnswerInput, kbaStartInput } from '../../../shared/kba.ts';
 import { clientAddress, rateLimitedProcedure, router } from '../../trpc.ts';
 import { isSingleLine, singleLineMessage } from '../../../shared/fields.ts';
+import { answerKba, customerKba, startKba } from '../identity/kba-service.ts';
 import { confirmIdentity, customerIdentity, notaryIdentity, startStripeVerification } from '../identity/service.ts';
 import { listJournal, verifyJournal } from '../journal/service.ts';
 import { manageRate } from '../customer-links/service.ts';
@@ -27,6 +29,9 @@ const manageProcedure = rateLimitedProcedure(manageRate);
 export const manageActRouter = router({
   identity: manageProcedure.input(manageBookingInput).query(({ ctx, input }) => customerIdentity(ctx.deps, input.token)),
   startIdentity: manageProcedure.input(manageBookingInput).mutation(({ ctx, input }) => startStripeVerification(ctx.deps, input.token)),
+  kba: manageProcedure.input(manageBookingInput).query(({ ctx, input }) => customerKba(ctx.deps, input.token)),
+  startKba: manageProcedure.input(kbaStartInput).mutation(({ ctx, input }) => startKba(ctx.deps, input.token, input.person)),
+  answerKba: manageProcedure.input(kbaAnswerInput).mutation(({ ctx, input }) => answerKba(ctx.deps, input)),
   get: manageProcedure.input(manageBookingInput).query(({ ctx, input }) => act.actForCustomer(ctx.deps, input.token)),
   adoptSignature: manageProcedure.input(adoptSignatureInput).mutation(({ ctx, input }) => act.adoptSignature(ctx.deps, input)),
   giveConsent: manageProcedure.input(giveConsentInput).mutation(({ ctx, input }) => act.giveConsent(ctx.deps, input, clientAddress(ctx))),

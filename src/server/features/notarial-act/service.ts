@@ -15,8 +15,7 @@ import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { lockBookingRow } from '../booking/service.ts';
-import { latestVerified } from '../identity/service.ts';
-import { requireActAccess } from '../identity/service.ts';
+import { journalIdentity, requireActAccess, sessionStartBlocker } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
@@ -152,6 +151,9 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   // A transition of the act (decision 073): recording running, identity confirmed, location and consent given.
   await deps.db.transaction((tx) =>
     takeTransition(tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, kind: input.kind } }, async () => {
+      // Identity proofing complete, identity questions included (decision 085).
+      const blocker = await sessionStartBlocker(deps, tx, bookingId);
+      if (blocker) throw new DomainError('PRECONDITION_FAILED', blocker);
       const updated = await tx
         .update(notarialDocuments)
         .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: bytes.toString('base64'), signedAt: deps.now() })
@@ -293,6 +295,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
     // The act's guard (decision 073): recording running, identity confirmed, the oath for a jurat.
     await takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
+    // Identity proofing complete: credential analysis, identity questions, the notary's confirmation (decision 085).
+    if (await sessionStartBlocker(deps, tx, input.bookingId)) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
     if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
     const profile = await profileRow(tx, staff.user.id);
     if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
@@ -338,7 +342,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     // Beside the original, never over it.
     await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
     stored = true;
-    const verification = await latestVerified(deps.db, input.bookingId);
+    const proofing = await journalIdentity(deps, input.bookingId);
     // The journal names the recording of the act: the one running (or last stored) when sealing.
     const [recording] = await deps.db
       .select({ id: sessionRecordings.id })
@@ -358,14 +362,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         documentTitle: doc.originalName,
         pageCount: sealed.pageCount,
         signerName: signer.name,
-        signerAddress: null,
-        identity: {
-          provider: verification!.provider,
-          verificationId: verification!.providerSessionId,
-          idType: verification!.documentType,
-          issuingState: verification!.issuingState,
-          expiresOn: verification!.expiresOn,
-        },
+        signerAddress: proofing.address,
+        identity: proofing.identity,
         feeCents,
         currency: signer.currency,
         recordingRef: recording?.id ?? null,

@@ -146,6 +146,18 @@ export async function onIdentityAttemptsExhausted(tx: Tx, deps: Deps, event: { b
   });
 }
 
+/** Two identity-question quizzes failed in a row: staff are told (no answers, no personal details). */
+export async function onKbaLockedOut(tx: Tx, deps: Deps, event: { bookingId: string; attempt: number; lockedUntil: Date }): Promise<void> {
+  const booking = await loadBookingForMail(tx, event.bookingId);
+  if (!booking) return;
+  await enqueue(tx, deps, {
+    kind: 'kba_locked_out',
+    to: deps.config.STAFF_EMAIL,
+    content: templates.kbaLockedOut(booking, `/admin/bookings/${booking.id}`, `${event.lockedUntil.toISOString().slice(0, 16).replace('T', ' ')} UTC`),
+    dedupeKey: `kba-locked:${booking.id}:${event.attempt}`,
+  });
+}
+
 /**
  * The sealed PDF is ready. The email carries a link of its own, which admits
  * the booking page and its downloads only (customer-links' table).

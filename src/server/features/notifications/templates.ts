@@ -369,6 +369,18 @@ export function notarizedDocumentReady(b: BookingForMail, manageUrl: string): Em
   };
 }
 
+export function kbaLockedOut(b: BookingForMail, adminPath: string, lockedUntil: string): EmailContent {
+  return {
+    subject: `Identity questions failed twice (${b.reference})`,
+    heading: 'A customer is locked out of the identity questions',
+    blocks: [
+      { type: 'paragraph', text: `The customer of booking ${b.reference} did not pass the identity questions twice and may not try again until ${lockedUntil}. If the appointment is before then, please contact them to move it.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Customer', customerName(b)], ['Appointment', customerTime(b)]] },
+      { type: 'paragraph', text: `Open the booking in the console: ${adminPath}` },
+    ],
+  };
+}
+
 export function identityAttemptsExhausted(b: BookingForMail, adminPath: string): EmailContent {
   return {
     subject: `Identity verification failed ${maxIdentityAttempts} times (${b.reference})`,
