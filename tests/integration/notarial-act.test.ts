@@ -318,6 +318,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     await assign(b.bookingId, notary.id);
     cookies.notary = await notary.sessionCookie();
     await submit(b.token, 'Grace Hopper');
+    await kbaPassed(app.deps, b.bookingId);
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/${b.documentId}.webm` });
     await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
