@@ -129,6 +129,8 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
     return notifier;
   };
 
+  let queue: Promise<unknown> = Promise.resolve();
+
   // What the adapter sees as its pool: connect() hands out watched clients; query() (its NOTIFYs) uses the held one.
   const facade = {
     async connect() {
@@ -161,9 +163,14 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
         throw error;
       }
     },
-    query: async (...args: Parameters<pg.Pool['query']>) => {
-      const client = await notifierClient();
-      return (client.query as (...a: unknown[]) => unknown)(...args);
+    // One at a time, in order, on the held connection (pg deprecates queueing on a busy client).
+    query: (...args: Parameters<pg.Pool['query']>) => {
+      const run = queue.then(async () => {
+        const client = await notifierClient();
+        return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      });
+      queue = run.catch(() => {});
+      return run;
     },
   };
 
