@@ -320,7 +320,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await sealJurat()).status).toBe(200);
   });
 
-  it('fees in the journal: one fee per session as paid — the first act carries it, a second act of the session nothing', async () => {
+  it('supporting files are never sealed or journaled; fees in the journal: one per session as paid — the first act carries it, a second act nothing', async () => {
     const b = await readyToSeal();
     const [second] = await app.deps.db
       .insert(documents)
@@ -329,7 +329,17 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     await app.deps.storage.put(second!.storageKey, Readable.from(samplePdf), { contentType: 'application/pdf' });
     expect((await call('act.place', { bookingId: b.bookingId, documentId: second!.id, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: second!.id, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
-    for (const documentId of [b.documentId, second!.id]) {
+    // Marked as supporting (an ID photo), the second file is never signed or sealed and does not block Finish; taken back, it is a document again.
+    const support = (supporting: boolean) => call('act.markSupporting', { bookingId: b.bookingId, documentId: second!.id, supporting }, { cookie: cookies.notary });
+    expect((await call('act.markSupporting', { bookingId: b.bookingId, documentId: second!.id, supporting: true }, { cookie: cookies.notary2 })).status).toBe(403);
+    expect((await support(true)).data).toMatchObject({ documents: [{ supporting: false }, { supporting: true }] });
+    expect(await call('act.seal', { bookingId: b.bookingId, documentId: second!.id, actType: 'acknowledgment' }, { cookie: cookies.notary })).toMatchObject({ status: 409, message: actMessages.supportingFile });
+    expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).data).toMatchObject({ stage: 'sealed', allSealed: true });
+    expect(await finishBlocker(app.deps.db, b.bookingId)).toBeNull();
+    expect(await journalOf(b.bookingId)).toHaveLength(1);
+    expect((await support(false)).status).toBe(200);
+    expect(await finishBlocker(app.deps.db, b.bookingId)).toBe(actMessages.notSealed);
+    for (const documentId of [second!.id]) {
       expect((await call('act.seal', { bookingId: b.bookingId, documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
     }
     const [booking] = await app.deps.db.select({ priceCents: bookings.priceCents }).from(bookings).where(eq(bookings.id, b.bookingId));

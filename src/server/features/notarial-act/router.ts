@@ -9,6 +9,7 @@ import {
   confirmIdentityInput,
   journalRangeInput,
   markNotNotarizableInput,
+  markSupportingInput,
   placeSignatureInput,
   sealInput,
   uploadCertificateInput,
@@ -44,6 +45,7 @@ export const actRouter = router({
   place: notary.input(placeSignatureInput).mutation(({ ctx, input }) => act.placeSignature(ctx.deps, ctx.staff, input)),
   administerOath: notary.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
   seal: notary.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
+  markSupporting: notary.input(markSupportingInput).mutation(({ ctx, input }) => act.markSupporting(ctx.deps, ctx.staff, input)),
   markNotNotarizable: notary.input(markNotNotarizableInput).mutation(({ ctx, input }) => act.markNotNotarizable(ctx.deps, ctx.staff, input)),
   resendDocument: office.input(bookingIdInput).mutation(async ({ ctx, input }) => {
     await act.resendDocumentReady(ctx.deps, ctx.staff, input.bookingId);
