@@ -268,10 +268,10 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
   });
 
   /** A booking whose document is placed and signed, identity confirmed, a recording running: ready to seal. */
-  async function readyToSeal() {
+  async function readyToSeal(who: TestStaffUser = notary) {
     const b = await confirmedBooking(app.deps);
-    await assign(b.bookingId, notary.id);
-    cookies.notary = await notary.sessionCookie();
+    await assign(b.bookingId, who.id);
+    cookies.notary = await who.sessionCookie();
     await submit(b.token, 'Grace Hopper');
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/${b.documentId}.webm` });
@@ -345,6 +345,19 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [booking] = await app.deps.db.select({ priceCents: bookings.priceCents }).from(bookings).where(eq(bookings.id, b.bookingId));
     const fees = (await journalOf(b.bookingId)).map((e) => (e as unknown as { feeCents: number }).feeCents);
     expect(fees).toEqual([booking!.priceCents, 0]);
+  });
+
+  it('the certificate is dated in the commissioning state’s zone, not the notary’s console zone', async () => {
+    const eastern = await createStaffUser(app.deps, { role: 'notary', name: 'Erin Easton', timeZone: 'America/New_York' });
+    const b = await readyToSeal(eastern);
+    const sealed = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
+    expect(sealed.status).toBe(200);
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    const file = path.join(dir, `${kind}-zone.pdf`);
+    writeFileSync(file, await buffer((await app.deps.storage.get(act!.sealedKey!)).body));
+    const text = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout;
+    expect(text).toContain('Central Standard Time');
+    expect(text).not.toContain('Eastern Standard Time');
   });
 
   it('a seal claim within its lease refuses a second seal; a stale one (a crashed node) is taken over', async () => {

@@ -22,6 +22,7 @@ import { bookingIdForToken } from '../manage-booking/service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { actAnswers, actChanged, actStage, administerOath as administerOathStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
+import { commissionStateTimeZone } from '../../../shared/commission-zones.ts';
 import { documentIsReadable } from './document-check.ts';
 /**
  * pdf-lib, @signpdf and node-forge (some 250 files) load with the first page
@@ -326,7 +327,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         act: {
           type: input.actType,
           performedAt: now,
-          timeZone: staff.user.timeZone,
+          // Dated in the commissioning state's zone, not the notary's console zone (issue 26).
+          timeZone: commissionStateTimeZone(profile.commissionState) ?? staff.user.timeZone,
           signerName: signer.name,
           documentTitle: doc.originalName,
           notaryName,
