@@ -3,6 +3,7 @@ ALTER TABLE "notarial_documents" ADD COLUMN "seal_claim_until" timestamp with ti
 ALTER TABLE "notarial_documents" ADD COLUMN "not_notarizable_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "notarial_documents" ADD COLUMN "not_notarizable_reason" text;--> statement-breakpoint
 ALTER TABLE "notarial_documents" ADD COLUMN "not_notarizable_by" uuid;--> statement-breakpoint
+ALTER TABLE "notarial_documents" ADD COLUMN "supporting_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "notary_sessions" ADD COLUMN "consent_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "notary_sessions" ADD COLUMN "consent_address" text;--> statement-breakpoint
 ALTER TABLE "notary_sessions" ADD COLUMN "signer_location" text;--> statement-breakpoint

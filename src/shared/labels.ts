@@ -43,6 +43,8 @@ const auditActionLabels: Record<string, string> = {
   'booking.paid_after_cancel': 'Paid after cancellation',
   'payment.refunded_after_cancellation': 'Refunded after cancellation',
   'booking.refunded': 'Refunded by an admin',
+  'document.supporting': 'Marked as a supporting file',
+  'document.to_notarize': 'Marked as a document to notarize',
   'document.not_notarizable': 'Document marked as not notarizable',
   'document.notarizable_again': 'Document no longer marked as not notarizable',
   'document.uploaded': 'Document uploaded',

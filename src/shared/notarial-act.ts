@@ -123,6 +123,7 @@ export const markNotNotarizableInput = z.object({
   notNotarizable: z.boolean().default(true),
   reason: z.string().trim().max(500).optional(),
 });
+export const markSupportingInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), supporting: z.boolean() });
 export const notNotarizableReasonRequired = 'Say why this document cannot be notarized.';
 export const confirmIdentityInput = z.object({ bookingId: z.uuid(), verificationId: z.uuid() });
 
@@ -140,6 +141,8 @@ export interface ActDocumentView {
   /** Set aside by the notary (unreadable, refused): never sealed, does not block Finish. */
   notNotarizable: boolean;
   notNotarizableReason: string | null;
+  /** A supporting file (an ID photo, a reference copy): shown, never sealed or journaled; does not block Finish. */
+  supporting: boolean;
 }
 
 export interface ActView {
@@ -180,6 +183,7 @@ export const actMessages = {
   cancelAfterSealStaff: 'This booking cannot be cancelled: a document of it has already been notarized (sealed), and the act stands. An admin can still refund the payment with a reason.',
   refundReasonRequired: 'Please give a reason for the refund.',
   nothingToRefund: 'There is nothing left to refund on this booking.',
+  supportingFile: 'This is a supporting file: it is shown in the session but never signed or sealed.',
   markedNotNotarizable: 'This document was marked as not notarizable; it cannot be signed or sealed.',
 } as const;
 

@@ -258,8 +258,22 @@ describe('session room', () => {
     await n.getByText('Recordings: 1 saved').waitFor({ timeout: 30_000 });
     await n.getByRole('button', { name: 'Finish session' }).click();
     await n.getByRole('radio', { name: 'Completed', exact: true }).check();
+    // Finish ends it for everyone within 2 s: both rooms say so, media stops, the customer is offered the download.
+    const finishing = n.waitForResponse((r) => r.url().includes('/trpc/session.finish') && r.ok());
     await n.getByRole('button', { name: 'Finish and email the customer' }).click();
-    await c.getByText('This video session has ended.').first().waitFor();
+    await finishing;
+    const finishedAt = Date.now();
+    await Promise.all([
+      c.getByTestId('connection-status').getByText('This video session has ended.').waitFor({ timeout: 2_000 }),
+      n.getByTestId('connection-status').getByText('This video session has ended.').waitFor({ timeout: 2_000 }),
+      c.getByRole('link', { name: actLabels.downloadNotarized }).waitFor({ timeout: 2_000 }),
+    ]);
+    expect(Date.now() - finishedAt).toBeLessThan(2_000);
+    const mediaStopped = (page: Page) =>
+      page.evaluate(() => [...document.querySelectorAll('video')].every((v) => !(v.srcObject instanceof MediaStream) || v.srcObject.getTracks().every((t) => t.readyState === 'ended')));
+    await expect.poll(() => mediaStopped(c), { timeout: 2_000 }).toBe(true);
+    await expect.poll(() => mediaStopped(n), { timeout: 2_000 }).toBe(true);
+    expect(await axeViolations(c)).toEqual([]);
 
     // Playback: the notary's console lists the recording; a range request answers 206.
     await n.goto(`${fixture.server.url}/admin/appointments/${f.bookingId}`);

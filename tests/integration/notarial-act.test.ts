@@ -313,10 +313,10 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
   });
 
   /** A booking whose document is placed and signed, identity confirmed, a recording running: ready to seal. */
-  async function readyToSeal() {
+  async function readyToSeal(who: TestStaffUser = notary) {
     const b = await confirmedBooking(app.deps);
-    await assign(b.bookingId, notary.id);
-    cookies.notary = await notary.sessionCookie();
+    await assign(b.bookingId, who.id);
+    cookies.notary = await who.sessionCookie();
     await submit(b.token, 'Grace Hopper');
     await kbaPassed(app.deps, b.bookingId);
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
@@ -366,7 +366,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await sealJurat()).status).toBe(200);
   });
 
-  it('fees in the journal: one fee per session as paid — the first act carries it, a second act of the session nothing', async () => {
+  it('supporting files are never sealed or journaled; fees in the journal: one per session as paid — the first act carries it, a second act nothing', async () => {
     const b = await readyToSeal();
     const [second] = await app.deps.db
       .insert(documents)
@@ -375,12 +375,35 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     await app.deps.storage.put(second!.storageKey, Readable.from(samplePdf), { contentType: 'application/pdf' });
     expect((await call('act.place', { bookingId: b.bookingId, documentId: second!.id, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: second!.id, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
-    for (const documentId of [b.documentId, second!.id]) {
+    // Marked as supporting (an ID photo), the second file is never signed or sealed and does not block Finish; taken back, it is a document again.
+    const support = (supporting: boolean) => call('act.markSupporting', { bookingId: b.bookingId, documentId: second!.id, supporting }, { cookie: cookies.notary });
+    expect((await call('act.markSupporting', { bookingId: b.bookingId, documentId: second!.id, supporting: true }, { cookie: cookies.notary2 })).status).toBe(403);
+    expect((await support(true)).data).toMatchObject({ documents: [{ supporting: false }, { supporting: true }] });
+    expect(await call('act.seal', { bookingId: b.bookingId, documentId: second!.id, actType: 'acknowledgment' }, { cookie: cookies.notary })).toMatchObject({ status: 409, message: actMessages.supportingFile });
+    expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).data).toMatchObject({ stage: 'sealed', allSealed: true });
+    expect(await finishBlocker(app.deps.db, b.bookingId)).toBeNull();
+    expect(await journalOf(b.bookingId)).toHaveLength(1);
+    expect((await support(false)).status).toBe(200);
+    expect(await finishBlocker(app.deps.db, b.bookingId)).toBe(actMessages.notSealed);
+    for (const documentId of [second!.id]) {
       expect((await call('act.seal', { bookingId: b.bookingId, documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
     }
     const [booking] = await app.deps.db.select({ priceCents: bookings.priceCents }).from(bookings).where(eq(bookings.id, b.bookingId));
     const fees = (await journalOf(b.bookingId)).map((e) => (e as unknown as { feeCents: number }).feeCents);
     expect(fees).toEqual([booking!.priceCents, 0]);
+  });
+
+  it('the certificate is dated in the commissioning state’s zone, not the notary’s console zone', async () => {
+    const eastern = await createStaffUser(app.deps, { role: 'notary', name: 'Erin Easton', timeZone: 'America/New_York' });
+    const b = await readyToSeal(eastern);
+    const sealed = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
+    expect(sealed.status).toBe(200);
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    const file = path.join(dir, `${kind}-zone.pdf`);
+    writeFileSync(file, await buffer((await app.deps.storage.get(act!.sealedKey!)).body));
+    const text = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout;
+    expect(text).toContain('Central Standard Time');
+    expect(text).not.toContain('Eastern Standard Time');
   });
 
   it('a seal claim within its lease refuses a second seal; a stale one (a crashed node) is taken over', async () => {

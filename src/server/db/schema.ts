@@ -436,6 +436,8 @@ export const notarialDocuments = pgTable(
     notNotarizableAt: timestamp('not_notarizable_at', { withTimezone: true }),
     notNotarizableReason: text('not_notarizable_reason'),
     notNotarizableBy: uuid('not_notarizable_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    /** A supporting file (an ID photo, a reference copy): shown in the room, never signed, sealed or journaled. */
+    supportingAt: timestamp('supporting_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('notarial_documents_booking_idx').on(t.bookingId)],

@@ -51,6 +51,8 @@ function SignerSide({ token }: { token: string }) {
             <p className="flex items-center gap-2 text-sm font-semibold text-green-800">
               <BadgeCheck className="h-4 w-4" aria-hidden="true" /> Sealed by the notary. You can download it from your booking page.
             </p>
+          ) : doc.supporting ? (
+            <p className="text-sm text-slate-800">A supporting file: shown in the session, not signed or notarized.</p>
           ) : doc.notNotarizable ? (
             <p className="text-sm text-slate-800">The notary cannot notarize this document: {doc.notNotarizableReason}</p>
           ) : doc.signed ? (
@@ -190,7 +192,9 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
   return (
     <li className="grid gap-3 rounded-md border border-slate-200 p-3">
       <p className="font-semibold text-slate-900">{doc.name}</p>
-      {doc.notNotarizable ? (
+      {doc.supporting ? (
+        <Supporting bookingId={bookingId} doc={doc} onView={onView} />
+      ) : doc.notNotarizable ? (
         <NotNotarizable bookingId={bookingId} doc={doc} onView={onView} />
       ) : doc.sealed ? (
         <div className="grid gap-1">
@@ -270,7 +274,10 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
               </div>
             </div>
           )}
-          <NotNotarizable bookingId={bookingId} doc={doc} onView={onView} />
+          <div className="flex flex-wrap gap-2">
+            <Supporting bookingId={bookingId} doc={doc} onView={onView} />
+            <NotNotarizable bookingId={bookingId} doc={doc} onView={onView} />
+          </div>
         </>
       )}
       {(place.error || seal.error) && (
@@ -346,6 +353,20 @@ function OathControl({ bookingId, view, onView }: { bookingId: string; view: Act
         {actTexts.administerOath}
       </Button>
       {administer.error && <p role="alert" className="text-red-700">{administer.error.message}</p>}
+    </div>
+  );
+}
+
+/** A supporting file (an ID photo, a reference copy) is shown but never sealed or journaled, and does not hold up Finish. */
+function Supporting({ bookingId, doc, onView }: { bookingId: string; doc: ActDocumentView; onView: (view: ActView) => void }) {
+  const mark = trpc.act.markSupporting.useMutation({ onSuccess: onView });
+  return (
+    <div className="grid gap-2">
+      {doc.supporting && <p role="status" className="text-slate-800">A supporting file: shown in the session, never sealed or journaled.</p>}
+      <Button type="button" variant="outline" className="justify-self-start" disabled={mark.isPending} onClick={() => mark.mutate({ bookingId, documentId: doc.documentId, supporting: !doc.supporting })}>
+        {doc.supporting ? 'Notarize this document' : 'Mark as supporting file'}
+      </Button>
+      {mark.error && <p role="alert" className="text-red-700">{mark.error.message}</p>}
     </div>
   );
 }

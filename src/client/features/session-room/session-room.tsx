@@ -32,6 +32,7 @@ import {
   type SessionView,
 } from '../../../shared/session.ts';
 import { actStageLabels } from '../../../shared/act-stages.ts';
+import { actLabels } from '../../../shared/notarial-act.ts';
 import { senderName } from './chat-tab.tsx';
 import { RoomConnection, type ConnectionStatus } from './connection.ts';
 import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
@@ -183,7 +184,15 @@ function RoomView(props: {
 
   const context: RoomContextValue = { session, role, access, channel, connection, messages: state.messages, documentFocus };
   const tabs = roomTabs.filter((t) => !t.roles || t.roles.includes(role));
-  const ended = state.status === 'closed' || state.status === 'left';
+  // Finished (the view the server announced) ends the room for both, whether or not the
+  // socket's "closed" reached this browser: media stops, the connection closes (issue 26).
+  const finished = session.finishedAt !== null;
+  const ended = finished || state.status === 'closed' || state.status === 'left';
+  useEffect(() => {
+    if (!finished) return;
+    connection.close();
+    choice.stream.getTracks().forEach((track) => track.stop());
+  }, [finished, connection, choice.stream]);
   const captions = state.messages.filter((m) => m.sender !== role).slice(-2);
 
   return (
@@ -197,7 +206,7 @@ function RoomView(props: {
             Stage: {actStageLabels[session.stage]}
           </p>
           <p role="status" data-testid="connection-status" className="rounded-full bg-slate-100 px-3 py-1 text-sm font-semibold text-slate-900">
-            {state.status === 'closed' && state.closedReason ? state.closedReason : statusText(state.status, other)}
+            {finished ? sessionMessages.closed : state.status === 'closed' && state.closedReason ? state.closedReason : statusText(state.status, other)}
           </p>
         </div>
         {session.recordingActive && (
@@ -249,7 +258,11 @@ function RoomView(props: {
             </div>
 
             {role === 'notary' && !ended && <NotaryControls access={access} session={session} localRef={localRef} remoteRef={remoteRef} localStream={choice.stream} remoteStream={state.remoteStream} />}
-            {ended && <BackLink href={props.backHref} label={props.backLabel} />}
+            {ended && role === 'customer' && session.outcome === 'completed' ? (
+              <BackLink href={props.backHref} label={actLabels.downloadNotarized} />
+            ) : (
+              ended && <BackLink href={props.backHref} label={props.backLabel} />
+            )}
           </div>
 
           <Tabs.Root value={tab} onValueChange={setTab} className="rounded-xl border border-slate-200 bg-white p-3">

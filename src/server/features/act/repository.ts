@@ -25,7 +25,7 @@ export async function loadFacts(db: DbOrTx, bookingId: string): Promise<ActFacts
       .where(and(eq(identityVerifications.bookingId, bookingId), eq(identityVerifications.status, 'verified'))),
     db.select({ status: sessionRecordings.status }).from(sessionRecordings).where(and(eq(sessionRecordings.bookingId, bookingId), ne(sessionRecordings.status, 'deleted'))),
     db
-      .select({ signedAt: notarialDocuments.signedAt, sealedAt: notarialDocuments.sealedAt, excludedAt: notarialDocuments.notNotarizableAt })
+      .select({ signedAt: notarialDocuments.signedAt, sealedAt: notarialDocuments.sealedAt, excludedAt: notarialDocuments.notNotarizableAt, supportingAt: notarialDocuments.supportingAt })
       .from(documents)
       .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
       .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored'), sql`${documents.scanStatus} <> 'infected'`)),
@@ -42,7 +42,8 @@ export async function loadFacts(db: DbOrTx, bookingId: string): Promise<ActFacts
     consentGiven: !!booking.consentAt,
     oathRequested: !!booking.oathRequestedAt,
     oathTaken: !!booking.oathAnsweredAt,
-    documents: docs.map((d) => ({ signed: !!d.signedAt, sealed: !!d.sealedAt, excluded: !!d.excludedAt })),
+    // Set aside (not notarizable) and supporting files are neither sealed nor waited for.
+    documents: docs.map((d) => ({ signed: !!d.signedAt, sealed: !!d.sealedAt, excluded: !!d.excludedAt || !!d.supportingAt })),
   };
 }
 

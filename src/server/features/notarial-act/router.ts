@@ -9,6 +9,7 @@ import {
   confirmIdentityInput,
   journalRangeInput,
   markNotNotarizableInput,
+  markSupportingInput,
   placeSignatureInput,
   sealInput,
   uploadCertificateInput,
@@ -54,6 +55,7 @@ export const actRouter = router({
   place: bookingStaff.input(placeSignatureInput).mutation(({ ctx, input }) => act.placeSignature(ctx.deps, ctx.staff, input)),
   administerOath: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
   seal: bookingStaff.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
+  markSupporting: bookingStaff.input(markSupportingInput).mutation(({ ctx, input }) => act.markSupporting(ctx.deps, ctx.staff, input)),
   markNotNotarizable: bookingStaff.input(markNotNotarizableInput).mutation(({ ctx, input }) => act.markNotNotarizable(ctx.deps, ctx.staff, input)),
   resendDocument: bookingStaff.input(bookingIdInput).mutation(async ({ ctx, input }) => {
     await act.resendDocumentReady(ctx.deps, ctx.staff, input.bookingId);

@@ -22,6 +22,7 @@ import { isUuid } from '../../../shared/ids.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { actAnswers, actChanged, actStage, administerOath as administerOathStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
+import { commissionStateTimeZone } from '../../../shared/commission-zones.ts';
 import { documentIsReadable } from './document-check.ts';
 /**
  * pdf-lib, @signpdf and node-forge (some 250 files) load with the first page
@@ -75,6 +76,7 @@ function documentView(doc: typeof documents.$inferSelect, act: ActRow | null): A
     pageCount: act?.pageCount ?? null,
     notNotarizable: !!act?.notNotarizableAt,
     notNotarizableReason: act?.notNotarizableReason ?? null,
+    supporting: !!act?.supportingAt,
   };
 }
 
@@ -83,7 +85,7 @@ async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
   const signer = await signerName(db, bookingId);
   const docs = rows.map((r) => documentView(r.doc, r.act));
   // Documents set aside as not notarizable are neither sealed nor waited for.
-  const toSeal = docs.filter((d) => !d.notNotarizable);
+  const toSeal = docs.filter((d) => !d.notNotarizable && !d.supporting);
   const [{ stage }, answers] = await Promise.all([actStage(db, bookingId), actAnswers(db, bookingId)]);
   return {
     bookingId,
@@ -125,6 +127,7 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
   if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
   if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
+  if (act?.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
   const { pageCountOf } = await pdfModule();
   const source = await readSource(deps, doc);
   const pages = await notarizable(source, () => pageCountOf(source));
@@ -145,6 +148,7 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   if (!act?.placement) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
   if (act.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
   if (act.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
+  if (act.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
   const bytes = Buffer.from(input.png.slice(input.png.indexOf(',') + 1), 'base64');
   if (bytes.length < 60 || !bytes.subarray(0, 8).equals(pngMagic)) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
@@ -293,6 +297,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     const { doc, act } = await documentOfBooking(tx, input.bookingId, input.documentId);
     if (act?.sealedAt) return null;
     if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
+    if (act?.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
     // The act's guard (decision 073): recording running, identity confirmed, the oath for a jurat.
     await takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
     // Identity proofing complete: credential analysis, identity questions, the notary's confirmation (decision 085).
@@ -327,7 +332,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         act: {
           type: input.actType,
           performedAt: now,
-          timeZone: staff.user.timeZone,
+          // Dated in the commissioning state's zone, not the notary's console zone (issue 26).
+          timeZone: commissionStateTimeZone(profile.commissionState) ?? staff.user.timeZone,
           signerName: signer.name,
           documentTitle: doc.originalName,
           notaryName,
@@ -413,7 +419,7 @@ async function notarizable<T>(source: { bytes: Buffer; contentType: string }, wo
 export async function finishBlocker(db: DbOrTx, bookingId: string): Promise<string | null> {
   // A booking without documents has nothing to seal; a document set aside as not notarizable is not waited for.
   const view = await actView(db, bookingId);
-  return view.documents.every((d) => d.sealed || d.notNotarizable) ? null : actMessages.notSealed;
+  return view.documents.every((d) => d.sealed || d.notNotarizable || d.supporting) ? null : actMessages.notSealed;
 }
 
 /**
@@ -488,6 +494,28 @@ export async function openSealed(deps: Deps, caller: Caller, input: { documentId
   const grant = await authorise(deps, caller, 'download_notarized', { bookingId: row.bookingId, notaryId: row.sealedBy });
   const object = await deps.storage.get(row.key);
   return { ...object, bookingId: row.bookingId, grant, name: `${row.name.replace(/\.[^.]+$/, '')}-notarized.pdf` };
+}
+
+/**
+ * The notary marks a file as supporting (an ID photo, a reference copy) or as
+ * a document to notarize again: a supporting file is shown in the room but
+ * never signed, sealed or journaled, and does not hold up Finish. Under the
+ * booking's lock; a sealed document stays what it is.
+ */
+export async function markSupporting(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; supporting: boolean }): Promise<ActView> {
+  await requireActAccess(deps, staff, input.bookingId, 'seal');
+  const changed = await deps.db.transaction(async (tx) => {
+    await lockBookingRow(tx, input.bookingId);
+    const { doc, act } = await documentOfBooking(tx, input.bookingId, input.documentId);
+    if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+    if (!!act?.supportingAt === input.supporting) return false;
+    const values = { supportingAt: input.supporting ? deps.now() : null };
+    await tx.insert(notarialDocuments).values({ bookingId: input.bookingId, documentId: doc.id, ...values }).onConflictDoUpdate({ target: notarialDocuments.documentId, set: values });
+    await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: input.supporting ? 'document.supporting' : 'document.to_notarize', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id } });
+    return true;
+  });
+  if (changed) actChanged(deps, input.bookingId);
+  return actView(deps.db, input.bookingId);
 }
 
 // ---- The signer's location and consent, the oath (issue 26) ----------------------------------
