@@ -23,19 +23,37 @@ export function BookingsPage() {
   const day = params.get('day') ?? '';
   const status = (params.get('status') ?? 'active') as StatusFilter;
   const q = params.get('q') ?? '';
+  /** Where this page starts (the previous page's cursor) and its number, both in the address. */
+  const after = params.get('after') ?? '';
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
   const [draft, setDraft] = useState(q);
   const ids = { day: useId(), status: useId(), q: useId() };
-  const list = trpc.console.bookings.list.useQuery({ day: day || undefined, status, q: q || undefined });
+  const list = trpc.console.bookings.list.useQuery({ day: day || undefined, status, q: q || undefined, after: after || undefined });
   const zone = staffZone(staff);
   const now = Date.now();
 
+  /** A changed filter starts again from the first page. */
   const update = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);
+    next.delete('after');
+    next.delete('page');
     for (const [key, value] of Object.entries(changes)) {
       if (value) next.set(key, value);
       else next.delete(key);
     }
     setParams(next, { replace: true });
+  };
+  /** The address of another page with the same filters (paging adds to the history: Back returns). */
+  const pageLink = (cursor: string | null, number: number) => {
+    const next = new URLSearchParams(params);
+    next.delete('after');
+    next.delete('page');
+    if (cursor) {
+      next.set('after', cursor);
+      next.set('page', String(number));
+    }
+    const query = next.toString();
+    return query ? `?${query}` : '?';
   };
   const onSearch = (event: FormEvent) => {
     event.preventDefault();
@@ -83,10 +101,14 @@ export function BookingsPage() {
         </div>
       </form>
 
-      <Loaded query={list} what="bookings" failure={list.error && `Could not load bookings: ${errorMessage(list.error)}`} empty="No bookings match these filters.">
-        {(rows) => (
+      <Loaded query={list} what="bookings" failure={list.error && `Could not load bookings: ${errorMessage(list.error)}`}>
+        {({ items: rows, next }) =>
+          rows.length === 0 && !after ? (
+            <p className="text-slate-700">No bookings match these filters.</p>
+          ) : (
+          <>
           <DataTable
-            caption={`Bookings, upcoming first, times in ${zone}`}
+            caption={`Bookings, upcoming first, times in ${zone}${after || next ? ` — page ${page}` : ''}`}
             columns={[`Time (${zone.replaceAll('_', ' ')})`, 'Customer', 'Reference', 'Status', 'Notary', 'Documents']}
           >
             {rows.map((b) => (
@@ -107,7 +129,24 @@ export function BookingsPage() {
               </tr>
             ))}
           </DataTable>
-        )}
+          {(after || next) && (
+            <nav aria-label="Bookings pages" className="mt-4 flex items-center gap-4">
+              {after && (
+                <Link to={pageLink(null, 1)} className="font-medium text-blue-700 underline underline-offset-2">
+                  First page
+                </Link>
+              )}
+              <span className="text-slate-700">Page {page}</span>
+              {next && (
+                <Link to={pageLink(next, page + 1)} className="font-medium text-blue-700 underline underline-offset-2">
+                  Next page
+                </Link>
+              )}
+            </nav>
+          )}
+          </>
+          )
+        }
       </Loaded>
     </>
   );
