@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Input, Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import type { Outputs } from '../../lib/rpc.ts';
 import { bookingStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import { statusLabels, timeIn } from './format.ts';
 import { errorMessage } from '../../lib/errors.ts';
@@ -30,7 +31,6 @@ export function BookingsPage() {
   const ids = { day: useId(), status: useId(), q: useId() };
   const list = trpc.console.bookings.list.useQuery({ day: day || undefined, status, q: q || undefined, after: after || undefined });
   const zone = staffZone(staff);
-  const now = Date.now();
 
   /** A changed filter starts again from the first page. */
   const update = (changes: Record<string, string>) => {
@@ -102,52 +102,59 @@ export function BookingsPage() {
       </form>
 
       <Loaded query={list} what="bookings" failure={list.error && `Could not load bookings: ${errorMessage(list.error)}`}>
-        {({ items: rows, next }) =>
-          rows.length === 0 && !after ? (
+        {({ items, next }) =>
+          items.length === 0 && !after ? (
             <p className="text-slate-700">No bookings match these filters.</p>
           ) : (
-          <>
-          <DataTable
-            caption={`Bookings, upcoming first, times in ${zone}${after || next ? ` — page ${page}` : ''}`}
-            columns={[`Time (${zone.replaceAll('_', ' ')})`, 'Customer', 'Reference', 'Status', 'Notary', 'Documents']}
-          >
-            {rows.map((b) => (
-              <tr key={b.id} className={b.startsAt && b.startsAt.getTime() < now ? 'text-slate-700' : undefined}>
-                <td className="px-4 py-3">{timeIn(b.startsAt, zone)}</td>
-                <td className="px-4 py-3">
-                  <Link to={`/admin/bookings/${b.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
-                    {b.customer?.name || 'No contact yet'}
-                  </Link>
-                  {b.customer && <div className="text-slate-600">{b.customer.email}</div>}
-                </td>
-                <td className="px-4 py-3 font-mono">{b.reference}</td>
-                <td className="px-4 py-3">
-                  <StatusBadge status={b.status} />
-                </td>
-                <td className="px-4 py-3">{b.notary?.name ?? 'Unassigned'}</td>
-                <td className="px-4 py-3">{b.documentCount}</td>
-              </tr>
-            ))}
-          </DataTable>
-          {(after || next) && (
-            <nav aria-label="Bookings pages" className="mt-4 flex items-center gap-4">
-              {after && (
-                <Link to={pageLink(null, 1)} className="font-medium text-blue-700 underline underline-offset-2">
-                  First page
-                </Link>
+            <>
+              <BookingRows rows={items} zone={zone} caption={`Bookings, upcoming first, times in ${zone}${after || next ? ` — page ${page}` : ''}`} />
+              {(after || next) && (
+                <nav aria-label="Bookings pages" className="mt-4 flex items-center gap-4">
+                  {after && (
+                    <Link to={pageLink(null, 1)} className="font-medium text-blue-700 underline underline-offset-2">
+                      First page
+                    </Link>
+                  )}
+                  <span className="text-slate-700">Page {page}</span>
+                  {next && (
+                    <Link to={pageLink(next, page + 1)} className="font-medium text-blue-700 underline underline-offset-2">
+                      Next page
+                    </Link>
+                  )}
+                </nav>
               )}
-              <span className="text-slate-700">Page {page}</span>
-              {next && (
-                <Link to={pageLink(next, page + 1)} className="font-medium text-blue-700 underline underline-offset-2">
-                  Next page
-                </Link>
-              )}
-            </nav>
-          )}
-          </>
+            </>
           )
         }
       </Loaded>
     </>
+  );
+}
+
+type BookingRow = Outputs['console']['bookings']['list']['items'][number];
+
+/** One page of bookings; past appointments in a quieter colour. */
+function BookingRows({ rows, zone, caption }: { rows: BookingRow[]; zone: string; caption: string }) {
+  const now = Date.now();
+  return (
+    <DataTable caption={caption} columns={[`Time (${zone.replaceAll('_', ' ')})`, 'Customer', 'Reference', 'Status', 'Notary', 'Documents']}>
+      {rows.map((b) => (
+        <tr key={b.id} className={b.startsAt && b.startsAt.getTime() < now ? 'text-slate-700' : undefined}>
+          <td className="px-4 py-3">{timeIn(b.startsAt, zone)}</td>
+          <td className="px-4 py-3">
+            <Link to={`/admin/bookings/${b.id}`} className="font-medium text-blue-700 underline-offset-2 hover:underline">
+              {b.customer?.name || 'No contact yet'}
+            </Link>
+            {b.customer && <div className="text-slate-600">{b.customer.email}</div>}
+          </td>
+          <td className="px-4 py-3 font-mono">{b.reference}</td>
+          <td className="px-4 py-3">
+            <StatusBadge status={b.status} />
+          </td>
+          <td className="px-4 py-3">{b.notary?.name ?? 'Unassigned'}</td>
+          <td className="px-4 py-3">{b.documentCount}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
