@@ -14,18 +14,18 @@
  * docs/benchmarks.md (a --quick run writes nothing unless --write is given).
  * Builds first when dist/ is missing (or with --build).
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import { freePort } from '../tests/helpers/server.ts';
 import { measureBundles, type RouteBundle } from './bench/bundle.ts';
 import { buildPageFloor } from './bench/floor-page.ts';
 import { runLighthouse, type LighthousePage } from './bench/lighthouse.ts';
 import { ownRss, residentOnce, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
+import { startBenchServer, type BenchServer } from './bench/server.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
@@ -75,106 +75,6 @@ function ensureBuilt() {
   log('building (npm run build)');
   const result = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error('npm run build failed');
-}
-
-/** The server as production runs it, with limits that would refuse a benchmark lifted (see the report). */
-const serverEnv = {
-  LOG_LEVEL: 'warn',
-  TRUST_PROXY: '1',
-  BOOKING_SLOT_CAPACITY: '1000000',
-};
-
-interface BenchServer {
-  url: string;
-  pid: number;
-  /** Milliseconds from spawn to the first 200 from /healthz. */
-  startMs: number;
-  /** Highest RSS during start-up (VmHWM at healthy). */
-  startPeakBytes: number | null;
-  /** Highest memory during start-up with each page counted once (when asked for: `residentPeak`). */
-  startPeakOnceBytes: number | null;
-  sqlRecordFile: string;
-  stop(): Promise<void>;
-}
-
-/**
- * The V8 flags `npm run serve` starts the server with (decision 054: the young
- * generation's size), so the bench measures the process users run.
- */
-function serveNodeFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  return (scripts.serve ?? '').split(/\s+/).filter((word) => word.startsWith('--') && !word.startsWith('--env-file'));
-}
-
-/**
- * The built server in its own process, with scripts/bench/record-sql.ts preloaded
- * (inactive until the bench asks it to record an endpoint's statements).
- */
-async function startBenchServer(env: Record<string, string>, dataDir: string, { residentPeak = false } = {}): Promise<BenchServer> {
-  const port = await freePort();
-  const sqlRecordFile = path.join(dataDir, 'sql-record.jsonl');
-  writeFileSync(sqlRecordFile, '');
-  let output = '';
-  const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...serveNodeFlags(), '--import', './scripts/bench/record-sql.ts', 'src/server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_COOKIE_SECURE: 'false', BENCH_SQL_RECORD: sqlRecordFile, ...serverEnv, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Start-up's peak over the server and its children: a first start's initdb
-  // runs in a process that has exited by healthy (decision 054).
-  const startSampler = sampleRss(child.pid!);
-  const onceSampler = residentPeak ? startResidentSampler(child.pid!) : undefined;
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (true) {
-    if (child.exitCode !== null) {
-      startSampler.stop();
-      throw new Error(`server exited (${child.exitCode}):\n${output}`);
-    }
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      startSampler.stop();
-      throw new Error(`server did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  const startMs = performance.now() - started;
-  return {
-    url,
-    pid: child.pid!,
-    startMs,
-    startPeakBytes: Math.max(startSampler.stop() ?? 0, rss(child.pid!, 'VmHWM') ?? 0) || null,
-    startPeakOnceBytes: (await onceSampler?.stop()) ?? null,
-    sqlRecordFile,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** scripts/bench/resident-sampler.ts on `pid`'s tree; stop() resolves its highest figure. */
-function startResidentSampler(pid: number): { stop(): Promise<number | null> } {
-  const sampler = spawn(process.execPath, [path.join(import.meta.dirname, 'bench/resident-sampler.ts'), String(pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  sampler.stdout!.on('data', (chunk) => (out += chunk));
-  const exited = new Promise((resolve) => sampler.once('exit', resolve));
-  return {
-    async stop() {
-      sampler.kill('SIGTERM');
-      await exited;
-      return JSON.parse(out.trim() || 'null') as number | null;
-    },
-  };
 }
 
 async function withPostgresDatabase<T>(run: (url: string) => Promise<T>): Promise<T | null> {
@@ -341,7 +241,7 @@ const seconds = (values: number[]) => spread(values.map((v) => v / 1000), (v) =>
 function endpointRow(e: EndpointResult): string {
   const ratios = e.floor.length === e.app.length ? e.app.map((a, i) => a.rps / e.floor[i]!.rps) : [];
   const floorRps = e.floor.map((f: Figures) => f.rps);
-  const floorName = e.floorKind === 'replay' ? 'replay' : e.floorKind === 'sql' ? 'SQL' : '—';
+  const floorName = { replay: 'replay', sql: 'SQL', framework: 'framework', none: '—' }[e.floorKind];
   return `| ${e.name}: ${e.detail}${e.bytes ? ` (${kb(e.bytes)} on the wire)` : ''} | ${spread(e.app.map((a) => a.rps), whole)} | ${ms(median(e.app.map((a) => a.p50)))} ms | ${spread(e.app.map((a) => a.p99), (v) => `${ms(v)} ms`)} | ${floorName} ${floorRps.length ? spread(floorRps, whole) : ''} | ${floorRps.length ? `${ms(median(e.floor.map((f) => f.p99)))} ms` : '—'} | ${ratios.length ? spread(ratios, ratio) : '—'} | ${e.app.reduce((s, a) => s + a.errors, 0)} |`;
 }
 
@@ -358,7 +258,8 @@ function loadMarkdown(loadRuns: LoadRun[]): string {
     `autocannon on loopback, ${connections} connections (unless stated), ${durationSeconds} s per measurement, ${runs} run${runs === 1 ? '' : 's'} per figure (**min / median / max**); each run measures the app, then its floor. Every floor is its own process (a floor sharing the load generator's process measures about half its real speed):`,
     '',
     '- **replay floor** (pages): a bare `node:http` server answering the exact status, headers and body bytes the app answered to a browser\'s request (`Accept-Encoding: gzip, deflate, br, zstd`), so compression the app does per response counts against it;',
-    `- **SQL floor** (database endpoints, PostgreSQL only): a bare \`pg\` script (pool of ${poolSize}, as the app's) issuing the statements the endpoint itself sent — recorded from the server by \`scripts/bench/record-sql.ts\` — at the same concurrency, one request's statements in order on one connection. A floor request that fails stops the bench (a failing floor measures failures).`,
+    `- **SQL floor** (database endpoints, PostgreSQL only): a bare \`pg\` script (pool of ${poolSize}, as the app's) issuing the statements the endpoint itself sent — recorded from the server by \`scripts/bench/record-sql.ts\`, which keeps only the statements of the HTTP requests made while it records (not the mail outbox's poll or any other background work) — at the same concurrency, one request's statements in order on one connection. A floor request that fails stops the bench (a failing floor measures failures).`,
+    '- **framework floor** (`slots.list`): Express 5 + the tRPC fast lane (decision 053) answering the app\'s own answer to the same request, with no database and none of our middleware, its own process (`floor.ts framework`).',
     '',
     '**Ratio** = app req/s ÷ floor req/s, per run. Every request carries its own `X-Forwarded-For` address (server started with `TRUST_PROXY=1`) so per-address rate limits never refuse it, though each request still pays for the limiter; `BOOKING_SLOT_CAPACITY=1000000` so holds succeed instead of answering CONFLICT; `LOG_LEVEL=warn` (no per-request log line).',
     '',
