@@ -26,10 +26,11 @@ import { buildPageFloor } from './bench/floor-page.ts';
 import { runLighthouse, type LighthousePage } from './bench/lighthouse.ts';
 import { ownRss, residentOnce, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
 import { startBenchServer, type BenchServer } from './bench/server.ts';
+import { growthDatabase, runGrowth, type GrowthRow } from './bench/growth.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
-const parts = ['lighthouse', 'bundle', 'load'] as const;
+const parts = ['lighthouse', 'bundle', 'load', 'growth'] as const;
 type Part = (typeof parts)[number];
 
 const { values: args } = parseArgs({
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string' },
     'chat-messages': { type: 'string' },
     settle: { type: 'string' },
+    iterations: { type: 'string' },
     quick: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     build: { type: 'boolean', default: false },
@@ -58,6 +60,8 @@ const chatMessages = Number(args['chat-messages'] ?? (quick ? 30 : 300));
 /** Seconds left idle after the load before memory is read again ("falls back within a minute"). */
 const settleSeconds = Number(args.settle ?? (quick ? 5 : 60));
 const poolSize = 10;
+/** Calls per growth measurement (app and floor alternating), after 5 of each to warm up. */
+const growthIterations = Number(args.iterations ?? (quick ? 10 : 60));
 const postgresAdminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -287,6 +291,24 @@ function loadMarkdown(loadRuns: LoadRun[]): string {
   return lines.join('\n');
 }
 
+function growthMarkdown(byDatabase: Array<{ database: string; rows: GrowthRow[] }>): string {
+  const lines = [
+    '## How costs grow with the data',
+    '',
+    `Each cost at 1×, 10× and 100× its data (chat messages from 100), against its floor at the same size in the same run (\`scripts/bench/growth.ts\`). In process on a fresh database seeded with SQL — the service call (its queries and its own work), no HTTP — one app call then one floor call, ${growthIterations} times after 5 of each to warm up; **medians**. Bookings: a tenth undated drafts, a tenth cancelled, a fifth upcoming, the rest completed over three years, one customer each (10 first names × 20 last names, numbered). **App ÷ floor** at that size; **÷ smallest** is the app's cost over its own cost at the smallest size (how it grows). Targets (issue 31): console list and search ≤ 2 × the floor at 100k bookings; a chat message ≤ 1.2 × from 100 to 100k messages; the console's conversation list ≤ 2 × its floor.`,
+  ];
+  for (const { database, rows } of byDatabase) {
+    lines.push('', `### ${database}`, '', '| Cost | Data | App | Floor | App ÷ floor | ÷ smallest | Floor is |', '|---|---|---|---|---|---|---|');
+    for (const row of rows) {
+      const smallest = rows.find((r) => r.case === row.case)!;
+      lines.push(
+        `| ${row.case} | ${row.size.toLocaleString('en-US')} ${row.unit} | ${row.appMs.toFixed(2)} ms | ${row.floorMs.toFixed(2)} ms | ${(row.appMs / row.floorMs).toFixed(2)} | ${(row.appMs / smallest.appMs).toFixed(2)} | ${row.floor} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 function header(): string {
   const commit = (() => {
     try {
@@ -371,6 +393,21 @@ if (selected.has('load')) {
   const markdown = loadMarkdown(loadRuns);
   if (quick) process.stdout.write(`${markdown}\n\n`);
   document = replaceSection(document, 'load', markdown);
+  save();
+}
+
+if (selected.has('growth')) {
+  const databases = new Set(args.db!.split(',').map((d) => d.trim()));
+  const byDatabase: Array<{ database: string; rows: GrowthRow[] }> = [];
+  const growthOptions = { quick, iterations: growthIterations, log };
+  if (databases.has('pglite')) byDatabase.push({ database: 'PGlite', rows: await runGrowth(growthDatabase('PGlite'), growthOptions) });
+  if (databases.has('postgres')) {
+    const rows = await withPostgresDatabase((url) => runGrowth(growthDatabase('PostgreSQL', url), growthOptions));
+    if (rows) byDatabase.push({ database: 'PostgreSQL', rows });
+  }
+  const markdown = growthMarkdown(byDatabase);
+  if (quick) process.stdout.write(`${markdown}\n\n`);
+  document = replaceSection(document, 'growth', markdown);
   save();
 }
 

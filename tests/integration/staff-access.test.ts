@@ -266,6 +266,20 @@ describe.each(dbKinds)('console bookings (%s)', (kind) => {
     expect(JSON.stringify(bad.body)).toContain('This page link is not valid. Go back to the first page.');
   });
 
+  it('pages a broad search (over a thousand matches) along the index, filtered, in the same order', async () => {
+    const hour = 3600_000;
+    const [customer] = await app.deps.db.insert(customers).values({ firstName: 'Broad', lastName: 'Searcher', email: 'broad@example.com' }).returning();
+    const base = Math.floor(Date.now() / hour) * hour;
+    const inserted = await app.deps.db
+      .insert(bookings)
+      .values(Array.from({ length: 1_010 }, (_, i) => ({ reference: `NOTARY-BR${String(i).padStart(5, '0')}`, status: 'completed' as const, startsAt: new Date(base - (1 + (i % 400)) * hour), priceCents: 2500, customerId: customer!.id })))
+      .returning({ id: bookings.id, startsAt: bookings.startsAt });
+    const expected = inserted.sort((a, b) => b.startsAt!.getTime() - a.startsAt!.getTime() || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+    const first = (await call('console.bookings.list', { q: 'broad searcher' })).body.result!.data.json as { items: { id: string }[]; next: string };
+    const second = (await call('console.bookings.list', { q: 'broad searcher', after: first.next })).body.result!.data.json as { items: { id: string }[] };
+    expect([...first.items, ...second.items].map((b) => b.id)).toEqual(expected.slice(0, 100));
+  });
+
   it('searches by trigram index, case-insensitively, and treats % and _ as text', async () => {
     const match = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 72 * 3600_000), name: 'Grace', email: 'grace.hopper@navy.example' });
     await insertBooking(app.deps, { startsAt: new Date(Date.now() + 73 * 3600_000), name: 'Gracie', email: 'other@example.com' });
