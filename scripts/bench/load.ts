@@ -185,10 +185,13 @@ async function recordStatements(options: LoadOptions, run: () => Promise<unknown
   const lines = readFileSync(file, 'utf8').split('\n');
   const from = lines.findIndex((l) => l.startsWith(`{"marker":${start},`));
   const to = lines.findIndex((l) => l.startsWith(`{"marker":${end},`));
-  return lines
+  const statements = lines
     .slice(from + 1, to)
     .map((l) => JSON.parse(l) as SqlStatement & { client: number })
     .map(({ name, text, values }) => ({ name, text, values }));
+  // A floor of no statements measures an empty loop.
+  if (statements.length === 0) throw new Error('the request sent no SQL the recorder saw: no SQL floor to measure against');
+  return statements;
 }
 
 // ---------------------------------------------------------------- measurements

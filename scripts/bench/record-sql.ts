@@ -32,7 +32,15 @@ export function installSqlRecorder(file: string): SqlRecorder {
   const emit = http.Server.prototype.emit as (this: http.Server, event: string, ...args: unknown[]) => boolean;
   http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {
     if (event !== 'request') return emit.call(this, event, ...args);
-    return requests.run(++arrived, () => emit.call(this, event, ...args));
+    const request = ++arrived;
+    // The body's events ('data', 'end') come from the socket, outside the request's
+    // context: a POST's handler (a hold) runs from them, so they enter it too.
+    const req = args[0] as http.IncomingMessage;
+    const reqEmit = req.emit;
+    req.emit = function (this: http.IncomingMessage, ...reqArgs: Parameters<typeof reqEmit>) {
+      return requests.run(request, () => reqEmit.apply(this, reqArgs));
+    } as typeof reqEmit;
+    return requests.run(request, () => emit.call(this, event, ...args));
   } as never;
 
   const clientIds = new WeakMap<object, number>();

@@ -50,10 +50,18 @@ describe('bench harness', () => {
       server = createServer((req, res) => {
         if (req.url === '/early') {
           late = () => void client.query('select early_continuation');
+          res.end('ok');
+        } else if (req.method === 'POST') {
+          // A handler that runs once the body has arrived (the body's events come from the socket).
+          req.resume();
+          req.on('end', () => {
+            void client.query('select hold');
+            res.end('ok');
+          });
         } else {
           void client.query('select $1::text as slot', ['2027-03-12']);
+          res.end('ok');
         }
-        res.end('ok');
       });
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -63,12 +71,13 @@ describe('bench harness', () => {
 
       recorder.toggle();
       await (await fetch(`${url}/slots`)).text();
+      await (await fetch(`${url}/hold`, { method: 'POST', body: 'x'.repeat(100_000) })).text();
       await until(() => sent.filter((t) => t === 'select outbox_poll').length >= 3);
       late();
       recorder.toggle();
 
       const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(lines.map((l) => l.text ?? `marker ${l.marker}`)).toEqual(['marker 1', 'select $1::text as slot', 'marker 2']);
+      expect(lines.map((l) => l.text ?? `marker ${l.marker}`)).toEqual(['marker 1', 'select $1::text as slot', 'select hold', 'marker 2']);
       expect(lines[1]).toMatchObject({ values: ['2027-03-12'] });
     } finally {
       clearInterval(poll);
