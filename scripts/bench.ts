@@ -65,6 +65,9 @@ const growthIterations = Number(args.iterations ?? (quick ? 10 : 60));
 const postgresAdminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const started = Date.now();
+/** The command as typed (for the report: the figures come from it). */
+const runCommand = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 /** autocannon reports whole milliseconds: 0 means under one. */
@@ -183,13 +186,22 @@ async function articlePath(server: { url: string }): Promise<string> {
 
 // ---------------------------------------------------------------- report
 
-function section(name: Part, body: string): string {
-  return `<!-- bench:${name}:start -->\n${body.trim()}\n<!-- bench:${name}:end -->`;
+/** The document's sections, in order: each a run's figures, written by this script (docs/decisions/082). */
+const sectionOrder = ['goals', 'load', 'growth', 'lighthouse', 'bundle'] as const;
+type SectionName = (typeof sectionOrder)[number];
+
+/** The sections of the previous document, to keep those this run did not measure. */
+function previousSections(document: string): Map<SectionName, string> {
+  const found = new Map<SectionName, string>();
+  for (const match of document.matchAll(/<!-- bench:([a-z]+):start -->\n([\s\S]*?)\n<!-- bench:\1:end -->/g)) {
+    if ((sectionOrder as readonly string[]).includes(match[1]!)) found.set(match[1] as SectionName, match[2]!);
+  }
+  return found;
 }
 
-function replaceSection(document: string, name: Part, body: string): string {
-  const pattern = new RegExp(`<!-- bench:${name}:start -->[\\s\\S]*?<!-- bench:${name}:end -->`);
-  return pattern.test(document) ? document.replace(pattern, section(name, body)) : `${document.trimEnd()}\n\n${section(name, body)}\n`;
+function assemble(sections: Map<SectionName, string>): string {
+  const body = sectionOrder.filter((name) => sections.has(name)).map((name) => `<!-- bench:${name}:start -->\n${sections.get(name)!.trim()}\n<!-- bench:${name}:end -->`);
+  return `${header()}\n\n${body.join('\n\n')}\n`;
 }
 
 function lighthouseMarkdown(pages: LighthousePage[]): string {
@@ -309,6 +321,46 @@ function growthMarkdown(byDatabase: Array<{ database: string; rows: GrowthRow[] 
   return lines.join('\n');
 }
 
+/** Issue 31's goals, each read from this run's figures (median of the runs for throughput ratios). */
+function goalsMarkdown(loadRuns: LoadRun[], growth: Array<{ database: string; rows: GrowthRow[] }>): string {
+  const lines = [
+    '## Goals (issue 31) in this run',
+    '',
+    'Each line is computed from the figures below by `scripts/bench.ts` (nothing here is typed by hand). Throughput ratios: min / **median** / max of the runs; growth: medians at the largest size.',
+    '',
+    '| Goal | Target | Database | Measured | |',
+    '|---|---|---|---|---|',
+  ];
+  const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+  for (const { database, rows } of growth) {
+    const largest = (prefix: string) => rows.filter((r) => r.case.startsWith(prefix)).reduce<Map<string, GrowthRow>>((m, r) => (r.size >= (m.get(r.case)?.size ?? 0) ? m.set(r.case, r) : m), new Map());
+    for (const row of largest('Console bookings').values()) {
+      const ratio = row.appMs / row.floorMs;
+      lines.push(`| ${row.case} at ${row.size.toLocaleString('en-US')} bookings | ≤ 2 × floor | ${database} | ${ratio.toFixed(2)} × (${row.appMs.toFixed(1)} ms against ${row.floorMs.toFixed(1)} ms) | ${verdict(ratio <= 2)} |`);
+    }
+    for (const row of largest('Chat: a visitor message').values()) {
+      const smallest = rows.find((r) => r.case === row.case)!;
+      const growthRatio = row.appMs / smallest.appMs;
+      lines.push(`| A chat message, ${smallest.size.toLocaleString('en-US')} → ${row.size.toLocaleString('en-US')} messages | ≤ 1.2 × | ${database} | ${growthRatio.toFixed(2)} × (${smallest.appMs.toFixed(1)} → ${row.appMs.toFixed(1)} ms) | ${verdict(growthRatio <= 1.2)} |`);
+    }
+    for (const row of largest("Chat: the console's conversation list").values()) {
+      const ratio = row.appMs / row.floorMs;
+      lines.push(`| The console's conversation list at ${row.size.toLocaleString('en-US')} conversations | ≤ 2 × floor | ${database} | ${ratio.toFixed(2)} × | ${verdict(ratio <= 2)} |`);
+    }
+  }
+  for (const run of loadRuns) {
+    for (const e of run.endpoints) {
+      if (e.floor.length !== e.app.length || e.floor.length === 0) continue;
+      const ratios = e.app.map((a, i) => a.rps / e.floor[i]!.rps);
+      const target = e.floorKind === 'framework' && e.name === 'Slot query' ? 0.7 : e.floorKind === 'sql' && e.name === 'Hold creation' ? 0.6 : null;
+      if (target === null) continue;
+      const label = e.name === 'Slot query' ? '`slots.list` against the framework floor' : `\`booking.hold\` against its SQL floor, ${e.detail.includes('50 connections') ? 50 : connections} connections`;
+      lines.push(`| ${label} | ≥ ${target} × | ${run.database} | ${spread(ratios, ratio)} | ${verdict(median(ratios) >= target)} (median) |`);
+    }
+  }
+  return lines.join('\n');
+}
+
 function header(): string {
   const commit = (() => {
     try {
@@ -321,36 +373,29 @@ function header(): string {
   return [
     '# Benchmarks',
     '',
-    'Produced by `npm run bench` (`scripts/bench.ts`); not part of `npm test`. Run everything, or one part:',
+    'Written by `npm run bench` (`scripts/bench.ts`), every figure and table below: nothing is typed by hand (docs/decisions/082-bench-that-cannot-lie.md). Not part of `npm test`. Run everything, or one part:',
     '',
     '```sh',
     'flock /tmp/notary-heavy.lock npm run bench              # everything, 3 runs per figure; builds if dist/ is missing',
-    'npm run bench -- --quick                                 # checks the harness end to end (1 run of 1 s; writes nothing)',
-    'npm run bench -- --only lighthouse                       # lighthouse | bundle | load (comma-separated)',
+    'npm run bench -- --quick                                 # checks the harness end to end (1 short run, small data; writes nothing)',
+    'npm run bench -- --only growth                           # lighthouse | bundle | load | growth (comma-separated)',
     'npm run bench -- --only load --db postgres --duration 10 # load on one database, longer',
     '```',
     '',
-    'PostgreSQL figures use a fresh database on `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/test`); they are skipped when it is unreachable.',
+    'PostgreSQL figures use a fresh database on `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/test`); they are skipped when it is unreachable. A part that did not run keeps its previous section; the goals table is written only by a run that measured both `load` and `growth`. Every process the bench starts runs in a process group of its own and is ended on every path (finished, failed, interrupted; a server not healthy within 180 s is ended too). Notes and figures of earlier rounds, with the reasoning behind them: `docs/benchmarks-history.md`.',
     '',
-    `Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit \`${commit}\`, ${os.cpus().length} × ${cpu}, ${mb(os.totalmem())} RAM, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end. **The machine is shared with other developers' builds and tests**: absolute figures move between runs; ratios to a floor measured in the same run move much less.`,
-    '',
-    '### Figures from earlier rounds',
-    '',
-    'Until commit `1cbfd0b` the bench asked for pages **without** `Accept-Encoding` (no browser does), and ran its baselines inside the load generator\'s process (halving them: ~19k vs ~37k req/s as their own process), with a bare server answering only status, type and body. Those figures — `GET /` ~8,000 req/s with ratio ~0.55, slots.list / holds ratios 0.02–0.04 against a static answer, and decision 019\'s "~3,000+ req/s" — are not comparable with the ones below: a browser\'s `GET /` then ran at ~1,300–1,500 req/s (every response brotli-compressed again).',
-    '',
-    "Until 2026-11-23 the **SQL floor measured failures**: `record-sql.ts` read a statement's values only from the query's config object, and Drizzle's driver passes them as the second argument, so the floor sent `slots.list`'s statement and the rate limit's upsert without their parameters and every floor request failed at once (`bind message supplies 0 parameters`), counted in its req/s. The ratios published before — `slots.list` 0.16–0.39 against ~4,900–6,700 req/s, holds 0.05–0.18 against ~5,200–6,700 — are against that; with the statements running, the floor is ~13,000–16,600 req/s for `slots.list` and ~1,000–1,400 for holds (decision 053).",
+    `Last run: \`${runCommand}\`, ${new Date(started).toISOString().slice(0, 16).replace('T', ' ')}–${new Date().toISOString().slice(11, 16)} UTC, commit \`${commit}\`, ${os.cpus().length} × ${cpu}, ${mb(os.totalmem())} RAM, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end. **The machine is shared with other developers' builds and tests**: absolute figures move between runs (and within one); ratios to a floor measured in the same run move much less.`,
   ].join('\n');
 }
 
 // ---------------------------------------------------------------- main
 
-const started = Date.now();
 ensureBuilt();
-let document = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-const previousHeaderEnd = document.indexOf('<!-- bench:');
-document = `${header()}\n\n${previousHeaderEnd >= 0 ? document.slice(previousHeaderEnd) : ''}`;
+/** What this run measured, for the goals table (written only when both ran in this one run). */
+const measured: { load?: LoadRun[]; growth?: Array<{ database: string; rows: GrowthRow[] }> } = {};
+const sections = previousSections(existsSync(outFile) ? readFileSync(outFile, 'utf8') : '');
 const save = () => {
-  if (writeReport) writeFileSync(outFile, document);
+  if (writeReport) writeFileSync(outFile, assemble(sections));
 };
 
 if (selected.has('bundle')) {
@@ -363,7 +408,7 @@ if (selected.has('bundle')) {
   rmSync(floorDir, { recursive: true, force: true });
   const markdown = bundleMarkdown(measureBundles(root), floorGzipBytes);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  document = replaceSection(document, 'bundle', markdown);
+  sections.set('bundle', markdown);
   save();
 }
 
@@ -374,7 +419,7 @@ if (selected.has('lighthouse')) {
     const paths = quick ? ['/'] : ['/', '/remote-notarization', '/blog', await articlePath(server), '/schedule', '/admin/login'];
     const markdown = lighthouseMarkdown(await runLighthouse(server.url, paths, runs, log));
     if (quick) process.stdout.write(`${markdown}\n\n`);
-    document = replaceSection(document, 'lighthouse', markdown);
+    sections.set('lighthouse', markdown);
     save();
   } finally {
     await server.stop();
@@ -390,9 +435,10 @@ if (selected.has('load')) {
     const run = await withPostgresDatabase((url) => loadOn('PostgreSQL', { DATABASE_URL: url }, url));
     if (run) loadRuns.push(run);
   }
+  measured.load = loadRuns;
   const markdown = loadMarkdown(loadRuns);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  document = replaceSection(document, 'load', markdown);
+  sections.set('load', markdown);
   save();
 }
 
@@ -405,13 +451,17 @@ if (selected.has('growth')) {
     const rows = await withPostgresDatabase((url) => runGrowth(growthDatabase('PostgreSQL', url), growthOptions));
     if (rows) byDatabase.push({ database: 'PostgreSQL', rows });
   }
+  measured.growth = byDatabase;
   const markdown = growthMarkdown(byDatabase);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  document = replaceSection(document, 'growth', markdown);
+  sections.set('growth', markdown);
   save();
 }
 
-// The notes written between the sections (earlier runs, other databases) stay where they are.
+if (measured.load && measured.growth) {
+  sections.set('goals', goalsMarkdown(measured.load, measured.growth));
+  save();
+}
 save();
 log(`${writeReport ? `wrote ${path.relative(root, outFile)}` : 'quick run: docs/benchmarks.md left as it was'} in ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(0);
