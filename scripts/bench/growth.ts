@@ -61,9 +61,16 @@ const timeZone = 'America/Chicago';
 // ---------------------------------------------------------------- seeding
 
 /** Bookings numbered [from, to): a tenth undated drafts, a tenth cancelled, a fifth upcoming, the rest completed. */
+/**
+ * Rows [from, to) seeded 5,000 at a time: each statement stays well inside the
+ * database's statement timeout (DATABASE_TIMEOUT_SECONDS) on a loaded machine.
+ */
+async function inChunks(from: number, to: number, seed: (from: number, to: number) => Promise<unknown>): Promise<void> {
+  for (let start = from; start < to; start += 5_000) await seed(start, Math.min(to, start + 5_000));
+}
+
 export async function seedBookings(ctx: Context, from: number, to: number): Promise<void> {
-  // In chunks: each statement stays well inside the database's statement timeout (DATABASE_TIMEOUT_SECONDS).
-  for (let start = from; start < to; start += 5_000) await seedBookingChunk(ctx, start, Math.min(to, start + 5_000));
+  await inChunks(from, to, (start, end) => seedBookingChunk(ctx, start, end));
   await ctx.sql('analyze customers; analyze bookings');
 }
 
@@ -245,10 +252,12 @@ const cases: GrowthCase[] = [
           length = 1;
         }
         // Every message unread by staff: the count the summary shows is the whole conversation.
-        await ctx.sql(
-          `insert into chat_messages (conversation_id, client_id, sender, body)
-           select $1, 'seed-' || n, 'visitor', 'Seeded message ' || n from generate_series($2::int, $3::int - 1) n`,
-          [conversation.id, length, size],
+        await inChunks(length, size, (from, to) =>
+          ctx.sql(
+            `insert into chat_messages (conversation_id, client_id, sender, body)
+             select $1, 'seed-' || n, 'visitor', 'Seeded message ' || n from generate_series($2::int, $3::int - 1) n`,
+            [conversation!.id, from, to],
+          ),
         );
         await ctx.sql(`update chat_conversations set staff_unread = (select count(*) from chat_messages where conversation_id = $1) where id = $1`, [conversation.id]);
         await ctx.sql('analyze chat_messages');
@@ -281,14 +290,16 @@ const cases: GrowthCase[] = [
       floor: 'the same rows by the last-message index',
       sizes: (quick: boolean) => (quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]),
       async prepare(ctx: Context, size: number) {
-        await ctx.sql(
+        await inChunks(seeded, size, (from, to) =>
+          ctx.sql(
           `with c as (
              insert into chat_conversations (visitor_token_hash, visitor_email, current_page, last_message_at, staff_unread, last_message_body, last_message_sender)
              select md5('growth-' || n), null, '/schedule', now() - n * interval '1 second', 1, 'Hello ' || n, 'visitor'
              from generate_series($1::int, $2::int - 1) n
              returning id)
            insert into chat_messages (conversation_id, client_id, sender, body) select id, 'first', 'visitor', 'Hello' from c`,
-          [seeded, size],
+          [from, to],
+          ),
         );
         await ctx.sql('analyze chat_conversations; analyze chat_messages');
         seeded = Math.max(seeded, size);
