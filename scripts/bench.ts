@@ -14,22 +14,23 @@
  * docs/benchmarks.md (a --quick run writes nothing unless --write is given).
  * Builds first when dist/ is missing (or with --build).
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import { freePort } from '../tests/helpers/server.ts';
 import { measureBundles, type RouteBundle } from './bench/bundle.ts';
 import { buildPageFloor } from './bench/floor-page.ts';
 import { runLighthouse, type LighthousePage } from './bench/lighthouse.ts';
 import { ownRss, residentOnce, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
+import { startBenchServer, type BenchServer } from './bench/server.ts';
+import { growthDatabase, runGrowth, type GrowthRow } from './bench/growth.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
-const parts = ['lighthouse', 'bundle', 'load'] as const;
+const parts = ['lighthouse', 'bundle', 'load', 'growth'] as const;
 type Part = (typeof parts)[number];
 
 const { values: args } = parseArgs({
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string' },
     'chat-messages': { type: 'string' },
     settle: { type: 'string' },
+    iterations: { type: 'string' },
     quick: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     build: { type: 'boolean', default: false },
@@ -58,9 +60,14 @@ const chatMessages = Number(args['chat-messages'] ?? (quick ? 30 : 300));
 /** Seconds left idle after the load before memory is read again ("falls back within a minute"). */
 const settleSeconds = Number(args.settle ?? (quick ? 5 : 60));
 const poolSize = 10;
+/** Calls per growth measurement (app and floor alternating), after 5 of each to warm up. */
+const growthIterations = Number(args.iterations ?? (quick ? 10 : 60));
 const postgresAdminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const started = Date.now();
+/** The command as typed (for the report: the figures come from it). */
+const runCommand = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 /** autocannon reports whole milliseconds: 0 means under one. */
@@ -75,113 +82,6 @@ function ensureBuilt() {
   log('building (npm run build)');
   const result = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error('npm run build failed');
-}
-
-/** The server as production runs it, with limits that would refuse a benchmark lifted (see the report). */
-const serverEnv = {
-  LOG_LEVEL: 'warn',
-  TRUST_PROXY: '1',
-  BOOKING_SLOT_CAPACITY: '1000000',
-};
-
-interface BenchServer {
-  url: string;
-  pid: number;
-  /** Milliseconds from spawn to the first 200 from /healthz. */
-  startMs: number;
-  /** Highest RSS during start-up (VmHWM at healthy). */
-  startPeakBytes: number | null;
-  /** Highest memory during start-up with each page counted once (when asked for: `residentPeak`). */
-  startPeakOnceBytes: number | null;
-  sqlRecordFile: string;
-  stop(): Promise<void>;
-}
-
-/**
- * The V8 flags `npm run serve` starts the server with (decision 054: the young
- * generation's size), so the bench measures the process users run.
- */
-function serveNodeFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  return (scripts.serve ?? '').split(/\s+/).filter((word) => word.startsWith('--') && !word.startsWith('--env-file'));
-}
-
-/**
- * Turns Node's compile cache on before the TypeScript preload below, as
- * src/server/start.mjs does for the server: otherwise the preload alone would
- * load the TypeScript stripper that the server's start no longer needs.
- */
-const compileCacheFirst = 'data:text/javascript,import{enableCompileCache}from"node:module";enableCompileCache()';
-
-/**
- * The built server in its own process, with scripts/bench/record-sql.ts preloaded
- * (inactive until the bench asks it to record an endpoint's statements).
- */
-async function startBenchServer(env: Record<string, string>, dataDir: string, { residentPeak = false } = {}): Promise<BenchServer> {
-  const port = await freePort();
-  const sqlRecordFile = path.join(dataDir, 'sql-record.jsonl');
-  writeFileSync(sqlRecordFile, '');
-  let output = '';
-  const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...serveNodeFlags(), '--import', compileCacheFirst, '--import', './scripts/bench/record-sql.ts', 'src/server/start.mjs'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_COOKIE_SECURE: 'false', BENCH_SQL_RECORD: sqlRecordFile, ...serverEnv, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Start-up's peak over the server and its children: a first start's initdb
-  // runs in a process that has exited by healthy (decision 054).
-  const startSampler = sampleRss(child.pid!);
-  const onceSampler = residentPeak ? startResidentSampler(child.pid!) : undefined;
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (true) {
-    if (child.exitCode !== null) {
-      startSampler.stop();
-      throw new Error(`server exited (${child.exitCode}):\n${output}`);
-    }
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      startSampler.stop();
-      throw new Error(`server did not start:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  const startMs = performance.now() - started;
-  return {
-    url,
-    pid: child.pid!,
-    startMs,
-    startPeakBytes: Math.max(startSampler.stop() ?? 0, rss(child.pid!, 'VmHWM') ?? 0) || null,
-    startPeakOnceBytes: (await onceSampler?.stop()) ?? null,
-    sqlRecordFile,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** scripts/bench/resident-sampler.ts on `pid`'s tree; stop() resolves its highest figure. */
-function startResidentSampler(pid: number): { stop(): Promise<number | null> } {
-  const sampler = spawn(process.execPath, [path.join(import.meta.dirname, 'bench/resident-sampler.ts'), String(pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  sampler.stdout!.on('data', (chunk) => (out += chunk));
-  const exited = new Promise((resolve) => sampler.once('exit', resolve));
-  return {
-    async stop() {
-      sampler.kill('SIGTERM');
-      await exited;
-      return JSON.parse(out.trim() || 'null') as number | null;
-    },
-  };
 }
 
 async function withPostgresDatabase<T>(run: (url: string) => Promise<T>): Promise<T | null> {
@@ -286,13 +186,22 @@ async function articlePath(server: { url: string }): Promise<string> {
 
 // ---------------------------------------------------------------- report
 
-function section(name: Part, body: string): string {
-  return `<!-- bench:${name}:start -->\n${body.trim()}\n<!-- bench:${name}:end -->`;
+/** The document's sections, in order: each a run's figures, written by this script (docs/decisions/082). */
+const sectionOrder = ['goals', 'load', 'growth', 'lighthouse', 'bundle'] as const;
+type SectionName = (typeof sectionOrder)[number];
+
+/** The sections of the previous document, to keep those this run did not measure. */
+function previousSections(document: string): Map<SectionName, string> {
+  const found = new Map<SectionName, string>();
+  for (const match of document.matchAll(/<!-- bench:([a-z]+):start -->\n([\s\S]*?)\n<!-- bench:\1:end -->/g)) {
+    if ((sectionOrder as readonly string[]).includes(match[1]!)) found.set(match[1] as SectionName, match[2]!);
+  }
+  return found;
 }
 
-function replaceSection(document: string, name: Part, body: string): string {
-  const pattern = new RegExp(`<!-- bench:${name}:start -->[\\s\\S]*?<!-- bench:${name}:end -->`);
-  return pattern.test(document) ? document.replace(pattern, section(name, body)) : `${document.trimEnd()}\n\n${section(name, body)}\n`;
+function assemble(sections: Map<SectionName, string>): string {
+  const body = sectionOrder.filter((name) => sections.has(name)).map((name) => `<!-- bench:${name}:start -->\n${sections.get(name)!.trim()}\n<!-- bench:${name}:end -->`);
+  return `${header()}\n\n${body.join('\n\n')}\n`;
 }
 
 function lighthouseMarkdown(pages: LighthousePage[]): string {
@@ -348,7 +257,7 @@ const seconds = (values: number[]) => spread(values.map((v) => v / 1000), (v) =>
 function endpointRow(e: EndpointResult): string {
   const ratios = e.floor.length === e.app.length ? e.app.map((a, i) => a.rps / e.floor[i]!.rps) : [];
   const floorRps = e.floor.map((f: Figures) => f.rps);
-  const floorName = e.floorKind === 'replay' ? 'replay' : e.floorKind === 'sql' ? 'SQL' : '—';
+  const floorName = { replay: 'replay', sql: 'SQL', framework: 'framework', none: '—' }[e.floorKind];
   return `| ${e.name}: ${e.detail}${e.bytes ? ` (${kb(e.bytes)} on the wire)` : ''} | ${spread(e.app.map((a) => a.rps), whole)} | ${ms(median(e.app.map((a) => a.p50)))} ms | ${spread(e.app.map((a) => a.p99), (v) => `${ms(v)} ms`)} | ${floorName} ${floorRps.length ? spread(floorRps, whole) : ''} | ${floorRps.length ? `${ms(median(e.floor.map((f) => f.p99)))} ms` : '—'} | ${ratios.length ? spread(ratios, ratio) : '—'} | ${e.app.reduce((s, a) => s + a.errors, 0)} |`;
 }
 
@@ -365,7 +274,8 @@ function loadMarkdown(loadRuns: LoadRun[]): string {
     `autocannon on loopback, ${connections} connections (unless stated), ${durationSeconds} s per measurement, ${runs} run${runs === 1 ? '' : 's'} per figure (**min / median / max**); each run measures the app, then its floor. Every floor is its own process (a floor sharing the load generator's process measures about half its real speed):`,
     '',
     '- **replay floor** (pages): a bare `node:http` server answering the exact status, headers and body bytes the app answered to a browser\'s request (`Accept-Encoding: gzip, deflate, br, zstd`), so compression the app does per response counts against it;',
-    `- **SQL floor** (database endpoints, PostgreSQL only): a bare \`pg\` script (pool of ${poolSize}, as the app's) issuing the statements the endpoint itself sent — recorded from the server by \`scripts/bench/record-sql.ts\` — at the same concurrency, one request's statements in order on one connection. A floor request that fails stops the bench (a failing floor measures failures).`,
+    `- **SQL floor** (database endpoints, PostgreSQL only): a bare \`pg\` script (pool of ${poolSize}, as the app's) issuing the statements the endpoint itself sent — recorded from the server by \`scripts/bench/record-sql.ts\`, which keeps only the statements of the HTTP requests made while it records (not the mail outbox's poll or any other background work) — at the same concurrency, one request's statements in order on one connection. A floor request that fails stops the bench (a failing floor measures failures).`,
+    '- **framework floor** (`slots.list`): Express 5 + the tRPC fast lane (decision 053) answering the app\'s own answer to the same request, with no database and none of our middleware, its own process (`floor.ts framework`).',
     '',
     '**Ratio** = app req/s ÷ floor req/s, per run. Every request carries its own `X-Forwarded-For` address (server started with `TRUST_PROXY=1`) so per-address rate limits never refuse it, though each request still pays for the limiter; `BOOKING_SLOT_CAPACITY=1000000` so holds succeed instead of answering CONFLICT; `LOG_LEVEL=warn` (no per-request log line).',
     '',
@@ -393,6 +303,64 @@ function loadMarkdown(loadRuns: LoadRun[]): string {
   return lines.join('\n');
 }
 
+function growthMarkdown(byDatabase: Array<{ database: string; rows: GrowthRow[] }>): string {
+  const lines = [
+    '## How costs grow with the data',
+    '',
+    `Each cost at 1×, 10× and 100× its data (chat messages from 100), against its floor at the same size in the same run (\`scripts/bench/growth.ts\`). In process on a fresh database seeded with SQL — the service call (its queries and its own work), no HTTP — one app call then one floor call, ${growthIterations} times after 5 of each to warm up; **medians**. Bookings: a tenth undated drafts, a tenth cancelled, a fifth upcoming, the rest completed over three years, one customer each (10 first names × 20 last names, numbered). **App ÷ floor** at that size; **÷ smallest** is the app's cost over its own cost at the smallest size (how it grows). Targets (issue 31): console list and search ≤ 2 × the floor at 100k bookings; a chat message ≤ 1.2 × from 100 to 100k messages; the console's conversation list ≤ 2 × its floor.`,
+  ];
+  for (const { database, rows } of byDatabase) {
+    lines.push('', `### ${database}`, '', '| Cost | Data | App | Floor | App ÷ floor | ÷ smallest | Floor is |', '|---|---|---|---|---|---|---|');
+    for (const row of rows) {
+      const smallest = rows.find((r) => r.case === row.case)!;
+      lines.push(
+        `| ${row.case} | ${row.size.toLocaleString('en-US')} ${row.unit} | ${row.appMs.toFixed(2)} ms | ${row.floorMs.toFixed(2)} ms | ${(row.appMs / row.floorMs).toFixed(2)} | ${(row.appMs / smallest.appMs).toFixed(2)} | ${row.floor} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Issue 31's goals, each read from this run's figures (median of the runs for throughput ratios). */
+function goalsMarkdown(loadRuns: LoadRun[], growth: Array<{ database: string; rows: GrowthRow[] }>): string {
+  const lines = [
+    '## Goals (issue 31) in this run',
+    '',
+    'Each line is computed from the figures below by `scripts/bench.ts` (nothing here is typed by hand). Throughput ratios: min / **median** / max of the runs; growth: medians at the largest size.',
+    '',
+    '| Goal | Target | Database | Measured | |',
+    '|---|---|---|---|---|',
+  ];
+  const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+  for (const { database, rows } of growth) {
+    const largest = (prefix: string) => rows.filter((r) => r.case.startsWith(prefix)).reduce<Map<string, GrowthRow>>((m, r) => (r.size >= (m.get(r.case)?.size ?? 0) ? m.set(r.case, r) : m), new Map());
+    for (const row of largest('Console bookings').values()) {
+      const ratio = row.appMs / row.floorMs;
+      lines.push(`| ${row.case} at ${row.size.toLocaleString('en-US')} bookings | ≤ 2 × floor | ${database} | ${ratio.toFixed(2)} × (${row.appMs.toFixed(1)} ms against ${row.floorMs.toFixed(1)} ms) | ${verdict(ratio <= 2)} |`);
+    }
+    for (const row of largest('Chat: a visitor message').values()) {
+      const smallest = rows.find((r) => r.case === row.case)!;
+      const growthRatio = row.appMs / smallest.appMs;
+      lines.push(`| A chat message, ${smallest.size.toLocaleString('en-US')} → ${row.size.toLocaleString('en-US')} messages | ≤ 1.2 × | ${database} | ${growthRatio.toFixed(2)} × (${smallest.appMs.toFixed(1)} → ${row.appMs.toFixed(1)} ms) | ${verdict(growthRatio <= 1.2)} |`);
+    }
+    for (const row of largest("Chat: the console's conversation list").values()) {
+      const ratio = row.appMs / row.floorMs;
+      lines.push(`| The console's conversation list at ${row.size.toLocaleString('en-US')} conversations | ≤ 2 × floor | ${database} | ${ratio.toFixed(2)} × | ${verdict(ratio <= 2)} |`);
+    }
+  }
+  for (const run of loadRuns) {
+    for (const e of run.endpoints) {
+      if (e.floor.length !== e.app.length || e.floor.length === 0) continue;
+      const ratios = e.app.map((a, i) => a.rps / e.floor[i]!.rps);
+      const target = e.floorKind === 'framework' && e.name === 'Slot query' ? 0.7 : e.floorKind === 'sql' && e.name === 'Hold creation' ? 0.6 : null;
+      if (target === null) continue;
+      const label = e.name === 'Slot query' ? '`slots.list` against the framework floor' : `\`booking.hold\` against its SQL floor, ${e.detail.includes('50 connections') ? 50 : connections} connections`;
+      lines.push(`| ${label} | ≥ ${target} × | ${run.database} | ${spread(ratios, ratio)} | ${verdict(median(ratios) >= target)} (median) |`);
+    }
+  }
+  return lines.join('\n');
+}
+
 function header(): string {
   const commit = (() => {
     try {
@@ -405,36 +373,29 @@ function header(): string {
   return [
     '# Benchmarks',
     '',
-    'Produced by `npm run bench` (`scripts/bench.ts`); not part of `npm test`. Run everything, or one part:',
+    'Written by `npm run bench` (`scripts/bench.ts`), every figure and table below: nothing is typed by hand (docs/decisions/082-bench-that-cannot-lie.md). Not part of `npm test`. Run everything, or one part:',
     '',
     '```sh',
     'flock /tmp/notary-heavy.lock npm run bench              # everything, 3 runs per figure; builds if dist/ is missing',
-    'npm run bench -- --quick                                 # checks the harness end to end (1 run of 1 s; writes nothing)',
-    'npm run bench -- --only lighthouse                       # lighthouse | bundle | load (comma-separated)',
+    'npm run bench -- --quick                                 # checks the harness end to end (1 short run, small data; writes nothing)',
+    'npm run bench -- --only growth                           # lighthouse | bundle | load | growth (comma-separated)',
     'npm run bench -- --only load --db postgres --duration 10 # load on one database, longer',
     '```',
     '',
-    'PostgreSQL figures use a fresh database on `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/test`); they are skipped when it is unreachable.',
+    'PostgreSQL figures use a fresh database on `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/test`); they are skipped when it is unreachable. A part that did not run keeps its previous section; the goals table is written only by a run that measured both `load` and `growth`. Every process the bench starts runs in a process group of its own and is ended on every path (finished, failed, interrupted; a server not healthy within 180 s is ended too). Notes and figures of earlier rounds, with the reasoning behind them: `docs/benchmarks-history.md`.',
     '',
-    `Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit \`${commit}\`, ${os.cpus().length} × ${cpu}, ${mb(os.totalmem())} RAM, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end. **The machine is shared with other developers' builds and tests**: absolute figures move between runs; ratios to a floor measured in the same run move much less.`,
-    '',
-    '### Figures from earlier rounds',
-    '',
-    'Until commit `1cbfd0b` the bench asked for pages **without** `Accept-Encoding` (no browser does), and ran its baselines inside the load generator\'s process (halving them: ~19k vs ~37k req/s as their own process), with a bare server answering only status, type and body. Those figures — `GET /` ~8,000 req/s with ratio ~0.55, slots.list / holds ratios 0.02–0.04 against a static answer, and decision 019\'s "~3,000+ req/s" — are not comparable with the ones below: a browser\'s `GET /` then ran at ~1,300–1,500 req/s (every response brotli-compressed again).',
-    '',
-    "Until 2026-11-23 the **SQL floor measured failures**: `record-sql.ts` read a statement's values only from the query's config object, and Drizzle's driver passes them as the second argument, so the floor sent `slots.list`'s statement and the rate limit's upsert without their parameters and every floor request failed at once (`bind message supplies 0 parameters`), counted in its req/s. The ratios published before — `slots.list` 0.16–0.39 against ~4,900–6,700 req/s, holds 0.05–0.18 against ~5,200–6,700 — are against that; with the statements running, the floor is ~13,000–16,600 req/s for `slots.list` and ~1,000–1,400 for holds (decision 053).",
+    `Last run: \`${runCommand}\`, ${new Date(started).toISOString().slice(0, 16).replace('T', ' ')}–${new Date().toISOString().slice(11, 16)} UTC, commit \`${commit}\`, ${os.cpus().length} × ${cpu}, ${mb(os.totalmem())} RAM, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end. **The machine is shared with other developers' builds and tests**: absolute figures move between runs (and within one); ratios to a floor measured in the same run move much less.`,
   ].join('\n');
 }
 
 // ---------------------------------------------------------------- main
 
-const started = Date.now();
 ensureBuilt();
-let document = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
-const previousHeaderEnd = document.indexOf('<!-- bench:');
-document = `${header()}\n\n${previousHeaderEnd >= 0 ? document.slice(previousHeaderEnd) : ''}`;
+/** What this run measured, for the goals table (written only when both ran in this one run). */
+const measured: { load?: LoadRun[]; growth?: Array<{ database: string; rows: GrowthRow[] }> } = {};
+const sections = previousSections(existsSync(outFile) ? readFileSync(outFile, 'utf8') : '');
 const save = () => {
-  if (writeReport) writeFileSync(outFile, document);
+  if (writeReport) writeFileSync(outFile, assemble(sections));
 };
 
 if (selected.has('bundle')) {
@@ -447,7 +408,7 @@ if (selected.has('bundle')) {
   rmSync(floorDir, { recursive: true, force: true });
   const markdown = bundleMarkdown(measureBundles(root), floorGzipBytes);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  document = replaceSection(document, 'bundle', markdown);
+  sections.set('bundle', markdown);
   save();
 }
 
@@ -458,7 +419,7 @@ if (selected.has('lighthouse')) {
     const paths = quick ? ['/'] : ['/', '/remote-notarization', '/blog', await articlePath(server), '/schedule', '/admin/login'];
     const markdown = lighthouseMarkdown(await runLighthouse(server.url, paths, runs, log));
     if (quick) process.stdout.write(`${markdown}\n\n`);
-    document = replaceSection(document, 'lighthouse', markdown);
+    sections.set('lighthouse', markdown);
     save();
   } finally {
     await server.stop();
@@ -474,13 +435,33 @@ if (selected.has('load')) {
     const run = await withPostgresDatabase((url) => loadOn('PostgreSQL', { DATABASE_URL: url }, url));
     if (run) loadRuns.push(run);
   }
+  measured.load = loadRuns;
   const markdown = loadMarkdown(loadRuns);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  document = replaceSection(document, 'load', markdown);
+  sections.set('load', markdown);
   save();
 }
 
-// The notes written between the sections (earlier runs, other databases) stay where they are.
+if (selected.has('growth')) {
+  const databases = new Set(args.db!.split(',').map((d) => d.trim()));
+  const byDatabase: Array<{ database: string; rows: GrowthRow[] }> = [];
+  const growthOptions = { quick, iterations: growthIterations, log };
+  if (databases.has('pglite')) byDatabase.push({ database: 'PGlite', rows: await runGrowth(growthDatabase('PGlite'), growthOptions) });
+  if (databases.has('postgres')) {
+    const rows = await withPostgresDatabase((url) => runGrowth(growthDatabase('PostgreSQL', url), growthOptions));
+    if (rows) byDatabase.push({ database: 'PostgreSQL', rows });
+  }
+  measured.growth = byDatabase;
+  const markdown = growthMarkdown(byDatabase);
+  if (quick) process.stdout.write(`${markdown}\n\n`);
+  sections.set('growth', markdown);
+  save();
+}
+
+if (measured.load && measured.growth) {
+  sections.set('goals', goalsMarkdown(measured.load, measured.growth));
+  save();
+}
 save();
 log(`${writeReport ? `wrote ${path.relative(root, outFile)}` : 'quick run: docs/benchmarks.md left as it was'} in ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(0);

@@ -6,6 +6,7 @@
  *   node scripts/bench/floor.ts socket <ack.json>   # a bare Socket.IO server acknowledging `send` with the app's answer
  *   node scripts/bench/floor.ts sql <spec.json>     # a bare `pg` client issuing an endpoint's recorded statements
  *   node scripts/bench/floor.ts page <spec.json>    # a bare React + react-router page server for Lighthouse (floor-page.ts)
+ *   node scripts/bench/floor.ts framework <spec.json> # Express + the tRPC fast lane answering `slots.list` with the app's data, no database, none of our middleware
  *
  * Servers print `{"url": ...}` once listening; the SQL floor prints its figures as JSON.
  */
@@ -37,6 +38,12 @@ export interface SqlSpec {
   durationSeconds: number;
   /** One entry per recorded request: its statements in order (BEGIN/COMMIT included when the app sent them). */
   requests: SqlStatement[][];
+}
+
+/** The framework floor: the app's answer to one query procedure (its `result.data` on the wire), served with no work. */
+export interface FrameworkSpec {
+  procedure: string;
+  data: unknown;
 }
 
 export interface SqlFigures {
@@ -110,6 +117,25 @@ if (mode === 'replay') {
   const figures: SqlFigures = { rps: (latencies.length / elapsed) * 1000, p50: at(0.5), p99: at(0.99), errors };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
   process.exit(0);
+} else if (mode === 'framework') {
+  // decision 053's framework floor (scripts/bench/framework-floor.ts `lane`), answering with the app's own data.
+  const { procedure, data } = spec as FrameworkSpec;
+  const [{ initTRPC }, { createExpressMiddleware }, { default: express }, { z }, { transformer, deserialize }, { trpcFastLane }] = await Promise.all([
+    import('@trpc/server'),
+    import('@trpc/server/adapters/express'),
+    import('express'),
+    import('zod'),
+    import('../../src/shared/trpc-transformer.ts'),
+    import('../../src/server/http/trpc-fast-lane.ts'),
+  ]);
+  const answer = deserialize(data);
+  const t = initTRPC.create({ transformer });
+  const [area, name] = procedure.split('.') as [string, string];
+  const router = t.router({ [area]: t.router({ [name]: t.procedure.input(z.record(z.string(), z.unknown())).query(() => answer) }) });
+  const app = express();
+  app.use('/trpc', trpcFastLane({ router, procedures: { [procedure]: 'query' }, createContext: () => ({}), maxBodySize: 100_000 }));
+  app.use('/trpc', createExpressMiddleware({ router }));
+  listen(createServer(app));
 } else if (mode === 'page') {
   await servePageFloor(spec as PageFloorSpec);
 } else {

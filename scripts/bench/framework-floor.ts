@@ -16,7 +16,6 @@
  *
  * Not part of `npm run bench`; its figures are quoted in docs/benchmarks.md.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -27,6 +26,7 @@ import express from 'express';
 import { z } from 'zod';
 import { serialize, transformer } from '../../src/shared/trpc-transformer.ts';
 import { trpcFastLane } from '../../src/server/http/trpc-fast-lane.ts';
+import { firstLine, spawnTracked, stopTracked } from './processes.ts';
 
 const modes = ['node', 'express', 'trpc', 'lane'] as const;
 type Mode = (typeof modes)[number];
@@ -72,15 +72,15 @@ function cpuMs(pid: number): number {
 
 /** Requests per second, and the server's CPU milliseconds per request (on a shared machine the steadier figure). */
 async function measure(mode: Mode, duration: number): Promise<{ rps: number; cpuMsPerRequest: number }> {
-  const child = spawn(process.execPath, [import.meta.filename, '--serve', mode], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const child = spawnTracked(process.execPath, [import.meta.filename, '--serve', mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
+    const port = (await firstLine(child, mode, 60_000)).trim();
     const cpuBefore = cpuMs(child.pid!);
     const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: 10, duration, requests: [{ method: 'GET', path }] });
     if (result.non2xx || result.errors) throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     return { rps: result.requests.average, cpuMsPerRequest: (cpuMs(child.pid!) - cpuBefore) / result.requests.total };
   } finally {
-    child.kill('SIGTERM');
+    await stopTracked(child);
   }
 }
 

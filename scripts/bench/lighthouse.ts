@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
+import { adoptGroup, firstLine, spawnTracked, stopTracked } from './processes.ts';
 import lighthouse from 'lighthouse';
 import { buildPageFloor, textBlocksOf, type PageFloorSpec } from './floor-page.ts';
 
@@ -39,10 +39,17 @@ const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as 
  */
 export async function runLighthouse(baseUrl: string, paths: string[], runs: number, log: (line: string) => void): Promise<LighthousePage[]> {
   const floor = await startPageFloor(baseUrl, paths, log);
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
-  });
+  let chrome: chromeLauncher.LaunchedChrome;
+  try {
+    chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'],
+    });
+  } catch (error) {
+    await floor.stop();
+    throw error;
+  }
+  const forgetChrome = adoptGroup(chrome.pid);
   const pages = paths.map((p): LighthousePage => ({ path: p, app: [], floor: [] }));
   try {
     // Lighthouse takes the document's observed response time into its estimate: a first request,
@@ -62,6 +69,7 @@ export async function runLighthouse(baseUrl: string, paths: string[], runs: numb
     }
   } finally {
     chrome.kill();
+    forgetChrome();
     await floor.stop();
   }
   return pages;
@@ -123,26 +131,15 @@ async function startPageFloor(baseUrl: string, paths: string[], log: (line: stri
   for (const p of paths) pages[p] = textBlocksOf(await (await fetch(`${baseUrl}${p}`)).text());
   const specFile = path.join(dir, 'spec.json');
   writeFileSync(specFile, JSON.stringify({ ...built, pages } satisfies PageFloorSpec));
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'floor.ts'), 'page', specFile], {
+  const child = spawnTracked(process.execPath, [path.join(import.meta.dirname, 'floor.ts'), 'page', specFile], {
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) resolve((JSON.parse(out.slice(0, out.indexOf('\n'))) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`floor page exited (${code}) before answering`)));
-  });
+  const url = (JSON.parse(await firstLine(child, 'the Lighthouse floor page', 120_000)) as { url: string }).url;
   return {
     url,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stopTracked(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
@@ -7,7 +7,8 @@ import path from 'node:path';
 import autocannon, { type RawRequest, type Result } from 'autocannon';
 import { io, type Socket } from 'socket.io-client';
 import { deserialize, serialize } from '../../src/shared/trpc-transformer.ts';
-import type { ReplaySpec, SqlFigures, SqlSpec, SqlStatement } from './floor.ts';
+import type { FrameworkSpec, ReplaySpec, SqlFigures, SqlSpec, SqlStatement } from './floor.ts';
+import { firstLine, spawnTracked, stopTracked } from './processes.ts';
 
 export interface Figures {
   rps: number;
@@ -20,7 +21,7 @@ export interface Figures {
 export interface EndpointResult {
   name: string;
   detail: string;
-  floorKind: 'replay' | 'sql' | 'none';
+  floorKind: 'replay' | 'sql' | 'framework' | 'none';
   app: Figures[];
   floor: Figures[];
   /** Response size on the wire (pages: compressed). */
@@ -96,41 +97,27 @@ export function captureRaw(url: string, request: RawRequest): Promise<ReplaySpec
 
 const floorScript = path.join(import.meta.dirname, 'floor.ts');
 
-function runFloorProcess(mode: string, spec: unknown): { child: ChildProcess; firstLine: Promise<string> } {
+function runFloorProcess(mode: string, spec: unknown): ChildProcess {
   const file = path.join(tmpdir(), `bench-floor-${randomUUID()}.json`);
   writeFileSync(file, JSON.stringify(spec));
-  const child = spawn(process.execPath, [floorScript, mode, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const firstLine = new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const end = out.indexOf('\n');
-      if (end >= 0) resolve(out.slice(0, end));
-    });
-    child.once('exit', (code) => reject(new Error(`floor ${mode} exited (${code}) before answering`)));
-  });
-  return { child, firstLine };
+  return spawnTracked(process.execPath, [floorScript, mode, file], { stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 /** A floor server in its own process; resolves its URL and a stop function. */
-export async function startFloorServer(mode: 'replay' | 'socket', spec: unknown): Promise<{ url: string; stop(): Promise<void> }> {
-  const { child, firstLine } = runFloorProcess(mode, spec);
-  const { url } = JSON.parse(await firstLine) as { url: string };
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+export async function startFloorServer(mode: 'replay' | 'socket' | 'framework', spec: unknown): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = runFloorProcess(mode, spec);
+  const { url } = JSON.parse(await firstLine(child, `floor ${mode}`, 120_000)) as { url: string };
+  return { url, stop: () => stopTracked(child) };
 }
 
+/** The SQL floor runs for `durationSeconds`, then prints its figures and exits (or is ended on any failure). */
 async function runSqlFloor(spec: SqlSpec): Promise<Figures> {
-  const { firstLine } = runFloorProcess('sql', spec);
-  const result = JSON.parse(await firstLine) as SqlFigures;
-  return result;
+  const child = runFloorProcess('sql', spec);
+  try {
+    return JSON.parse(await firstLine(child, 'floor sql', spec.durationSeconds * 1000 + 120_000)) as SqlFigures;
+  } finally {
+    await stopTracked(child);
+  }
 }
 
 async function cannon(url: string, connections: number, durationSeconds: number, setup: () => RawRequest): Promise<Result> {
@@ -198,23 +185,31 @@ async function recordStatements(options: LoadOptions, run: () => Promise<unknown
   const lines = readFileSync(file, 'utf8').split('\n');
   const from = lines.findIndex((l) => l.startsWith(`{"marker":${start},`));
   const to = lines.findIndex((l) => l.startsWith(`{"marker":${end},`));
-  return lines
+  const statements = lines
     .slice(from + 1, to)
     .map((l) => JSON.parse(l) as SqlStatement & { client: number })
     .map(({ name, text, values }) => ({ name, text, values }));
+  // A floor of no statements measures an empty loop.
+  if (statements.length === 0) throw new Error('the request sent no SQL the recorder saw: no SQL floor to measure against');
+  return statements;
 }
 
 // ---------------------------------------------------------------- measurements
 
-async function repeat(options: LoadOptions, app: () => Promise<Figures>, floor: (() => Promise<Figures>) | null) {
-  const result = { app: [] as Figures[], floor: [] as Figures[] };
+/**
+ * `runs` rounds, each the app then each of its floors (so all see the same
+ * moment of a shared machine). One list of figures per floor, in order.
+ */
+async function repeat(options: LoadOptions, app: () => Promise<Figures>, ...floors: Array<(() => Promise<Figures>) | null>) {
+  const result = { app: [] as Figures[], floors: floors.map(() => [] as Figures[]) };
   for (let run = 0; run < options.runs; run++) {
     result.app.push(await app());
-    if (floor) {
+    for (const [i, floor] of floors.entries()) {
+      if (!floor) continue;
       // A floor whose requests fail measures failures, not the work: no ratio against it.
       const figures = await floor();
       if (figures.errors > 0) throw new Error(`the floor failed ${figures.errors} of its requests: it measures nothing comparable`);
-      result.floor.push(figures);
+      result.floors[i]!.push(figures);
     }
   }
   return result;
@@ -232,7 +227,7 @@ async function measurePage(appUrl: string, name: string, detail: string, pagePat
       async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, setup)),
       async () => figures(await cannon(floor.url, options.connections, options.durationSeconds, setup)),
     );
-    return { name, detail, floorKind: 'replay', ...runs, bytes: Buffer.from(captured.bodyBase64, 'base64').length };
+    return { name, detail, floorKind: 'replay', app: runs.app, floor: runs.floors[0]!, bytes: Buffer.from(captured.bodyBase64, 'base64').length };
   } finally {
     await floor.stop();
   }
@@ -251,18 +246,24 @@ export async function runHttpLoad(appUrl: string, options: LoadOptions): Promise
   const slotsPath = `/trpc/slots.list?input=${trpcInput({ date, timeZone })}`;
   const slotsSetup = () => ({ method: 'GET', path: slotsPath });
   const slotStatements = pgFloor ? [await recordStatements(options, () => trpcQuery(appUrl, 'slots.list', { date, timeZone }))] : [];
-  results.push({
-    name: 'Slot query',
-    detail: '`slots.list` for one day',
-    floorKind: pgFloor ? 'sql' : 'none',
-    ...(await repeat(
+  // The framework floor (decision 053): Express + the fast lane answering the same data with no work at all.
+  const slotsAnswer = (await (await fetch(`${appUrl}${slotsPath}`, { headers: { 'x-forwarded-for': nextAddress() } })).json()) as { result: { data: unknown } };
+  const frameworkFloor = await startFloorServer('framework', { procedure: 'slots.list', data: slotsAnswer.result.data } satisfies FrameworkSpec);
+  try {
+    const slotRuns = await repeat(
       options,
       async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, slotsSetup)),
+      async () => figures(await cannon(frameworkFloor.url, options.connections, options.durationSeconds, slotsSetup)),
       pgFloor
         ? () => runSqlFloor({ url: options.databaseUrl!, connections: options.connections, poolSize: options.poolSize, durationSeconds: options.durationSeconds, requests: slotStatements })
         : null,
-    )),
-  });
+    );
+    results.push({ name: 'Slot query', detail: '`slots.list` for one day, against the framework floor', floorKind: 'framework', app: slotRuns.app, floor: slotRuns.floors[0]! });
+    if (pgFloor) results.push({ name: 'Slot query', detail: '`slots.list` for one day, against its SQL', floorKind: 'sql', app: slotRuns.app, floor: slotRuns.floors[1]! });
+  } finally {
+    await frameworkFloor.stop();
+  }
+  const slotRows = results.length - 1;
 
   // Holds: 200 draft bookings, each request moving one of them to one of the
   // open slots of the next week (BOOKING_SLOT_CAPACITY is raised for the run so
@@ -290,21 +291,19 @@ export async function runHttpLoad(appUrl: string, options: LoadOptions): Promise
     pgFloor
       ? () => runSqlFloor({ url: options.databaseUrl!, connections, poolSize: options.poolSize, durationSeconds: options.durationSeconds, requests: holdStatements })
       : null;
+  const holds10 = await repeat(options, async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, holdSetup)), sqlFloor(options.connections));
   results.push({
     name: 'Hold creation',
     detail: `\`booking.hold\` (moves one of 200 holds to one of the week's slots), ${options.connections} connections`,
     floorKind: pgFloor ? 'sql' : 'none',
-    ...(await repeat(options, async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, holdSetup)), sqlFloor(options.connections))),
+    app: holds10.app,
+    floor: holds10.floors[0]!,
   });
-  results.push({
-    name: 'Hold creation',
-    detail: '`booking.hold`, **50 connections** (target p99 ≤ 500 ms)',
-    floorKind: pgFloor ? 'sql' : 'none',
-    ...(await repeat(options, async () => figures(await cannon(appUrl, 50, options.durationSeconds, holdSetup)), sqlFloor(50))),
-  });
+  const holds50 = await repeat(options, async () => figures(await cannon(appUrl, 50, options.durationSeconds, holdSetup)), sqlFloor(50));
+  results.push({ name: 'Hold creation', detail: '`booking.hold`, **50 connections** (target p99 ≤ 500 ms)', floorKind: pgFloor ? 'sql' : 'none', app: holds50.app, floor: holds50.floors[0]! });
   if (pgFloor) {
     const perRequest = (list: SqlStatement[][]) => Math.round(list.reduce((s, l) => s + l.length, 0) / Math.max(1, list.length));
-    results.at(-3)!.detail += ` — ${perRequest(slotStatements)} statements per request`;
+    results[slotRows]!.detail += ` — ${perRequest(slotStatements)} statement${perRequest(slotStatements) === 1 ? '' : 's'} per request`;
     results.at(-2)!.detail += ` — ${perRequest(holdStatements)} statements per request`;
   }
   return results;

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { bookingStatuses } from './booking.ts';
 import { isoDateSchema } from './booking.ts';
 
+/**
+ * A page cursor of the console's bookings list: the run (upcoming, past,
+ * undated), the last row's time in microseconds since 1970, and its id.
+ */
+export const bookingCursorPattern = /^(upcoming|past|undated)_-?\d{1,17}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const invalidPageLinkMessage = 'This page link is not valid. Go back to the first page.';
+
 /** Staff console inputs (bookings, appointments, messages). */
 export const bookingListInput = z.object({
   /** A calendar date in the staff member's own zone. */
@@ -9,8 +16,12 @@ export const bookingListInput = z.object({
   /** 'active' (default) hides abandoned drafts; 'all' shows everything. */
   status: z.enum([...bookingStatuses, 'active', 'all']).default('active'),
   q: z.string().trim().max(100).optional(),
+  /** Where the previous page ended (its `next`), kept in the console's address as `after`. */
+  after: z.string().regex(bookingCursorPattern, invalidPageLinkMessage).optional(),
 });
 export type BookingListInput = z.input<typeof bookingListInput>;
+/** Bookings the console shows on one page. */
+export const bookingPageSize = 50;
 
 export const consoleBookingIdInput = z.object({ bookingId: z.uuid() });
 export const assignNotaryInput = z.object({ bookingId: z.uuid(), notaryId: z.uuid().nullable() });

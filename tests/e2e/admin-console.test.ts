@@ -45,6 +45,17 @@ async function seed(dataDir: string) {
   const hour = 3600_000;
   const mine = await book('Grace', new Date(Math.ceil((Date.now() + 3 * hour) / (30 * 60_000)) * 30 * 60_000), null);
   const theirs = await book('Alan', new Date(Math.ceil((Date.now() + 5 * hour) / (30 * 60_000)) * 30 * 60_000), users.otherNotary.id);
+  // 60 past appointments, completed, two to the same hour each: more than one page of the console's list.
+  const [pager] = await deps.db.insert(customers).values({ firstName: 'Paige', lastName: 'Pager', email: 'paige@example.com' }).returning();
+  await deps.db.insert(bookings).values(
+    Array.from({ length: 60 }, (_, i) => ({
+      reference: `NOTARY-PAGE${String(i).padStart(4, '0')}`,
+      status: 'completed' as const,
+      startsAt: new Date(Math.floor(Date.now() / hour) * hour - (24 + Math.floor(i / 2)) * hour),
+      priceCents: 2500,
+      customerId: pager!.id,
+    })),
+  );
   await deps.db.insert(contactMessages).values({ kind: 'business', name: 'Bea Business', email: 'bea@example.com', company: 'Acme', message: 'Do you offer volume pricing?' });
   await database.close();
   return { users, mine, theirs };
@@ -105,6 +116,35 @@ describe('staff console', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: 'Alan Customer' }).waitFor();
     await expect.poll(() => page.getByRole('link', { name: 'Grace Customer' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Clear' }).click();
+
+    // Paging: the filter and the page's cursor stay in the address (reload, Back), every row seen once.
+    await page.getByLabel('Status').selectOption({ label: 'Completed' });
+    await page.waitForURL(/status=completed/);
+    const caption = page.locator('table caption');
+    const references = () => page.locator('tbody td.font-mono').allTextContents();
+    await expect.poll(async () => (await references()).length).toBe(50);
+    const first = await references();
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForURL(/status=completed&after=past_\d+_[0-9a-f-]+&page=2/);
+    await expect.poll(() => caption.textContent()).toContain('page 2');
+    await expect.poll(async () => (await references()).length).toBe(10);
+    const second = await references();
+    expect(new Set([...first, ...second]).size).toBe(60);
+    expect(await page.getByRole('link', { name: 'Next page' }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.reload();
+    await expect.poll(references).toEqual(second);
+    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('completed');
+    await page.goBack();
+    await expect.poll(references).toEqual(first);
+    await page.getByRole('link', { name: 'Next page' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(references).toEqual(second);
+    await page.getByRole('link', { name: 'First page' }).click();
+    await expect.poll(references).toEqual(first);
+    expect(page.url()).toMatch(/status=completed/);
+    expect(page.url()).not.toMatch(/after=/);
     await page.getByRole('button', { name: 'Clear' }).click();
 
     await page.getByRole('link', { name: 'Grace Customer' }).click();

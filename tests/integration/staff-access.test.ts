@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, contactMessages, customers, documents, payments } from '../../src/server/db/schema.ts';
 import { appRouter } from '../../src/server/router.ts';
+import { queryRows } from '../../src/server/db/client.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { consolePages, homePathFor } from '../../src/shared/staff.ts';
 import { dbKinds } from '../helpers/db.ts';
@@ -199,21 +201,99 @@ describe.each(dbKinds)('console bookings (%s)', (kind) => {
     const recent = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 2 * hour), name: 'Recent', status: 'completed' });
     const old = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 48 * hour), name: 'Old', status: 'cancelled' });
     const list = await call('console.bookings.list', {});
-    const ids = (list.body.result!.data.json as { id: string }[]).map((b) => b.id);
+    const ids = (list.body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id);
     expect(ids.filter((id) => [later.id, soon.id, recent.id, old.id].includes(id))).toEqual([soon.id, later.id, recent.id, old.id]);
 
     const byStatus = await call('console.bookings.list', { status: 'cancelled' });
-    expect((byStatus.body.result!.data.json as { id: string }[]).map((b) => b.id)).toEqual([old.id]);
+    expect((byStatus.body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id)).toEqual([old.id]);
     const byEmail = await call('console.bookings.list', { q: 'LATER@example' });
-    expect((byEmail.body.result!.data.json as { id: string }[]).map((b) => b.id)).toEqual([later.id]);
+    expect((byEmail.body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id)).toEqual([later.id]);
     const byName = await call('console.bookings.list', { q: 'soon lovelace' });
-    expect((byName.body.result!.data.json as { id: string }[]).map((b) => b.id)).toEqual([soon.id]);
+    expect((byName.body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id)).toEqual([soon.id]);
     const byReference = await call('console.bookings.list', { q: recent.reference.toLowerCase() });
-    expect((byReference.body.result!.data.json as { id: string }[]).map((b) => b.id)).toEqual([recent.id]);
+    expect((byReference.body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id)).toEqual([recent.id]);
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(later.startsAt!);
     const byDay = await call('console.bookings.list', { day });
-    expect((byDay.body.result!.data.json as { id: string }[]).map((b) => b.id)).toContain(later.id);
-    expect((byDay.body.result!.data.json as { id: string }[]).map((b) => b.id)).not.toContain(old.id);
+    expect((byDay.body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id)).toContain(later.id);
+    expect((byDay.body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id)).not.toContain(old.id);
+  });
+
+  it('pages through every booking by cursor, ties on the time included, with the filters kept', async () => {
+    const hour = 3600_000;
+    const base = Math.floor(Date.now() / hour) * hour;
+    const [customer] = await app.deps.db.insert(customers).values({ firstName: 'Pager', lastName: 'Tester', email: 'pager@example.com' }).returning();
+    const createdAt = new Date('2026-01-01T00:00:00.123456Z');
+    // 45 upcoming and 45 past on 9 times each (5 bookings share every time), 25 undated created at 5 instants.
+    const rows = Array.from({ length: 115 }, (_, i) => ({
+      reference: `NOTARY-PG${String(i).padStart(5, '0')}`,
+      status: i < 90 ? ('confirmed' as const) : ('draft' as const),
+      startsAt: i < 45 ? new Date(base + (3 + (i % 9)) * hour) : i < 90 ? new Date(base - (3 + (i % 9)) * hour) : null,
+      createdAt: new Date(createdAt.getTime() + (i % 5) * 1000),
+      priceCents: 2500,
+      customerId: customer!.id,
+    }));
+    const inserted = await app.deps.db.insert(bookings).values(rows).returning({ id: bookings.id, startsAt: bookings.startsAt, createdAt: bookings.createdAt });
+    const byKey = (key: (r: (typeof inserted)[number]) => number, direction: 1 | -1) => (a: (typeof inserted)[number], b: (typeof inserted)[number]) =>
+      direction * (key(a) - key(b) || (a.id < b.id ? -1 : 1));
+    const expected = [
+      ...inserted.filter((r) => r.startsAt && r.startsAt.getTime() > Date.now()).sort(byKey((r) => r.startsAt!.getTime(), 1)),
+      ...inserted.filter((r) => r.startsAt && r.startsAt.getTime() < Date.now()).sort(byKey((r) => r.startsAt!.getTime(), -1)),
+      ...inserted.filter((r) => !r.startsAt).sort(byKey((r) => r.createdAt.getTime(), -1)),
+    ].map((r) => r.id);
+
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const page = await call('console.bookings.list', { status: 'all', q: 'pager tester', ...(after ? { after } : {}) });
+      expect(page.status).toBe(200);
+      const { items, next } = page.body.result!.data.json as { items: { id: string }[]; next: string | null };
+      seen.push(...items.map((b) => b.id));
+      after = next;
+      pages++;
+    } while (after && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(expected);
+
+    // The default view (no drafts) pages the same way: 90 rows, two pages.
+    const first = (await call('console.bookings.list', { q: 'PAGER@example.com' })).body.result!.data.json as { items: { id: string }[]; next: string };
+    const second = (await call('console.bookings.list', { q: 'PAGER@example.com', after: first.next })).body.result!.data.json as { items: { id: string }[]; next: string | null };
+    expect([...first.items, ...second.items].map((b) => b.id)).toEqual(expected.slice(0, 90));
+    expect(second.next).toBeNull();
+
+    const bad = await call('console.bookings.list', { after: 'past_1_not-a-cursor' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('This page link is not valid. Go back to the first page.');
+  });
+
+  it('pages a broad search (over a thousand matches) along the index, filtered, in the same order', async () => {
+    const hour = 3600_000;
+    const [customer] = await app.deps.db.insert(customers).values({ firstName: 'Broad', lastName: 'Searcher', email: 'broad@example.com' }).returning();
+    const base = Math.floor(Date.now() / hour) * hour;
+    const inserted = await app.deps.db
+      .insert(bookings)
+      .values(Array.from({ length: 1_010 }, (_, i) => ({ reference: `NOTARY-BR${String(i).padStart(5, '0')}`, status: 'completed' as const, startsAt: new Date(base - (1 + (i % 400)) * hour), priceCents: 2500, customerId: customer!.id })))
+      .returning({ id: bookings.id, startsAt: bookings.startsAt });
+    const expected = inserted.sort((a, b) => b.startsAt!.getTime() - a.startsAt!.getTime() || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+    const first = (await call('console.bookings.list', { q: 'broad searcher' })).body.result!.data.json as { items: { id: string }[]; next: string };
+    const second = (await call('console.bookings.list', { q: 'broad searcher', after: first.next })).body.result!.data.json as { items: { id: string }[] };
+    expect([...first.items, ...second.items].map((b) => b.id)).toEqual(expected.slice(0, 100));
+  });
+
+  it('searches by trigram index, case-insensitively, and treats % and _ as text', async () => {
+    const match = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 72 * 3600_000), name: 'Grace', email: 'grace.hopper@navy.example' });
+    await insertBooking(app.deps, { startsAt: new Date(Date.now() + 73 * 3600_000), name: 'Gracie', email: 'other@example.com' });
+    const search = async (q: string) => ((await call('console.bookings.list', { q })).body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id);
+    expect(await search('HOPPER@NAVY')).toEqual([match.id]);
+    expect(await search('grace lovelace')).toEqual([match.id]);
+    expect(await search(match.reference.slice(-6).toLowerCase())).toEqual([match.id]);
+    expect(await search('100%')).toEqual([]);
+    expect(await search('grace_')).toEqual([]);
+    // The plan reads the trigram index (a GIN bitmap scan), not every customer.
+    await app.deps.db.execute(sql`set enable_seqscan = off`);
+    const plan = await queryRows(app.deps.db, sql`explain select id from customers where email ilike '%hopper@navy%'`);
+    await app.deps.db.execute(sql`set enable_seqscan = on`);
+    expect(JSON.stringify(plan)).toContain('customers_email_trgm_idx');
   });
 
   it('assigns a notary, refuses an outcome before the start, and records history', async () => {

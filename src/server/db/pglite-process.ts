@@ -23,6 +23,7 @@ import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { idleCollection } from './idle-collection.ts';
 
 export interface PgliteProcessData {
@@ -76,7 +77,9 @@ if (process.argv.includes('--init')) {
   process.exit(0);
 }
 
-const db = await (dataDir ? PGlite.create(dataDir, { startParams: pgliteStartParams }) : PGlite.create({ startParams: pgliteStartParams })).catch(fail);
+/** pg_trgm: the console's search indexes (migration 0007, decision 080). */
+const options = { startParams: pgliteStartParams, extensions: { pg_trgm } };
+const db = await (dataDir ? PGlite.create(dataDir, options) : PGlite.create(options)).catch(fail);
 const connections = new Set<Connection>();
 /** Whole messages received, in arrival order across connections. */
 let queue: { connection: Connection; message: Buffer }[] = [];

@@ -39,7 +39,12 @@ export const customers = pgTable(
     phone: text('phone'),
     createdAt: createdAt(),
   },
-  (t) => [index('customers_email_idx').on(sql`lower(${t.email})`)],
+  (t) => [
+    index('customers_email_idx').on(sql`lower(${t.email})`),
+    // The console's search (`ilike '%…%'`) by trigram (pg_trgm), on PostgreSQL and PGlite alike.
+    index('customers_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    index('customers_name_trgm_idx').using('gin', sql`(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
+  ],
 );
 
 export const staffUsers = pgTable(
@@ -127,9 +132,14 @@ export const bookings = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('bookings_starts_at_idx').on(t.startsAt),
+    // The console's pages walk (starts_at, id) forwards (upcoming) and backwards (past),
+    // and undated bookings by (created_at, id): keyset pagination by index, no sort.
+    index('bookings_starts_at_id_idx').on(t.startsAt, t.id),
+    index('bookings_undated_idx').on(t.createdAt, t.id).where(sql`${t.startsAt} is null`),
     index('bookings_status_idx').on(t.status),
     index('bookings_notary_idx').on(t.notaryId),
+    index('bookings_customer_idx').on(t.customerId),
+    index('bookings_reference_trgm_idx').using('gin', sql`${t.reference} gin_trgm_ops`),
   ],
 );
 
@@ -250,6 +260,14 @@ export const chatConversations = pgTable(
     staffReadUpTo: bigint('staff_read_up_to', { mode: 'number' }).notNull().default(0),
     visitorReadUpTo: bigint('visitor_read_up_to', { mode: 'number' }).notNull().default(0),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    /**
+     * Kept with each message so per-message work and the console's list never
+     * count or search a conversation's messages: visitor messages after
+     * staff_read_up_to, and the last message's start and sender.
+     */
+    staffUnread: integer('staff_unread').notNull().default(0),
+    lastMessageBody: text('last_message_body'),
+    lastMessageSender: text('last_message_sender', { enum: ['visitor', 'staff', 'system'] }),
     createdAt: createdAt(),
   },
   (t) => [index('chat_conversations_last_idx').on(t.lastMessageAt)],
@@ -270,7 +288,11 @@ export const chatMessages = pgTable(
     body: text('body').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('chat_messages_client_idx').on(t.conversationId, t.clientId)],
+  (t) => [
+    uniqueIndex('chat_messages_client_idx').on(t.conversationId, t.clientId),
+    // A conversation's messages in order (history, replay, the latest quoted in a reply email).
+    index('chat_messages_conversation_idx').on(t.conversationId, t.id),
+  ],
 );
 
 export const auditLog = pgTable(

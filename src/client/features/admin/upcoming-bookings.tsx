@@ -10,7 +10,7 @@ export function UpcomingBookings({ limit = 8 }: { limit?: number }) {
   const list = trpc.console.bookings.list.useQuery({ status: 'confirmed' }, { refetchInterval: 60_000 });
   const zone = staffZone(staff);
   const now = Date.now();
-  const upcoming = (list.data ?? []).filter((b) => b.startsAt && b.startsAt.getTime() >= now).slice(0, limit);
+  const upcoming = (list.data?.items ?? []).filter((b) => b.startsAt && b.startsAt.getTime() >= now).slice(0, limit);
   return (
     <section aria-labelledby="upcoming-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <h2 id="upcoming-heading" className="text-lg font-semibold text-slate-900">

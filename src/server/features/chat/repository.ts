@@ -4,6 +4,9 @@ import type { ChatConversationSummary, ChatMessage, ChatSender } from '../../../
 
 /** The only module of the chat feature that speaks SQL. */
 
+/** Characters of the last message a conversation's summary shows. */
+const lastMessagePreview = 140;
+
 export interface ConversationRow {
   id: string;
   visitorTokenHash: string;
@@ -79,7 +82,11 @@ export async function insertMessage(
   );
   const created = inserted.length > 0;
   if (created) {
-    await tx.execute(sql`update chat_conversations set last_message_at = now() where id = ${input.conversationId}`);
+    // The conversation's summary moves with it (decision 080): no per-message count or search later.
+    await tx.execute(sql`
+      update chat_conversations set last_message_at = now(), last_message_body = left(${input.body}, ${lastMessagePreview}),
+        last_message_sender = ${input.sender}, staff_unread = staff_unread + ${input.sender === 'visitor' ? 1 : 0}
+      where id = ${input.conversationId}`);
   }
   const message = await messageByClientId(tx, input.conversationId, input.clientId);
   if (!message) throw new Error('chat message vanished after insert');
@@ -96,6 +103,15 @@ export async function messageByClientId(db: DbOrTx, conversationId: string, clie
     sql`${messageSelect} where m.conversation_id = ${conversationId} and m.client_id = ${clientId}`,
   );
   return row ? toMessage(row) : null;
+}
+
+/** The latest `limit` messages up to `upToId` (inclusive), oldest first: by the (conversation, id) index, backwards. */
+export async function messagesUpTo(db: DbOrTx, conversationId: string, upToId: number, limit: number): Promise<ChatMessage[]> {
+  const rows = await queryRows<MessageRecord>(
+    db,
+    sql`${messageSelect} where m.conversation_id = ${conversationId} and m.id <= ${upToId} order by m.id desc limit ${limit}`,
+  );
+  return rows.reverse().map(toMessage);
 }
 
 /** Messages after `afterId`, oldest first; `limit + 1` are read to tell whether more follow. */
@@ -120,9 +136,19 @@ export async function setVisitorEmail(db: DbOrTx, id: string, email: string): Pr
   await db.execute(sql`update chat_conversations set visitor_email = ${email} where id = ${id}`);
 }
 
-/** Read pointers only move forward, whatever order two staff tabs report in. */
-export async function markStaffRead(db: DbOrTx, id: string, upTo: number): Promise<void> {
-  await db.execute(sql`update chat_conversations set staff_read_up_to = greatest(staff_read_up_to, ${upTo}) where id = ${id}`);
+/**
+ * Read pointers only move forward, whatever order two staff tabs report in. The
+ * unread count is recounted from the new pointer on (by the (conversation, id)
+ * index: only the messages after it). Call with the conversation locked
+ * (lockConversation): a visitor message committing meanwhile would otherwise be
+ * missed by the count's snapshot while its increment is overwritten.
+ */
+export async function markStaffRead(tx: DbOrTx, id: string, upTo: number): Promise<void> {
+  await tx.execute(sql`
+    update chat_conversations c set staff_read_up_to = greatest(c.staff_read_up_to, ${upTo}),
+      staff_unread = (select count(*) from chat_messages u
+        where u.conversation_id = c.id and u.sender = 'visitor' and u.id > greatest(c.staff_read_up_to, ${upTo}))
+    where c.id = ${id}`);
 }
 
 interface SummaryRecord {
@@ -136,15 +162,11 @@ interface SummaryRecord {
   unread: string | number;
 }
 
+/** One row per conversation, nothing counted or searched (decision 080). */
 const summarySelect = sql`
   select c.id, c.visitor_email, c.current_page, c.last_message_at, c.staff_read_up_to,
-    last.body as last_body, last.sender as last_sender,
-    (select count(*) from chat_messages u
-      where u.conversation_id = c.id and u.sender = 'visitor' and u.id > c.staff_read_up_to) as unread
-  from chat_conversations c
-  left join lateral (
-    select body, sender from chat_messages l where l.conversation_id = c.id order by l.id desc limit 1
-  ) last on true`;
+    c.last_message_body as last_body, c.last_message_sender as last_sender, c.staff_unread as unread
+  from chat_conversations c`;
 
 function toSummary(row: SummaryRecord): ChatConversationSummary {
   return {
@@ -152,7 +174,7 @@ function toSummary(row: SummaryRecord): ChatConversationSummary {
     visitorEmail: row.visitor_email,
     currentPage: row.current_page,
     lastMessageAt: row.last_message_at ? new Date(row.last_message_at).toISOString() : null,
-    lastMessage: row.last_body !== null && row.last_sender ? { body: row.last_body.slice(0, 140), sender: row.last_sender } : null,
+    lastMessage: row.last_body !== null && row.last_sender ? { body: row.last_body, sender: row.last_sender } : null,
     unread: Number(row.unread),
     staffReadUpTo: Number(row.staff_read_up_to),
   };

@@ -183,9 +183,8 @@ export async function emailReplyToAbsentVisitor(deps: Deps, conversationId: stri
   return deps.db.transaction(async (tx) => {
     const summary = await repo.conversationSummary(tx, conversationId);
     if (!summary?.visitorEmail) return false;
-    const { messages } = await repo.messagesAfter(tx, conversationId, 0, 500);
-    const upToReply = messages.filter((m) => m.id <= replyMessageId).slice(-replyEmailMessages);
-    await onChatReplyToAbsentVisitor(tx, deps, { to: summary.visitorEmail, replyMessageId, messages: upToReply });
+    const messages = await repo.messagesUpTo(tx, conversationId, replyMessageId, replyEmailMessages);
+    await onChatReplyToAbsentVisitor(tx, deps, { to: summary.visitorEmail, replyMessageId, messages });
     return true;
   });
 }
@@ -205,7 +204,10 @@ export async function markRead(
   conversationId: string,
   upTo: number,
 ): Promise<ChatAck<{ conversation: ChatConversationSummary }>> {
-  await repo.markStaffRead(deps.db, conversationId, upTo);
+  await deps.db.transaction(async (tx) => {
+    await repo.lockConversation(tx, conversationId);
+    await repo.markStaffRead(tx, conversationId, upTo);
+  });
   const conversation = await repo.conversationSummary(deps.db, conversationId);
   return conversation ? { ok: true, conversation } : { ok: false, error: chatUnavailableMessage };
 }

@@ -15,7 +15,7 @@ import type { SessionOutcome } from '../../../shared/session.ts';
 import { onBookingRescheduled, onNotaryAssigned } from '../notifications/events.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { addDays, dayBounds, localDateOf, parseIsoDate, toIsoDate } from '../../../shared/time.ts';
-import { outcomeTooEarlyMessage, type BookingListInput } from '../../../shared/console.ts';
+import { bookingPageSize, outcomeTooEarlyMessage, type BookingListInput } from '../../../shared/console.ts';
 import { cancellableStatuses, paidStatuses } from '../../../shared/booking.ts';
 import * as repo from './repository.ts';
 import { DomainError } from '../../errors.ts';
@@ -42,7 +42,7 @@ function notaryOf(row: { notaryId: string | null; notaryName: string | null; not
 export async function listBookings(deps: Deps, staff: StaffIdentity, input: BookingListInput) {
   const status = input.status ?? 'active';
   const day = input.day ? dayBounds(input.day, staff.user.timeZone) : undefined;
-  const rows = await repo.listBookings(
+  const { rows, next } = await repo.pageBookings(
     deps.db,
     {
       from: day?.start,
@@ -51,9 +51,21 @@ export async function listBookings(deps: Deps, staff: StaffIdentity, input: Book
       excludeStatuses: status === 'active' ? ['draft'] : undefined,
       search: input.q || undefined,
     },
+    input.after ? parseCursor(input.after) : null,
     deps.now(),
+    bookingPageSize,
   );
-  return rows.map((row) => ({ ...listItem(row), notary: notaryOf(row) }));
+  return {
+    items: rows.map((row) => ({ ...listItem(row), notary: notaryOf(row) })),
+    /** The next page's `after`, or null on the last page. */
+    next: next && `${next.run}_${next.atMicros}_${next.id}`,
+  };
+}
+
+/** `run_micros_id` (the input schema checked its shape). */
+function parseCursor(after: string): repo.BookingCursor {
+  const [run, atMicros, id] = after.split('_') as [repo.BookingRun, string, string];
+  return { run, atMicros, id };
 }
 
 /** One row of a booking list, as the bookings page and a notary's appointments show it. */
@@ -77,8 +89,8 @@ export async function listAppointments(deps: Deps, staff: StaffIdentity) {
   const today = localDateOf(deps.now(), staff.user.timeZone);
   const { start } = dayBounds(today, staff.user.timeZone);
   const [upcoming, awaiting] = await Promise.all([
-    repo.listBookings(deps.db, { from: start, notaryId: staff.user.id, statuses: appointmentStatuses }, deps.now()),
-    repo.listBookings(deps.db, { to: start, notaryId: staff.user.id, statuses: ['confirmed'] }, deps.now()),
+    repo.listBookings(deps.db, { from: start, notaryId: staff.user.id, statuses: appointmentStatuses }),
+    repo.listBookings(deps.db, { to: start, notaryId: staff.user.id, statuses: ['confirmed'] }),
   ]);
   const rows = [...awaiting, ...upcoming];
   // Soonest first: "today and upcoming" reads top to bottom.

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { installSqlRecorder } from '../../scripts/bench/record-sql.ts';
+import { spawnTracked, stopTracked, trackedCount } from '../../scripts/bench/processes.ts';
+import { startBenchServer } from '../../scripts/bench/server.ts';
+import { until } from '../helpers/async.ts';
+
+/** The bench's own machinery (issue 31): what it records, and that nothing it starts outlives it. */
+
+/** Gone, or a zombie nobody reaped yet (it runs nothing). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+describe('bench harness', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-harness-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("records only the statements of requests made while recording, not background work's", async () => {
+    const file = path.join(dir, 'record.jsonl');
+    // No database: the recorder wraps whatever query() is there when installed.
+    const sent: string[] = [];
+    const realQuery = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (text: string) {
+      sent.push(text);
+      return Promise.resolve({ rows: [] });
+    } as never;
+    let server: Server | undefined;
+    let poll: NodeJS.Timeout | undefined;
+    try {
+      const recorder = installSqlRecorder(file);
+      const client = new pg.Client();
+      // A request before recording whose work goes on afterwards (a timer it set).
+      let late: () => void = () => {};
+      server = createServer((req, res) => {
+        if (req.url === '/early') {
+          late = () => void client.query('select early_continuation');
+          res.end('ok');
+        } else if (req.method === 'POST') {
+          // A handler that runs once the body has arrived (the body's events come from the socket).
+          req.resume();
+          req.on('end', () => {
+            void client.query('select hold');
+            res.end('ok');
+          });
+        } else {
+          void client.query('select $1::text as slot', ['2027-03-12']);
+          res.end('ok');
+        }
+      });
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      await (await fetch(`${url}/early`)).text();
+      // Background work with no request (the outbox worker's poll).
+      poll = setInterval(() => void client.query('select outbox_poll'), 1);
+
+      recorder.toggle();
+      await (await fetch(`${url}/slots`)).text();
+      await (await fetch(`${url}/hold`, { method: 'POST', body: 'x'.repeat(100_000) })).text();
+      await until(() => sent.filter((t) => t === 'select outbox_poll').length >= 3);
+      late();
+      recorder.toggle();
+
+      const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.map((l) => l.text ?? `marker ${l.marker}`)).toEqual(['marker 1', 'select $1::text as slot', 'select hold', 'marker 2']);
+      expect(lines[1]).toMatchObject({ values: ['2027-03-12'] });
+    } finally {
+      clearInterval(poll);
+      server?.close();
+      pg.Client.prototype.query = realQuery;
+    }
+  });
+
+  it('ends a server that misses its start-up deadline, with the processes it started', async () => {
+    const dataDir = mkdtempSync(path.join(dir, 'server-'));
+    await expect(
+      startBenchServer({}, dataDir, { deadlineMs: 1_500, entry: 'tests/fixtures/bench/never-healthy.ts' }),
+    ).rejects.toThrow(/not healthy within 1.5 s \(ended\)/);
+    const pids = readFileSync(path.join(dataDir, 'pids'), 'utf8').split(' ').map(Number);
+    expect(pids).toHaveLength(2);
+    await until(() => pids.every((pid) => !alive(pid)));
+    expect(trackedCount()).toBe(0);
+  });
+
+  it('stops a process group, and a bench that fails leaves nothing running', async () => {
+    const child = spawnTracked(process.execPath, ['-e', "require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); console.log('up'); setInterval(() => {}, 1000)"], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((resolve) => child.stdout!.once('data', resolve));
+    await stopTracked(child);
+    expect(alive(child.pid!)).toBe(false);
+    expect(trackedCount()).toBe(0);
+
+    const failed = await promisify(execFile)(process.execPath, ['tests/fixtures/bench/throws-after-spawn.ts']).catch((error: { stdout: string; code: number }) => error);
+    expect('code' in failed && failed.code).toBe(1);
+    const pid = Number(failed.stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    await until(() => !alive(pid));
+  });
+});
