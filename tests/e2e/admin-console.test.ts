@@ -162,9 +162,9 @@ describe('staff console', () => {
     const newDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(Date.now() + 3 * 86400_000));
     await page.getByLabel(/New date/).fill(newDate);
     // Each time with its zone: the customer's (New York), and the staff member's own (Chicago) under it.
-    const first = page.getByRole('group', { name: /Free times/ }).getByRole('button').first();
-    expect(await first.textContent()).toMatch(/^\d{1,2}:\d{2} [AP]M E[SD]T\d{1,2}:\d{2} [AP]M C[SD]T for you$/);
-    await first.click();
+    const firstTime = page.getByRole('group', { name: /Free times/ }).getByRole('button').first();
+    expect(await firstTime.textContent()).toMatch(/^\d{1,2}:\d{2} [AP]M E[SD]T\d{1,2}:\d{2} [AP]M C[SD]T for you$/);
+    await firstTime.click();
     // Nothing moves before the confirmation, which names the old and the new time.
     await page.getByRole('button', { name: 'Move booking…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Move this appointment?' });
