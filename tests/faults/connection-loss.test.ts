@@ -68,12 +68,18 @@ describe.skipIf(!faultsEnabled)('faults: every database connection of two nodes 
     }
   }
 
-  it('both keep running, recover by themselves, and chat across nodes again', async () => {
+  /** A visitor on node A and a staff member on node B, both connected. */
+  async function chatPair(): Promise<{ visitor: VisitorClient; staff: StaffClient }> {
     const staffUser = await createStaffUser(deps, { role: 'staff', totp: false });
     const staff = connectStaff(nodeB.url, await staffUser.sessionCookie());
     await connected(staff);
     const visitor = connectVisitor(nodeA.url, await newVisitorCookie(nodeA.url));
     await connected(visitor);
+    return { visitor, staff };
+  }
+
+  it('both keep running, recover by themselves, and chat across nodes again', async () => {
+    const { visitor, staff } = await chatPair();
     await chatAcross(visitor, staff, 10_000);
 
     // Twice, a few seconds apart: the second hits the connections the nodes just re-opened.
@@ -104,11 +110,7 @@ describe.skipIf(!faultsEnabled)('faults: every database connection of two nodes 
   });
 
   it('after an outage longer than the liveness threshold, no node says stuck while its chat link reconnects', async () => {
-    const staffUser = await createStaffUser(deps, { role: 'staff', totp: false });
-    const staff = connectStaff(nodeB.url, await staffUser.sessionCookie());
-    await connected(staff);
-    const visitor = connectVisitor(nodeA.url, await newVisitorCookie(nodeA.url));
-    await connected(visitor);
+    const { visitor, staff } = await chatPair();
     await chatAcross(visitor, staff, 20_000);
 
     const healthz = async (node: Node) => {
