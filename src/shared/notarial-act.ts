@@ -138,6 +138,10 @@ export const actMessages = {
   notSealed: 'Every document must be sealed before the session can be finished.',
   badPlacement: 'That page does not exist in this document.',
   signatureImage: 'The signature must be a PNG image.',
+  signatureTooLarge: 'The signature image can be at most 2000 × 600 pixels.',
+  /** A customer file the seal cannot open or use: the notary reads why, and may mark it as not notarizable. */
+  documentNotNotarizable: (why: string) => `This document cannot be notarized: ${why} Ask the signer for another copy, or mark it as not notarizable.`,
+  sealFailed: 'The seal could not be applied right now. Please try again.',
 } as const;
 
 export const commissionInput = z.object({

@@ -19,6 +19,7 @@ import { confirmTestCard } from '../../src/server/features/payments/service.ts';
 import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-provider.ts';
 import { actLabels, identityMessages, type CustomerIdentityView } from '../../src/shared/notarial-act.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
+import { pngBomb } from '../helpers/images.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { paymentClock } from '../helpers/payments.ts';
 import { bookingIn } from '../helpers/bookings.ts';
@@ -151,6 +152,9 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 9, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(400);
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: 'data:image/png;base64,AAAA' })).status).toBe(400);
+    // A 17 KB PNG declaring 12000 × 12000 pixels is refused from its header, before anything decodes it.
+    const bomb = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${pngBomb(12_000, 12_000).toString('base64')}` });
+    expect(bomb).toMatchObject({ status: 400, message: actMessages.signatureTooLarge });
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
     const noCommission = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
     expect(noCommission.message).toMatch(/commission number/);

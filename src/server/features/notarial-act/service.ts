@@ -18,6 +18,7 @@ import { latestVerified } from '../identity/service.ts';
 import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
+import { maxSignatureSize, pngSize } from '../documents/image-header.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { notifySessionUpdated } from '../session-events.ts';
 /**
@@ -126,6 +127,10 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   if (act.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
   const bytes = Buffer.from(input.png.slice(input.png.indexOf(',') + 1), 'base64');
   if (bytes.length < 60 || !bytes.subarray(0, 8).equals(pngMagic)) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
+  // Its size from the header, before anything decodes it (a 17 KB PNG can declare 12000 × 12000).
+  const size = pngSize(bytes);
+  if (!size) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
+  if (size.width > maxSignatureSize.width || size.height > maxSignatureSize.height) throw new DomainError('BAD_REQUEST', actMessages.signatureTooLarge);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
   await deps.db.transaction(async (tx) => {
     await tx
