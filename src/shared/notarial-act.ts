@@ -102,6 +102,16 @@ export const adoptSignatureInput = z.object({
     .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/, 'The signature must be a PNG image.'),
 });
 
+/** PAdES baseline levels (ETSI EN 319 142-1) a sealed document can have (docs/decisions/060). */
+export const signatureLevels = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
+export type SignatureLevel = (typeof signatureLevels)[number];
+export const signatureLevelLabels: Record<SignatureLevel, string> = {
+  'B-B': 'basic signature; the signing time is our server clock',
+  'B-T': 'signature with a trusted timestamp',
+  'B-LT': 'timestamped, with the certificates and revocation answers needed to check it later',
+  'B-LTA': 'long-term: timestamped, with validation data, and the whole file timestamped again',
+};
+
 export const placeSignatureInput = z.object({ bookingId: z.uuid(), documentId: z.uuid() }).extend(placementSchema.shape);
 export const sealInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), actType: z.enum(actTypes) });
 export const bookingIdInput = z.object({ bookingId: z.uuid() });
@@ -118,6 +128,9 @@ export interface ActDocumentView {
   sealed: boolean;
   sealedSha256: string | null;
   pageCount: number | null;
+  /** The sealed file's name: "{original name} (notarized).pdf" (null until sealed). */
+  notarizedName: string | null;
+  signatureLevel: SignatureLevel | null;
 }
 
 export interface ActView {
@@ -141,7 +154,7 @@ export const actMessages = {
   signatureTooLarge: 'The signature image can be at most 2000 × 600 pixels.',
   /** A customer file the seal cannot open or use: the notary reads why, and may mark it as not notarizable. */
   documentNotNotarizable: (why: string) => `This document cannot be notarized: ${why} Ask the signer for another copy, or mark it as not notarizable.`,
-  sealFailed: 'The seal could not be applied right now. Please try again.',
+  timestampUnavailable: 'The timestamp authority or the certificate issuer did not answer, so the seal was not applied. Please try again in a minute.',
 } as const;
 
 export const commissionInput = z.object({

@@ -20,6 +20,8 @@ import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-pr
 import { actLabels, identityMessages, type CustomerIdentityView } from '../../src/shared/notarial-act.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { pngBomb } from '../helpers/images.ts';
+import { rewriteIterations } from '../helpers/pkcs12.ts';
+import { certificateMessages } from '../../src/server/features/notarial-act/seal-errors.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { paymentClock } from '../helpers/payments.ts';
 import { bookingIn } from '../helpers/bookings.ts';
@@ -191,7 +193,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     for (const token of [b.token, link]) {
       const res = await fetch(`${app.url}/api/manage/notarized/${b.documentId}?token=${token}`);
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="affidavit-notarized.pdf"/);
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="affidavit \(notarized\).pdf"/);
       const pdf = Buffer.from(await res.arrayBuffer());
       expect(createHash('sha256').update(pdf).digest('hex')).toBe(act!.sealedSha256);
       const file = path.join(dir, `${kind}-delivered.pdf`);
@@ -274,15 +276,23 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
 
   it('admins upload a notary’s PKCS#12: checked, stored encrypted, refused to anyone else', async () => {
     for (const user of [notary, otherNotary, office, admin]) cookies[(user.role + (user === otherNotary ? '2' : '')) as Who] = await user.sessionCookie();
-    const cert = generateTestCertificate('Nora Uploaded', new Date());
+    const cert = generateTestCertificate('Nora Uploaded', clock);
     const input = { staffUserId: otherNotary.id, p12Base64: cert.p12.toString('base64'), password: cert.password };
     expect((await call('act.uploadCertificate', input, { cookie: cookies.notary2 })).status).toBe(403);
     expect((await call('act.uploadCertificate', input, { cookie: cookies.staff })).status).toBe(403);
     expect((await call('act.uploadCertificate', input)).status).toBe(401);
     const wrong = await call('act.uploadCertificate', { ...input, password: 'not it' }, { cookie: cookies.admin });
     expect(wrong).toMatchObject({ status: 400, message: 'This is not a PKCS#12 file, or the password is wrong.' });
+    // A file asking for 2^31 key-derivation iterations is refused at once, the server answering meanwhile (issue 24, finding 3).
+    const started = Date.now();
+    const hostile = await call('act.uploadCertificate', { ...input, p12Base64: rewriteIterations(cert.p12, 2 ** 31 - 1).toString('base64') }, { cookie: cookies.admin });
+    expect(hostile).toMatchObject({ status: 400, message: certificateMessages.tooManyIterations });
+    expect(Date.now() - started).toBeLessThan(5_000);
     const ok = await call('act.uploadCertificate', input, { cookie: cookies.admin });
-    expect(ok.data).toMatchObject({ certificate: { kind: 'uploaded', subject: expect.stringContaining('Nora Uploaded') } });
+    expect(ok.data).toMatchObject({
+      certificate: { kind: 'uploaded', subject: expect.stringContaining('Nora Uploaded'), issuer: expect.stringContaining('Nora Uploaded'), keyUsage: ['digitalSignature', 'nonRepudiation'], expiresSoon: false },
+      sealLevel: 'B-B',
+    });
     const [row] = await app.deps.db.select().from(notaryProfiles).where(eq(notaryProfiles.staffUserId, otherNotary.id));
     expect(row!.certificateP12).toMatch(/^sb1\./);
     expect(row!.certificateP12).not.toContain(cert.p12.toString('base64').slice(0, 40));

@@ -92,7 +92,7 @@ export function sortedSet(items: Node[]): Node {
 
 // ---- Reading ----------------------------------------------------------------
 
-export const children = (node: Node | undefined): Node[] => (Array.isArray(node?.value) ? (node.value as Node[]) : []);
+export const children = (node: Node | null | undefined): Node[] => (Array.isArray(node?.value) ? (node.value as Node[]) : []);
 export const bytesOf = (node: Node | undefined): Buffer => {
   if (!node) return Buffer.alloc(0);
   // A BER constructed OCTET STRING: its pieces, joined.

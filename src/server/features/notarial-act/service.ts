@@ -7,6 +7,7 @@ import {
   type ActDocumentView,
   type ActType,
   type ActView,
+  type SignatureLevel,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { bookings, customers, documents, notarialDocuments, notaryProfiles, sessionRecordings, staffUsers } from '../../db/schema.ts';
@@ -19,15 +20,16 @@ import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
 import { maxSignatureSize, pngSize } from '../documents/image-header.ts';
+import type { CertificateInfo } from './certificates.ts';
+import { certificateMessages } from './seal-errors.ts';
+import { inspectDocument, makeTestCertificate, readCertificate, sealInWorker, timestampAuthorityOf } from './seal.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { notifySessionUpdated } from '../session-events.ts';
 /**
- * pdf-lib, @signpdf and node-forge (some 250 files) load with the first page
- * count, seal or certificate, not at start: no request before that needs them
- * (docs/decisions/048-database-endpoints-and-start-up.md).
+ * pdf-lib, @signpdf and node-forge load only in the seal worker
+ * (seal-pool.ts, docs/decisions/061): this thread never parses a PDF, decodes
+ * an image or derives a key.
  */
-const pdfModule = () => import('./pdf.ts');
-const certificatesModule = () => import('./certificates.ts');
 
 /**
  * Signing and sealing in the session, and delivery of the sealed PDF. The
@@ -71,6 +73,8 @@ function documentView(doc: typeof documents.$inferSelect, act: ActRow | null): A
     sealed: !!act?.sealedAt,
     sealedSha256: act?.sealedSha256 ?? null,
     pageCount: act?.pageCount ?? null,
+    notarizedName: act?.sealedAt ? notarizedFileName(doc.originalName) : null,
+    signatureLevel: act?.signatureLevel ?? null,
   };
 }
 
@@ -107,8 +111,8 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
   await requireActAccess(deps, staff, input.bookingId, { notaryOnly: true });
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
   if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
-  const { pageCountOf } = await pdfModule();
-  const pages = await pageCountOf(await readSource(deps, doc));
+  // Counted (in the seal worker) once per document; a file that cannot be sealed is refused here already.
+  const pages = act?.pageCount ?? (await inspectDocument(await readSource(deps, doc)));
   if (input.page > pages) throw new DomainError('BAD_REQUEST', actMessages.badPlacement);
   const placement = { page: input.page, xPercent: input.xPercent, yPercent: input.yPercent };
   await deps.db
@@ -150,26 +154,56 @@ export interface NotaryProfileView {
   commissionExpiresOn: string | null;
   commissionState: string;
   commissionCounty: string | null;
-  certificate: { kind: 'uploaded' | 'test'; subject: string | null; expiresAt: Date | null } | null;
+  certificate: {
+    kind: 'uploaded' | 'test';
+    subject: string | null;
+    expiresAt: Date | null;
+    issuer: string | null;
+    validFrom: Date | null;
+    keyUsage: string[];
+    /** Within 30 days of its expiry (or past it). */
+    expiresSoon: boolean;
+  } | null;
+  /** The level a seal reaches now: B-LTA with a timestamp authority configured, B-B without. */
+  sealLevel: SignatureLevel;
 }
+
+/** keyUsage bits (an extension that has some but neither signing one is not a signing certificate). */
+const keyUsageBits = new Set(['digitalSignature', 'nonRepudiation', 'keyEncipherment', 'dataEncipherment', 'keyAgreement', 'keyCertSign', 'cRLSign', 'encipherOnly', 'decipherOnly']);
+
+/** The console warns this long before a signing certificate expires. */
+export const certificateWarningDays = 30;
 
 async function profileRow(db: DbOrTx, staffUserId: string) {
   const [row] = await db.select().from(notaryProfiles).where(eq(notaryProfiles.staffUserId, staffUserId));
   return row;
 }
 
-function profileView(row: typeof notaryProfiles.$inferSelect | undefined): NotaryProfileView {
+function profileView(deps: Deps, row: typeof notaryProfiles.$inferSelect | undefined): NotaryProfileView {
+  const info = row?.certificateInfo ?? null;
+  const expiresAt = row?.certificateExpiresAt ?? null;
   return {
     commissionNumber: row?.commissionNumber ?? null,
     commissionExpiresOn: row?.commissionExpiresOn ?? null,
     commissionState: row?.commissionState ?? 'Iowa',
     commissionCounty: row?.commissionCounty ?? null,
-    certificate: row?.certificateKind ? { kind: row.certificateKind, subject: row.certificateSubject, expiresAt: row.certificateExpiresAt } : null,
+    certificate: row?.certificateKind
+      ? {
+          kind: row.certificateKind,
+          subject: row.certificateSubject,
+          expiresAt,
+          issuer: info?.issuer ?? null,
+          validFrom: info ? new Date(info.notBefore) : null,
+          keyUsage: info?.keyUsage ?? [],
+          expiresSoon: !!expiresAt && expiresAt.getTime() - deps.now().getTime() < certificateWarningDays * 86_400_000,
+        }
+      : null,
+    sealLevel: timestampAuthorityOf(deps.config) ? 'B-LTA' : 'B-B',
   };
 }
 
 export async function getNotaryProfile(deps: Deps, staffUserId: string): Promise<NotaryProfileView> {
-  return profileView(await profileRow(deps.db, staffUserId));
+  return profileView(deps, await profileRow(deps.db, staffUserId));
 }
 
 export async function updateCommission(
@@ -194,27 +228,34 @@ export async function uploadCertificate(deps: Deps, admin: StaffIdentity, input:
   const [user] = await deps.db.select({ role: staffUsers.role }).from(staffUsers).where(eq(staffUsers.id, input.staffUserId));
   if (user?.role !== 'notary') throw new DomainError('BAD_REQUEST', 'Certificates are for notaries only.');
   const p12 = Buffer.from(input.p12Base64, 'base64');
-  const { CertificateError, readP12 } = await certificatesModule();
-  let info;
-  try {
-    info = readP12(p12, input.password);
-  } catch (error) {
-    if (error instanceof CertificateError) throw new DomainError('BAD_REQUEST', error.message);
-    throw error;
+  const info = await readCertificate(p12, input.password);
+  if (info.notAfter.getTime() <= deps.now().getTime()) throw new DomainError('BAD_REQUEST', certificateMessages.expired);
+  if (info.notBefore.getTime() > deps.now().getTime() + 5 * 60_000) throw new DomainError('BAD_REQUEST', certificateMessages.notYetValid);
+  if (!info.keyUsage.includes('digitalSignature') && !info.keyUsage.includes('nonRepudiation') && info.keyUsage.some((u) => keyUsageBits.has(u))) {
+    throw new DomainError('BAD_REQUEST', certificateMessages.noSigningUsage);
   }
-  if (info.notAfter.getTime() <= deps.now().getTime()) throw new DomainError('BAD_REQUEST', 'This certificate has expired.');
   await storeCertificate(deps, input.staffUserId, { p12, password: input.password, kind: 'uploaded', info });
   await writeAudit(deps.db, { actorType: 'staff', actorId: admin.user.id, action: 'notary.certificate_uploaded', entityType: 'staff_user', entityId: input.staffUserId, data: { subject: info.subject } });
   return getNotaryProfile(deps, input.staffUserId);
 }
 
-async function storeCertificate(deps: Deps, staffUserId: string, cert: { p12: Buffer; password: string; kind: 'uploaded' | 'test'; info: { subject: string; notAfter: Date } }) {
+async function storeCertificate(deps: Deps, staffUserId: string, cert: { p12: Buffer; password: string; kind: 'uploaded' | 'test'; info: CertificateInfo }) {
+  const { info } = cert;
   const values = {
     certificateP12: deps.secrets.seal(cert.p12, `notary-p12:${staffUserId}`),
     certificatePassword: deps.secrets.seal(cert.password, `notary-p12-password:${staffUserId}`),
     certificateKind: cert.kind,
     certificateSubject: cert.info.subject,
     certificateExpiresAt: cert.info.notAfter,
+    certificateInfo: {
+      subject: info.subject,
+      issuer: info.issuer,
+      serialNumber: info.serialNumber,
+      notBefore: info.notBefore.toISOString(),
+      notAfter: info.notAfter.toISOString(),
+      keyUsage: info.keyUsage,
+      selfSigned: info.selfSigned,
+    },
   };
   await deps.db.insert(notaryProfiles).values({ staffUserId, ...values }).onConflictDoUpdate({ target: notaryProfiles.staffUserId, set: values });
 }
@@ -234,9 +275,8 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
     }
   }
   if (deps.identity.mode !== 'test') throw new DomainError('PRECONDITION_FAILED', actMessages.certificateMissing);
-  const { generateTestCertificate } = await certificatesModule();
-  const generated = generateTestCertificate(notaryName, deps.now());
-  await storeCertificate(deps, staffUserId, { p12: generated.p12, password: generated.password, kind: 'test', info: { subject: generated.info.subject, notAfter: generated.info.notAfter } });
+  const generated = await makeTestCertificate(notaryName, deps.now());
+  await storeCertificate(deps, staffUserId, { p12: generated.p12, password: generated.password, kind: 'test', info: generated.info });
   return { p12: generated.p12, password: generated.password };
 }
 
@@ -263,8 +303,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
   const certificate = await signingCertificate(deps, staff.user.id, notaryName);
   const signer = await signerName(deps.db, input.bookingId);
   const source = await readSource(deps, doc);
-  const { buildSealedPdf } = await pdfModule();
-  const sealed = await buildSealedPdf({
+  const sealed = await sealInWorker({
     source,
     placement: act.placement,
     signaturePng: Buffer.from(act.signaturePng, 'base64'),
@@ -281,6 +320,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       county: profile.commissionCounty,
     },
     certificate,
+    tsa: timestampAuthorityOf(deps.config),
   });
   // Beside the original, never over it.
   const sealedKey = `${input.bookingId}/sealed-${doc.id}.pdf`;
@@ -297,7 +337,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
   await deps.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(notarialDocuments)
-      .set({ actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id })
+      .set({ actType: input.actType, sealedKey, sealedSha256: sealed.sha256, signatureLevel: sealed.level, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id })
       .where(and(eq(notarialDocuments.id, act.id)))
       .returning({ id: notarialDocuments.id });
     if (!updated) throw new DomainError('CONFLICT', actMessages.alreadySealed);
@@ -353,6 +393,11 @@ export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, book
   });
 }
 
+/** "affidavit.pdf" → "affidavit (notarized).pdf"; an image "id-front.jpg" → "id-front (notarized).pdf". */
+export function notarizedFileName(originalName: string): string {
+  return `${originalName.replace(/\.(pdf|jpe?g|png)$/i, '')} (notarized).pdf`;
+}
+
 /** The sealed PDF of one document of a booking (callers have authorised the booking). */
 export async function openSealed(deps: Deps, bookingId: string, documentId: string) {
   const [row] = await deps.db
@@ -362,5 +407,5 @@ export async function openSealed(deps: Deps, bookingId: string, documentId: stri
     .where(and(eq(notarialDocuments.bookingId, bookingId), eq(notarialDocuments.documentId, documentId)));
   if (!row?.key) return null;
   const object = await deps.storage.get(row.key);
-  return { ...object, name: `${row.name.replace(/\.[^.]+$/, '')}-notarized.pdf` };
+  return { ...object, name: notarizedFileName(row.name) };
 }
