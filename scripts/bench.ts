@@ -3,7 +3,7 @@
  *
  *   flock /tmp/notary-heavy.lock npm run bench              # everything, 3 runs per figure (about 15 minutes)
  *   npm run bench -- --quick                                 # validates the harness: 1 run of 1 s each, one Lighthouse page (~3 minutes)
- *   npm run bench -- --only lighthouse                       # one part: lighthouse | bundle | load (comma-separated)
+ *   npm run bench -- --only lighthouse                       # one part: lighthouse | bundle | load | seal (comma-separated)
  *   npm run bench -- --only load --db postgres --duration 10 # load figures on one database, longer
  *
  * Every figure is a ratio to a floor measured in the same run, each floor in its
@@ -25,11 +25,12 @@ import { freePort } from '../tests/helpers/server.ts';
 import { measureBundles, type RouteBundle } from './bench/bundle.ts';
 import { buildPageFloor } from './bench/floor-page.ts';
 import { runLighthouse, type LighthousePage } from './bench/lighthouse.ts';
+import { runSealBench, sealMarkdown } from './bench/seal.ts';
 import { ownRss, residentOnce, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
-const parts = ['lighthouse', 'bundle', 'load'] as const;
+const parts = ['lighthouse', 'bundle', 'load', 'seal'] as const;
 type Part = (typeof parts)[number];
 
 const { values: args } = parseArgs({
@@ -403,7 +404,7 @@ function header(): string {
     '```sh',
     'flock /tmp/notary-heavy.lock npm run bench              # everything, 3 runs per figure; builds if dist/ is missing',
     'npm run bench -- --quick                                 # checks the harness end to end (1 run of 1 s; writes nothing)',
-    'npm run bench -- --only lighthouse                       # lighthouse | bundle | load (comma-separated)',
+    'npm run bench -- --only lighthouse                       # lighthouse | bundle | load | seal (comma-separated)',
     'npm run bench -- --only load --db postgres --duration 10 # load on one database, longer',
     '```',
     '',
@@ -422,7 +423,8 @@ function header(): string {
 // ---------------------------------------------------------------- main
 
 const started = Date.now();
-ensureBuilt();
+// The seal part runs the engine and the API only: no pages, no build.
+if ([...selected].some((part) => part !== 'seal')) ensureBuilt();
 let document = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
 const previousHeaderEnd = document.indexOf('<!-- bench:');
 document = `${header()}\n\n${previousHeaderEnd >= 0 ? document.slice(previousHeaderEnd) : ''}`;
@@ -470,6 +472,13 @@ if (selected.has('load')) {
   const markdown = loadMarkdown(loadRuns);
   if (quick) process.stdout.write(`${markdown}\n\n`);
   document = replaceSection(document, 'load', markdown);
+  save();
+}
+
+if (selected.has('seal')) {
+  const markdown = sealMarkdown(await runSealBench(runs, log));
+  if (quick) process.stdout.write(`${markdown}\n\n`);
+  document = replaceSection(document, 'seal', markdown);
   save();
 }
 

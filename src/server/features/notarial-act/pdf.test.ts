@@ -7,7 +7,8 @@ import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pngBomb } from '../../../../tests/helpers/images.ts';
 import { rewriteIterations } from '../../../../tests/helpers/pkcs12.ts';
-import { generateTestCertificate, openP12, pkcs12IterationCounts, readP12, testCertificateLabel } from './certificates.ts';
+import forge from 'node-forge';
+import { forgePkcs12Kdf, generateTestCertificate, openP12, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
 import { buildSealedPdf, inspectDocument, remoteStatement, type SealInput } from './pdf.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
@@ -179,6 +180,14 @@ describe('PKCS#12 limits', () => {
     execFileSync('openssl', ['pkcs12', '-export', '-inkey', key, '-in', crt, '-passout', 'pass:pw', '-iter', String(iterations), '-maciter', '-out', out], { stdio: 'ignore' });
     return { p12: readFileSync(out), password: 'pw' };
   }
+
+  it('derives PKCS#12 keys with node:crypto exactly as forge does (RFC 7292 B.2)', () => {
+    for (const [digest, id, length] of [['sha1', 1, 24], ['sha1', 2, 8], ['sha256', 3, 32], ['sha512', 1, 70]] as const) {
+      const salt = Buffer.from('0011223344556677', 'hex');
+      const expected = (forgePkcs12Kdf as (...args: unknown[]) => forge.util.ByteStringBuffer)('pässwörd', forge.util.createBuffer(salt.toString('binary')), id, 2048, length, forge.md[digest].create());
+      expect(pkcs12Kdf('pässwörd', salt, id, 2048, length, digest).toString('hex')).toBe(forge.util.bytesToHex(expected.bytes()));
+    }
+  });
 
   it('reads the MAC and PBKDF2 iteration counts of an OpenSSL bundle and opens it', () => {
     const bundle = p12With(2048);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { SignPdf } from '@signpdf/signpdf';
-import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import { SUBFILTER_ETSI_CADES_DETACHED, findByteRange } from '@signpdf/utils';
 import {
   PDFArray,
   PDFDict,
@@ -76,8 +75,12 @@ function winAnsi(text: string): string {
   return text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, '-').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 }
 
-/** pdf-lib reads a Buffer's whole backing store (Node pools small ones): give it its own copy. */
-const own = (bytes: Uint8Array) => Uint8Array.from(bytes);
+/**
+ * pdf-lib reads a Buffer's whole backing store (Node pools small ones): give
+ * it bytes that own theirs, copying natively only when they do not
+ * (`Uint8Array.from` would copy element by element through an iterator).
+ */
+const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
 
 async function loadCustomerPdf(bytes: Uint8Array): Promise<PDFDocument> {
   let pdf: PDFDocument;
@@ -283,16 +286,25 @@ async function addCertificatePage(pdf: PDFDocument, act: SealInput['act'], state
 
 // ---- Signing -------------------------------------------------------------------------------
 
-/** @signpdf's seam: it finds the ByteRange and hands us the bytes; we hash them with node:crypto. */
-class DigestSigner extends Signer {
-  readonly produce: (digest: Buffer) => Promise<Buffer>;
-  constructor(produce: (digest: Buffer) => Promise<Buffer>) {
-    super();
-    this.produce = produce;
-  }
-  override async sign(pdfBuffer: Buffer): Promise<Buffer> {
-    return this.produce(createHash('sha256').update(pdfBuffer).digest());
-  }
+/**
+ * Fills the one signature placeholder of `pdf` in place: its ByteRange, then
+ * `produce(sha256 of the two ranges)` as the /Contents. The ranges are hashed
+ * where they lie with node:crypto (no copy of the file, no JavaScript
+ * hashing: issue 31).
+ */
+async function signInPlace(pdf: Buffer, produce: (digest: Buffer) => Promise<Buffer>): Promise<Buffer> {
+  const { byteRangePlaceholder, byteRangePlaceholderPosition } = findByteRange(pdf);
+  if (!byteRangePlaceholder || byteRangePlaceholderPosition === undefined) throw new Error('no signature placeholder');
+  const open = pdf.indexOf('<', pdf.indexOf('/Contents ', byteRangePlaceholderPosition + byteRangePlaceholder.length));
+  const close = pdf.indexOf('>', open);
+  const byteRange = `/ByteRange [0 ${open} ${close + 1} ${pdf.length - close - 1}]`;
+  if (byteRange.length > byteRangePlaceholder.length) throw new Error('byte range does not fit');
+  pdf.write(byteRange.padEnd(byteRangePlaceholder.length, ' '), byteRangePlaceholderPosition, 'latin1');
+  const digest = createHash('sha256').update(pdf.subarray(0, open)).update(pdf.subarray(close + 1)).digest();
+  const contents = (await produce(digest)).toString('hex');
+  if (contents.length > close - open - 1) throw new Error(`signature of ${contents.length / 2} bytes does not fit`);
+  pdf.write(contents.padEnd(close - open - 1, '0'), open + 1, 'latin1');
+  return pdf;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
@@ -343,22 +355,21 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
     signatureLength: signatureBytes,
   });
-  const unsigned = Buffer.from(await pdf.save({ useObjectStreams: false }));
+  const saved = await pdf.save({ useObjectStreams: false });
+  // A view, not a copy (Buffer.from(Uint8Array) copies the 10 MB).
+  const unsigned = Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
   const tsa = input.tsa ?? null;
   const timestamps: Buffer[] = [];
-  let signed = await new SignPdf().sign(
-    unsigned,
-    new DigestSigner((digest) =>
-      signDetached(signer, digest, {
-        timestamp: tsa
-          ? async (value) => {
-              const stamp = await requestTimestamp(tsa, sha256(value));
-              timestamps.push(stamp.token);
-              return stamp.token;
-            }
-          : undefined,
-      }),
-    ),
+  let signed = await signInPlace(unsigned, (digest) =>
+    signDetached(signer, digest, {
+      timestamp: tsa
+        ? async (value) => {
+            const stamp = await requestTimestamp(tsa, sha256(value));
+            timestamps.push(stamp.token);
+            return stamp.token;
+          }
+        : undefined,
+    }),
   );
   if (tsa) {
     // B-LT: the chain and revocation answers of the notary's and the TSA's certificates, in a DSS.
@@ -451,5 +462,5 @@ async function appendDocumentTimestamp(pdf: PDFDocument, file: Buffer, tsa: Time
   changed.add(fields.ref);
   for (const [ref] of context.enumerateIndirectObjects()) if (ref.objectNumber > refsBefore) changed.add(ref);
   const withPlaceholder = appendIncrementalUpdate(pdf, file, [...changed]);
-  return new SignPdf().sign(withPlaceholder, new DigestSigner(async (digest) => (await requestTimestamp(tsa, digest)).token));
+  return signInPlace(withPlaceholder, async (digest) => (await requestTimestamp(tsa, digest)).token);
 }
