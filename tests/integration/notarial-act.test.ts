@@ -19,7 +19,7 @@ import { confirmTestCard } from '../../src/server/features/payments/service.ts';
 import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-provider.ts';
 import { actLabels, identityMessages, type CustomerIdentityView } from '../../src/shared/notarial-act.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
-import { pngBomb } from '../helpers/images.ts';
+import { pngBomb, pngZipBomb } from '../helpers/images.ts';
 import { rewriteIterations } from '../helpers/pkcs12.ts';
 import { certificateMessages } from '../../src/server/features/notarial-act/seal-errors.ts';
 import { dbKinds } from '../helpers/db.ts';
@@ -157,6 +157,8 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     // A 17 KB PNG declaring 12000 × 12000 pixels is refused from its header, before anything decodes it.
     const bomb = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${pngBomb(12_000, 12_000).toString('base64')}` });
     expect(bomb).toMatchObject({ status: 400, message: actMessages.signatureTooLarge });
+    const zipBomb = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${pngZipBomb(16 * 1024 * 1024).toString('base64')}` });
+    expect(zipBomb).toMatchObject({ status: 400, message: actMessages.signatureImage });
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
     const noCommission = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
     expect(noCommission.message).toMatch(/commission number/);

@@ -19,7 +19,7 @@ import { latestVerified } from '../identity/service.ts';
 import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
-import { maxSignatureSize, pngSize } from '../documents/image-header.ts';
+import { maxSignatureSize, pngDataFits, pngSize } from '../documents/image-header.ts';
 import type { CertificateInfo } from './certificates.ts';
 import { certificateMessages } from './seal-errors.ts';
 import { inspectDocument, makeTestCertificate, readCertificate, sealInWorker, timestampAuthorityOf } from './seal.ts';
@@ -135,6 +135,7 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   const size = pngSize(bytes);
   if (!size) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (size.width > maxSignatureSize.width || size.height > maxSignatureSize.height) throw new DomainError('BAD_REQUEST', actMessages.signatureTooLarge);
+  if (!(await pngDataFits(bytes))) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
   await deps.db.transaction(async (tx) => {
     await tx
