@@ -28,7 +28,7 @@ export interface TestPki {
   crlUrl: string;
   /** Requests each peer answered, to see who was asked. */
   hits: { tsa: number; crl: number; ocsp: number };
-  issueNotary(name: string, options?: { expired?: boolean }): NotaryCertificate;
+  issueNotary(name: string, options?: { expired?: boolean; validity?: [string, string] }): NotaryCertificate;
   revoke(certificate: NotaryCertificate): void;
   stop(): Promise<void>;
 }
@@ -181,7 +181,8 @@ ess_cert_id_alg = sha256
     issueNotary(name, options = {}) {
       count += 1;
       const file = `notary-${count}`;
-      issue(file, 'notary_ext', `/CN=${name}/O=NotaryOnline tests`, options.expired ? ['-startdate', '20200101000000Z', '-enddate', '20210101000000Z'] : []);
+      const validity: [string, string] | undefined = options.expired ? ['20200101000000Z', '20210101000000Z'] : options.validity;
+      issue(file, 'notary_ext', `/CN=${name}/O=NotaryOnline tests`, validity ? ['-startdate', validity[0], '-enddate', validity[1]] : []);
       const password = randomBytes(9).toString('base64url');
       openssl(dir, ['pkcs12', '-export', '-inkey', `${file}.key`, '-in', `${file}.pem`, '-certfile', 'root.pem', '-passout', `pass:${password}`, '-out', `${file}.p12`]);
       const pemPath = path.join(dir, `${file}.pem`);

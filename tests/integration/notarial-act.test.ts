@@ -20,6 +20,7 @@ import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-pr
 import { actLabels, identityMessages, type CustomerIdentityView } from '../../src/shared/notarial-act.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { pngBomb, pngZipBomb } from '../helpers/images.ts';
+import { startTestPki } from '../helpers/openssl-pki.ts';
 import { rewriteIterations } from '../helpers/pkcs12.ts';
 import { certificateMessages } from '../../src/server/features/notarial-act/seal-errors.ts';
 import { dbKinds } from '../helpers/db.ts';
@@ -275,6 +276,50 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       clock = saved;
     }
   });
+
+  it('with a CA-issued certificate and a timestamp authority: PAdES B-LTA, the level shown; revoked, the seal is refused', async () => {
+    for (const user of [notary, otherNotary, office, admin]) cookies[(user.role + (user === otherNotary ? '2' : '')) as Who] = await user.sessionCookie();
+    const pki = await startTestPki();
+    const tsaBefore = app.deps.config.TSA_URL;
+    try {
+      // Valid over the test clock (2026-03).
+      const cert = pki.issueNotary('Nora Notary', { validity: ['20250101000000Z', '20300101000000Z'] });
+      const uploaded = await call('act.uploadCertificate', { staffUserId: notary.id, p12Base64: cert.p12.toString('base64'), password: cert.password }, { cookie: cookies.admin });
+      expect(uploaded.data).toMatchObject({ certificate: { kind: 'uploaded', issuer: expect.stringContaining('NotaryOnline Test Root CA'), keyUsage: ['digitalSignature', 'nonRepudiation'] }, sealLevel: 'B-B' });
+      app.deps.config.TSA_URL = pki.tsaUrl;
+      expect((await call('act.notaryProfile', { staffUserId: notary.id }, { cookie: cookies.admin, type: 'query' })).data).toMatchObject({ sealLevel: 'B-LTA' });
+      await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
+      const ready = async () => {
+        const b = await confirmedBooking(app.deps);
+        await assign(b.bookingId, notary.id);
+        await submit(b.token, 'Grace Hopper');
+        const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
+        await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
+        await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+        await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
+        return b;
+      };
+      const b = await ready();
+      const sealed = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'jurat' }, { cookie: cookies.notary });
+      expect(sealed).toMatchObject({ status: 200, data: { documents: [{ sealed: true, signatureLevel: 'B-LTA', notarizedName: 'affidavit (notarized).pdf' }] } });
+      const res = await fetch(`${app.url}/api/manage/notarized/${b.documentId}?token=${b.token}`);
+      const file = path.join(dir, `${kind}-lta.pdf`);
+      writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      const report = spawnSync('pdfsig', [file], { encoding: 'utf8' }).stdout;
+      expect(report).toMatch(/Signature #1:[\s\S]*Nora Notary[\s\S]*Signature is Valid[\s\S]*Signature #2:[\s\S]*NotaryOnline Test TSA/);
+      expect(spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout).toContain('PAdES B-LTA');
+
+      pki.revoke(cert);
+      const next = await ready();
+      const refused = await call('act.seal', { bookingId: next.bookingId, documentId: next.documentId, actType: 'jurat' }, { cookie: cookies.notary });
+      expect(refused).toMatchObject({ status: 412, message: certificateMessages.sealRevoked });
+      const [row] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, next.documentId));
+      expect(row!.sealedAt).toBeNull();
+    } finally {
+      app.deps.config.TSA_URL = tsaBefore;
+      await pki.stop();
+    }
+  }, 120_000);
 
   it('admins upload a notary’s PKCS#12: checked, stored encrypted, refused to anyone else', async () => {
     for (const user of [notary, otherNotary, office, admin]) cookies[(user.role + (user === otherNotary ? '2' : '')) as Who] = await user.sessionCookie();
