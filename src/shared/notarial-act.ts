@@ -102,6 +102,11 @@ export const adoptSignatureInput = z.object({
     .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/, 'The signature must be a PNG image.'),
 });
 
+/** "affidavit.pdf" → "affidavit (notarized).pdf"; an image "id-front.jpg" → "id-front (notarized).pdf" (issue 30). */
+export function notarizedFileName(originalName: string): string {
+  return `${originalName.replace(/\.(pdf|jpe?g|png)$/i, '')} (notarized).pdf`;
+}
+
 /** PAdES baseline levels (ETSI EN 319 142-1) a sealed document can have (docs/decisions/060). */
 export const signatureLevels = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
 export type SignatureLevel = (typeof signatureLevels)[number];

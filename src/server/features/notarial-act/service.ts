@@ -7,6 +7,7 @@ import {
   type ActDocumentView,
   type ActType,
   type ActView,
+  notarizedFileName,
   type SignatureLevel,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
@@ -392,11 +393,6 @@ export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, book
     await onActFinished(tx, deps, bookingId, { resend: true });
     await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'notarized_document.resent', entityType: 'booking', entityId: bookingId });
   });
-}
-
-/** "affidavit.pdf" → "affidavit (notarized).pdf"; an image "id-front.jpg" → "id-front (notarized).pdf". */
-export function notarizedFileName(originalName: string): string {
-  return `${originalName.replace(/\.(pdf|jpe?g|png)$/i, '')} (notarized).pdf`;
 }
 
 /** The sealed PDF of one document of a booking (callers have authorised the booking). */
