@@ -277,6 +277,17 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     }
   });
 
+  it('a damaged customer PDF tells the notary what is wrong (DOCUMENT_NOT_NOTARIZABLE), and nothing is placed', async () => {
+    for (const user of [notary, otherNotary, office, admin]) cookies[(user.role + (user === otherNotary ? '2' : '')) as Who] = await user.sessionCookie();
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, notary.id);
+    const [doc] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));
+    await app.deps.storage.put(doc!.storageKey, Readable.from(readFileSync(new URL('header-only.pdf', fixtures))), { contentType: 'application/pdf', upsert: true });
+    const placed = await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    expect(placed).toMatchObject({ status: 422, message: actMessages.documentNotNotarizable('the PDF is damaged and cannot be read.') });
+    expect(await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId))).toEqual([]);
+  });
+
   it('with a CA-issued certificate and a timestamp authority: PAdES B-LTA, the level shown; revoked, the seal is refused', async () => {
     for (const user of [notary, otherNotary, office, admin]) cookies[(user.role + (user === otherNotary ? '2' : '')) as Who] = await user.sessionCookie();
     const pki = await startTestPki();
