@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { encryptedPdfMessage, imageTooLargeMessage, unreadableImageMessage, type AcceptedContentType } from '../../../shared/booking.ts';
 import { DomainError } from '../../errors.ts';
-import { imageSize, maxDocumentImagePixels, pngDataFits } from './image-header.ts';
+import { imageSize, maxDocumentImagePixels, pngDataFits } from '../../images/image-header.ts';
 
 /**
  * What an upload's bytes must be, beyond their type, for the notary to seal

@@ -22,7 +22,7 @@ import { signDetached, type CmsSigner } from '../../crypto/cms.ts';
 import { requestTimestamp, type TimestampAuthority } from '../../crypto/timestamp-authority.ts';
 import { formatInZone } from '../../../shared/time.ts';
 import { signatureLevelLabels, type ActType, type SignatureLevel } from '../../../shared/notarial-act.ts';
-import { imageSize, maxDocumentImagePixels, maxSignatureSize, pngDataFits } from '../documents/image-header.ts';
+import { imageSize, maxDocumentImagePixels, maxSignatureSize, pngDataFits } from '../../images/image-header.ts';
 import { openP12, testCertificateLabel } from './certificates.ts';
 import { collectValidationData, checkNotRevoked } from './validation-data.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';

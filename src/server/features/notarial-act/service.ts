@@ -20,7 +20,7 @@ import { latestVerified } from '../identity/service.ts';
 import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
-import { maxSignatureSize, pngDataFits, pngSize } from '../documents/image-header.ts';
+import { maxSignatureSize, pngDataFits, pngSize } from '../../images/image-header.ts';
 import type { CertificateInfo } from './certificates.ts';
 import { certificateMessages } from './seal-errors.ts';
 import { inspectDocument, makeTestCertificate, readCertificate, sealInWorker, timestampAuthorityOf } from './seal.ts';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { jpegHeader, pngBomb, pngZipBomb } from '../../../../tests/helpers/images.ts';
+import { jpegHeader, pngBomb, pngZipBomb } from '../../../tests/helpers/images.ts';
 import { imageSize, jpegSize, pngDataFits, pngSize } from './image-header.ts';
 
-const fixtures = new URL('../../../../tests/fixtures/', import.meta.url);
+const fixtures = new URL('../../../tests/fixtures/', import.meta.url);
 
 describe('image sizes from the header alone', () => {
   it('reads the real fixtures', async () => {
