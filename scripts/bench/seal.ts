@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { PDFDocument } from 'pdf-lib';
 import { generateTestCertificate } from '../../src/server/features/notarial-act/certificates.ts';
@@ -97,7 +98,7 @@ export function sealMarkdown(result: SealBench): string {
   return [
     '## Seal',
     '',
-    `A ${(result.pdfBytes / 1024 / 1024).toFixed(1)} MB scanned PDF (5 full-page images), sealed in the seal worker (PAdES B-B, test certificate; decision 061) against its floor, pdf-lib's own load + save of the same file; medians of ${result.sealMs.length} runs, warm. \`/healthz\` on the Express app in the same process, probed every 10 ms.`,
+    `A ${(result.pdfBytes / 1024 / 1024).toFixed(1)} MB scanned PDF (5 full-page images), sealed in the seal worker (PAdES B-B, test certificate; decision 061) against its floor, pdf-lib's own load + save of the same file; medians of ${result.sealMs.length} runs, warm. \`/healthz\` on the Express app in the same process, probed every 10 ms. Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (the idle probe's p99 shows what the machine itself adds).`,
     '',
     '| Figure | Value | Floor | Ratio | Goal |',
     '|---|---|---|---|---|',

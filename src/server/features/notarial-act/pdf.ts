@@ -292,7 +292,7 @@ async function addCertificatePage(pdf: PDFDocument, act: SealInput['act'], state
  * where they lie with node:crypto (no copy of the file, no JavaScript
  * hashing: issue 31).
  */
-async function signInPlace(pdf: Buffer, produce: (digest: Buffer) => Promise<Buffer>): Promise<Buffer> {
+async function signInPlace(pdf: Buffer, produce: (digest: Buffer) => Promise<Buffer>): Promise<{ pdf: Buffer; sha256: () => string }> {
   const { byteRangePlaceholder, byteRangePlaceholderPosition } = findByteRange(pdf);
   if (!byteRangePlaceholder || byteRangePlaceholderPosition === undefined) throw new Error('no signature placeholder');
   const open = pdf.indexOf('<', pdf.indexOf('/Contents ', byteRangePlaceholderPosition + byteRangePlaceholder.length));
@@ -300,11 +300,13 @@ async function signInPlace(pdf: Buffer, produce: (digest: Buffer) => Promise<Buf
   const byteRange = `/ByteRange [0 ${open} ${close + 1} ${pdf.length - close - 1}]`;
   if (byteRange.length > byteRangePlaceholder.length) throw new Error('byte range does not fit');
   pdf.write(byteRange.padEnd(byteRangePlaceholder.length, ' '), byteRangePlaceholderPosition, 'latin1');
-  const digest = createHash('sha256').update(pdf.subarray(0, open)).update(pdf.subarray(close + 1)).digest();
+  // The bytes before the signature are hashed once: for the signature, and (copied) for the whole file's hash.
+  const before = createHash('sha256').update(pdf.subarray(0, open));
+  const digest = before.copy().update(pdf.subarray(close + 1)).digest();
   const contents = (await produce(digest)).toString('hex');
   if (contents.length > close - open - 1) throw new Error(`signature of ${contents.length / 2} bytes does not fit`);
   pdf.write(contents.padEnd(close - open - 1, '0'), open + 1, 'latin1');
-  return pdf;
+  return { pdf, sha256: () => before.update(pdf.subarray(open)).digest('hex') };
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
@@ -360,7 +362,7 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   const unsigned = Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
   const tsa = input.tsa ?? null;
   const timestamps: Buffer[] = [];
-  let signed = await signInPlace(unsigned, (digest) =>
+  const first = await signInPlace(unsigned, (digest) =>
     signDetached(signer, digest, {
       timestamp: tsa
         ? async (value) => {
@@ -371,13 +373,12 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
         : undefined,
     }),
   );
-  if (tsa) {
-    // B-LT: the chain and revocation answers of the notary's and the TSA's certificates, in a DSS.
-    const validation = await collectValidationData([{ certificate: signer.certificate, chain: signer.chain, revocation }], timestamps);
-    signed = appendDss(pdf, signed, validation);
-    // B-LTA: a document timestamp over everything above.
-    signed = await appendDocumentTimestamp(pdf, signed, tsa, certificatePage);
-  }
+  if (!tsa) return { pdf: first.pdf, sha256: first.sha256(), pageCount, level };
+  // B-LT: the chain and revocation answers of the notary's and the TSA's certificates, in a DSS.
+  const validation = await collectValidationData([{ certificate: signer.certificate, chain: signer.chain, revocation }], timestamps);
+  const withDss = appendDss(pdf, first.pdf, validation);
+  // B-LTA: a document timestamp over everything above.
+  const signed = await appendDocumentTimestamp(pdf, withDss, tsa, certificatePage);
   return { pdf: signed, sha256: sha256(signed).toString('hex'), pageCount, level };
 }
 
@@ -462,5 +463,5 @@ async function appendDocumentTimestamp(pdf: PDFDocument, file: Buffer, tsa: Time
   changed.add(fields.ref);
   for (const [ref] of context.enumerateIndirectObjects()) if (ref.objectNumber > refsBefore) changed.add(ref);
   const withPlaceholder = appendIncrementalUpdate(pdf, file, [...changed]);
-  return signInPlace(withPlaceholder, async (digest) => (await requestTimestamp(tsa, digest)).token);
+  return (await signInPlace(withPlaceholder, async (digest) => (await requestTimestamp(tsa, digest)).token)).pdf;
 }

@@ -26,7 +26,10 @@ async function run(job: SealJob): Promise<unknown> {
 parentPort!.on('message', async (message: { id: number; job: SealJob }) => {
   try {
     const result = await run(message.job);
-    parentPort!.postMessage({ id: message.id, ok: true, result });
+    // A sealed PDF goes back without a copy when it owns its memory (pdf-lib's output does).
+    const pdf = (result as { pdf?: Uint8Array }).pdf;
+    const transfer = pdf && pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength ? [pdf.buffer as ArrayBuffer] : [];
+    parentPort!.postMessage({ id: message.id, ok: true, result }, transfer);
   } catch (error) {
     const { name, message: text } = error instanceof Error ? error : new Error(String(error));
     parentPort!.postMessage({ id: message.id, ok: false, error: { name, message: text } });
