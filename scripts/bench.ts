@@ -3,7 +3,7 @@
  *
  *   flock /tmp/notary-heavy.lock npm run bench              # everything, 3 runs per figure (about 15 minutes)
  *   npm run bench -- --quick                                 # validates the harness: 1 run of 1 s each, one Lighthouse page (~3 minutes)
- *   npm run bench -- --only lighthouse                       # one part: lighthouse | bundle | load (comma-separated)
+ *   npm run bench -- --only lighthouse                       # one part: lighthouse | bundle | load | seal (comma-separated)
  *   npm run bench -- --only load --db postgres --duration 10 # load figures on one database, longer
  *
  * Every figure is a ratio to a floor measured in the same run, each floor in its
@@ -24,13 +24,14 @@ import pg from 'pg';
 import { measureBundles, type RouteBundle } from './bench/bundle.ts';
 import { buildPageFloor } from './bench/floor-page.ts';
 import { runLighthouse, type LighthousePage } from './bench/lighthouse.ts';
+import { runSealBench, sealMarkdown } from './bench/seal.ts';
 import { ownRss, residentOnce, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
 import { startBenchServer, type BenchServer } from './bench/server.ts';
 import { growthDatabase, runGrowth, type GrowthRow } from './bench/growth.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
-const parts = ['lighthouse', 'bundle', 'load', 'growth'] as const;
+const parts = ['lighthouse', 'bundle', 'load', 'growth', 'seal'] as const;
 type Part = (typeof parts)[number];
 
 const { values: args } = parseArgs({
@@ -187,7 +188,9 @@ async function articlePath(server: { url: string }): Promise<string> {
 // ---------------------------------------------------------------- report
 
 /** The document's sections, in order: each a run's figures, written by this script (docs/decisions/082). */
-const sectionOrder = ['goals', 'load', 'growth', 'lighthouse', 'bundle'] as const;
+// 'signalling' and 'journal' are written by their own scripts (scripts/bench/signalling.ts,
+// scripts/bench/journal-verify.ts) between the same markers; a run of this script keeps them.
+const sectionOrder = ['goals', 'load', 'growth', 'seal', 'signalling', 'journal', 'lighthouse', 'bundle'] as const;
 type SectionName = (typeof sectionOrder)[number];
 
 /** The sections of the previous document, to keep those this run did not measure. */
@@ -378,7 +381,7 @@ function header(): string {
     '```sh',
     'flock /tmp/notary-heavy.lock npm run bench              # everything, 3 runs per figure; builds if dist/ is missing',
     'npm run bench -- --quick                                 # checks the harness end to end (1 short run, small data; writes nothing)',
-    'npm run bench -- --only growth                           # lighthouse | bundle | load | growth (comma-separated)',
+    'npm run bench -- --only growth                           # lighthouse | bundle | load | growth | seal (comma-separated)',
     'npm run bench -- --only load --db postgres --duration 10 # load on one database, longer',
     '```',
     '',
@@ -390,7 +393,8 @@ function header(): string {
 
 // ---------------------------------------------------------------- main
 
-ensureBuilt();
+// The seal part runs the engine and the API only: no pages, no build.
+if ([...selected].some((part) => part !== 'seal')) ensureBuilt();
 /** What this run measured, for the goals table (written only when both ran in this one run). */
 const measured: { load?: LoadRun[]; growth?: Array<{ database: string; rows: GrowthRow[] }> } = {};
 const sections = previousSections(existsSync(outFile) ? readFileSync(outFile, 'utf8') : '');
@@ -460,6 +464,13 @@ if (selected.has('growth')) {
 
 if (measured.load && measured.growth) {
   sections.set('goals', goalsMarkdown(measured.load, measured.growth));
+  save();
+}
+
+if (selected.has('seal')) {
+  const markdown = sealMarkdown(await runSealBench(runs, log));
+  if (quick) process.stdout.write(`${markdown}\n\n`);
+  sections.set('seal', markdown);
   save();
 }
 save();

@@ -55,6 +55,13 @@ export const unsupportedFileMessage = (file: string) =>
   `${file} is not a supported file type. Please upload PDF, JPEG, or PNG.`;
 export const emptyFileMessage = (file: string) => `${file} is empty.`;
 export const incompleteUploadMessage = (file: string) => `${file} did not finish uploading. Please try again.`;
+/** An image whose header declares more than 50 megapixels (decompression bombs included). */
+export const imageTooLargeMessage = (file: string) =>
+  `${file} is too large an image: at most 50 megapixels (for example 8,000 × 6,000 pixels). Please upload a smaller scan.`;
+/** A PDF with an image that is not readable, or a password: we cannot notarize what we cannot open. */
+export const unreadableImageMessage = (file: string) => `${file} could not be read as an image. Please upload it again or as a PDF.`;
+export const encryptedPdfMessage = (file: string) =>
+  `${file} is password-protected or encrypted. Please remove the protection and upload it again.`;
 export const infectedFileMessage = (file: string) => `${file} failed the virus scan and was removed.`;
 /** The store refused the bytes (disk or quota full): the visitor's file is fine, waiting helps. */
 export const storageFullMessage = (file: string) =>

@@ -113,6 +113,21 @@ export const adoptSignatureInput = z.object({
     .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/, 'The signature must be a PNG image.'),
 });
 
+/** "affidavit.pdf" → "affidavit (notarized).pdf"; an image "id-front.jpg" → "id-front (notarized).pdf" (issue 30). */
+export function notarizedFileName(originalName: string): string {
+  return `${originalName.replace(/\.(pdf|jpe?g|png)$/i, '')} (notarized).pdf`;
+}
+
+/** PAdES baseline levels (ETSI EN 319 142-1) a sealed document can have (docs/decisions/060). */
+export const signatureLevels = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
+export type SignatureLevel = (typeof signatureLevels)[number];
+export const signatureLevelLabels: Record<SignatureLevel, string> = {
+  'B-B': 'basic signature; the signing time is our server clock',
+  'B-T': 'signature with a trusted timestamp',
+  'B-LT': 'timestamped, with the certificates and revocation answers needed to check it later',
+  'B-LTA': 'long-term: timestamped, with validation data, and the whole file timestamped again',
+};
+
 export const placeSignatureInput = z.object({ bookingId: z.uuid(), documentId: z.uuid() }).extend(placementSchema.shape);
 export const sealInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), actType: z.enum(actTypes) });
 export const bookingIdInput = z.object({ bookingId: z.uuid() });
@@ -143,6 +158,9 @@ export interface ActDocumentView {
   notNotarizableReason: string | null;
   /** A supporting file (an ID photo, a reference copy): shown, never sealed or journaled; does not block Finish. */
   supporting: boolean;
+  /** The sealed file's name: "{original name} (notarized).pdf" (null until sealed). */
+  notarizedName: string | null;
+  signatureLevel: SignatureLevel | null;
 }
 
 export interface ActView {
@@ -178,13 +196,16 @@ export const actMessages = {
   signatureImage: 'The signature must be a PNG image.',
   sealing: 'This document is being sealed. It will show as sealed in a moment.',
   recordingFirst: actStageMessages.recordingRequired,
-  unreadableDocument: 'This file cannot be read as a document (it is damaged or not a valid PDF or image), so it cannot be sealed. Ask the signer for a new copy, or mark it as not notarizable.',
   cancelAfterSealCustomer: 'This booking can no longer be cancelled: your document has already been notarized. Please contact us if something is wrong.',
   cancelAfterSealStaff: 'This booking cannot be cancelled: a document of it has already been notarized (sealed), and the act stands. An admin can still refund the payment with a reason.',
   refundReasonRequired: 'Please give a reason for the refund.',
   nothingToRefund: 'There is nothing left to refund on this booking.',
   supportingFile: 'This is a supporting file: it is shown in the session but never signed or sealed.',
   markedNotNotarizable: 'This document was marked as not notarizable; it cannot be signed or sealed.',
+  signatureTooLarge: 'The signature image can be at most 2000 × 600 pixels.',
+  /** A customer file the seal cannot open or use: the notary reads why, and may mark it as not notarizable. */
+  documentNotNotarizable: (why: string) => `This document cannot be notarized: ${why} Ask the signer for another copy, or mark it as not notarizable.`,
+  timestampUnavailable: 'The timestamp authority or the certificate issuer did not answer, so the seal was not applied. Please try again in a minute.',
 } as const;
 
 export const commissionInput = z.object({

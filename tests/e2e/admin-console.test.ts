@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
-import { bookings, contactMessages, customers, documents } from '../../src/server/db/schema.ts';
+import { bookings, contactMessages, customers, documents, notaryProfiles } from '../../src/server/db/schema.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
@@ -57,6 +57,17 @@ async function seed(dataDir: string) {
     })),
   );
   await deps.db.insert(contactMessages).values({ kind: 'business', name: 'Bea Business', email: 'bea@example.com', company: 'Acme', message: 'Do you offer volume pricing?' });
+  // A CA-issued signing certificate on file for each notary, ten days from expiry (the console warns from 30).
+  const expiresAt = new Date(Date.now() + 10 * 86_400_000);
+  for (const notary of [users.notary, users.otherNotary]) {
+    await deps.db.insert(notaryProfiles).values({
+      staffUserId: notary.id,
+      certificateKind: 'uploaded',
+      certificateSubject: `CN=${notary.email}, O=NotaryOnline tests`,
+      certificateExpiresAt: expiresAt,
+      certificateInfo: { subject: `CN=${notary.email}, O=NotaryOnline tests`, issuer: 'CN=NotaryOnline Test Root CA, O=NotaryOnline tests', serialNumber: '1000', notBefore: '2026-01-01T00:00:00.000Z', notAfter: expiresAt.toISOString(), keyUsage: ['digitalSignature', 'nonRepudiation'], selfSigned: false },
+    });
+  }
   await database.close();
   return { users, mine, theirs };
 }
@@ -252,6 +263,12 @@ describe('staff console', () => {
     await page.getByLabel('Email').fill('new.person@example.com');
     await page.getByRole('button', { name: 'Create invitation' }).click();
     await page.getByText(/\/admin\/invite\/[a-z2-7]{32}/).waitFor();
+    // The notary's certificate: subject, issuer, validity, key usage, the expiry warning and the seal level, said plainly.
+    const certificate = page.getByRole('status').filter({ hasText: 'On file: uploaded' });
+    await certificate.getByText('CN=NotaryOnline Test Root CA, O=NotaryOnline tests').waitFor();
+    await certificate.getByText('digitalSignature, nonRepudiation').waitFor();
+    await certificate.getByText(/upload its renewal before then/).waitFor();
+    await certificate.getByText(/Seals are PAdES B-B: no timestamp authority is configured/).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/admin\/login/);

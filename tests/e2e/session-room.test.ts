@@ -305,7 +305,10 @@ describe('session room', () => {
       .poll(() => readdirSync(mailDir).some((f) => readFileSync(path.join(mailDir, f), 'utf8').includes(`Subject: ${actLabels.documentReadySubject}`)), { timeout: 20_000 })
       .toBe(true);
     await c.goto(`${fixture.server.url}/booking/${f.manageToken}`);
+    // The row names the file it delivers: "{original name} (notarized).pdf" (issue 30).
+    await c.getByText('Deed of trust (notarized).pdf', { exact: true }).first().waitFor();
     const [download] = await Promise.all([c.waitForEvent('download'), c.getByRole('link', { name: actLabels.downloadNotarized }).click()]);
+    expect(download.suggestedFilename()).toBe('Deed of trust (notarized).pdf');
     expect(await axeViolations(c)).toEqual([]);
     const file = path.join(fixture.dataDir, 'notarized.pdf');
     await download.saveAs(file);

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   bookingLockedMessage,
   documentNotFoundMessage,
+  encryptedPdfMessage,
   fileTooLargeMessage,
+  imageTooLargeMessage,
+  unreadableImageMessage,
   maxFileBytes,
   unsupportedFileMessage,
   uploadLinkInvalidMessage,
@@ -22,6 +25,7 @@ import { startLocalS3, type LocalS3 } from '../helpers/s3rver.ts';
 import { bookingClient, putBytes, type BookingClient } from './booking-helpers.ts';
 import { chicago } from '../helpers/bookings.ts';
 import { rejectionOf, until } from '../helpers/async.ts';
+import { jpegHeader, pngBomb, pngZipBomb } from '../helpers/images.ts';
 
 const fixture = (name: string) => readFileSync(path.resolve('tests/fixtures', name));
 const now = new Date('2027-03-10T15:00:00Z');
@@ -127,6 +131,20 @@ describe.each(dbKinds)('document uploads (%s)', (kind) => {
     expect(view.documents.map((d) => d.name)).toEqual(cases.map((c) => c[0]));
     // Base fee plus two extra documents at the configured 5.00 each, computed on the server.
     expect(view.priceCents).toBe(3500);
+  });
+
+  it('refuses an image over 50 megapixels (a 17 KB decompression bomb) and an encrypted PDF, keeping nothing', async () => {
+    const bookingId = await draft();
+    const bomb = await upload(bookingId, 'scan.png', pngBomb(12_000, 12_000));
+    expect(bomb).toEqual({ status: 422, body: { error: imageTooLargeMessage('scan.png') } });
+    const jpeg = await upload(bookingId, 'id-front.jpg', jpegHeader(10_000, 6_000));
+    expect(jpeg).toEqual({ status: 422, body: { error: imageTooLargeMessage('id-front.jpg') } });
+    const zip = await upload(bookingId, 'small.png', pngZipBomb(8 * 1024 * 1024));
+    expect(zip).toEqual({ status: 422, body: { error: unreadableImageMessage('small.png') } });
+    const encrypted = Buffer.from(fixture('sample.pdf').toString('latin1').replace('trailer\n<<', 'trailer\n<< /Encrypt 9 0 R'), 'latin1');
+    expect(await upload(bookingId, 'locked.pdf', encrypted)).toEqual({ status: 422, body: { error: encryptedPdfMessage('locked.pdf') } });
+    expect(await rowsOf(bookingId)).toEqual([]);
+    expect(storedFiles(app.dataDir).filter((key) => key.startsWith(bookingId))).toEqual([]);
   });
 
   it('stores PNG bytes named .pdf as a PNG with a .png key', async () => {

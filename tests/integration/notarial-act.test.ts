@@ -22,6 +22,10 @@ import { confirmTestCard } from '../../src/server/features/payments/service.ts';
 import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-provider.ts';
 import { actLabels, identityMessages, type CustomerIdentityView } from '../../src/shared/notarial-act.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
+import { pngBomb, pngZipBomb } from '../helpers/images.ts';
+import { startTestPki } from '../helpers/openssl-pki.ts';
+import { rewriteIterations } from '../helpers/pkcs12.ts';
+import { certificateMessages } from '../../src/server/features/notarial-act/seal-errors.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { paymentClock } from '../helpers/payments.ts';
 import { bookingIn } from '../helpers/bookings.ts';
@@ -205,6 +209,11 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 9, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(400);
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: 'data:image/png;base64,AAAA' })).status).toBe(400);
+    // A 17 KB PNG declaring 12000 × 12000 pixels is refused from its header, before anything decodes it.
+    const bomb = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${pngBomb(12_000, 12_000).toString('base64')}` });
+    expect(bomb).toMatchObject({ status: 400, message: actMessages.signatureTooLarge });
+    const zipBomb = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${pngZipBomb(16 * 1024 * 1024).toString('base64')}` });
+    expect(zipBomb).toMatchObject({ status: 400, message: actMessages.signatureImage });
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
     const noCommission = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
     expect(noCommission.message).toMatch(/commission number/);
@@ -248,7 +257,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     for (const token of [b.token, link]) {
       const res = await fetch(`${app.url}/api/manage/notarized/${b.documentId}?token=${token}`);
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="affidavit-notarized.pdf"/);
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="affidavit \(notarized\).pdf"/);
       const pdf = Buffer.from(await res.arrayBuffer());
       expect(createHash('sha256').update(pdf).digest('hex')).toBe(act!.sealedSha256);
       const file = path.join(dir, `${kind}-delivered.pdf`);
@@ -430,7 +439,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [doc] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));
     await app.deps.storage.put(doc!.storageKey, Readable.from(Buffer.concat([samplePdf.subarray(0, 20), Buffer.from('garbage '.repeat(50))])), { contentType: 'application/pdf', upsert: true });
     const placed = await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
-    expect(placed).toMatchObject({ status: 422, message: actMessages.unreadableDocument });
+    expect(placed).toMatchObject({ status: 422, message: expect.stringMatching(/^This document cannot be notarized: .+ or mark it as not notarizable\.$/) });
 
     const mark = (input: object, cookie = cookies.notary) => call('act.markNotNotarizable', { bookingId: b.bookingId, documentId: b.documentId, ...input }, { cookie });
     expect(await mark({ reason: '' })).toMatchObject({ status: 400, message: notNotarizableReasonRequired });
@@ -505,17 +514,80 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     }
   });
 
+  it('a damaged customer PDF tells the notary what is wrong (DOCUMENT_NOT_NOTARIZABLE), and nothing is placed', async () => {
+    for (const user of [notary, otherNotary, office, admin]) cookies[(user.role + (user === otherNotary ? '2' : '')) as Who] = await user.sessionCookie();
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, notary.id);
+    const [doc] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));
+    await app.deps.storage.put(doc!.storageKey, Readable.from(readFileSync(new URL('header-only.pdf', fixtures))), { contentType: 'application/pdf', upsert: true });
+    const placed = await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    expect(placed).toMatchObject({ status: 422, message: actMessages.documentNotNotarizable('the PDF is damaged and cannot be read.') });
+    expect(await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId))).toEqual([]);
+  });
+
+  it('with a CA-issued certificate and a timestamp authority: PAdES B-LTA, the level shown; revoked, the seal is refused', async () => {
+    for (const user of [notary, otherNotary, office, admin]) cookies[(user.role + (user === otherNotary ? '2' : '')) as Who] = await user.sessionCookie();
+    const pki = await startTestPki();
+    const tsaBefore = app.deps.config.TSA_URL;
+    try {
+      // Valid over the test clock (2026-03).
+      const cert = pki.issueNotary('Nora Notary', { validity: ['20250101000000Z', '20300101000000Z'] });
+      const uploaded = await call('act.uploadCertificate', { staffUserId: notary.id, p12Base64: cert.p12.toString('base64'), password: cert.password }, { cookie: cookies.admin });
+      expect(uploaded.data).toMatchObject({ certificate: { kind: 'uploaded', issuer: expect.stringContaining('NotaryOnline Test Root CA'), keyUsage: ['digitalSignature', 'nonRepudiation'] }, sealLevel: 'B-B' });
+      app.deps.config.TSA_URL = pki.tsaUrl;
+      expect((await call('act.notaryProfile', { staffUserId: notary.id }, { cookie: cookies.admin, type: 'query' })).data).toMatchObject({ sealLevel: 'B-LTA' });
+      await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
+      const ready = async () => {
+        const b = await confirmedBooking(app.deps);
+        await assign(b.bookingId, notary.id);
+        await submit(b.token, 'Grace Hopper');
+        const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
+        await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
+        await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+        await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
+        return b;
+      };
+      const b = await ready();
+      const sealed = await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'jurat' }, { cookie: cookies.notary });
+      expect(sealed).toMatchObject({ status: 200, data: { documents: [{ sealed: true, signatureLevel: 'B-LTA', notarizedName: 'affidavit (notarized).pdf' }] } });
+      const res = await fetch(`${app.url}/api/manage/notarized/${b.documentId}?token=${b.token}`);
+      const file = path.join(dir, `${kind}-lta.pdf`);
+      writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      const report = spawnSync('pdfsig', [file], { encoding: 'utf8' }).stdout;
+      expect(report).toMatch(/Signature #1:[\s\S]*Nora Notary[\s\S]*Signature is Valid[\s\S]*Signature #2:[\s\S]*NotaryOnline Test TSA/);
+      expect(spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout).toContain('PAdES B-LTA');
+
+      pki.revoke(cert);
+      const next = await ready();
+      const refused = await call('act.seal', { bookingId: next.bookingId, documentId: next.documentId, actType: 'jurat' }, { cookie: cookies.notary });
+      expect(refused).toMatchObject({ status: 412, message: certificateMessages.sealRevoked });
+      const [row] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, next.documentId));
+      expect(row!.sealedAt).toBeNull();
+    } finally {
+      app.deps.config.TSA_URL = tsaBefore;
+      await pki.stop();
+    }
+  }, 120_000);
+
   it('admins upload a notary’s PKCS#12: checked, stored encrypted, refused to anyone else', async () => {
     for (const user of [notary, otherNotary, office, admin]) cookies[(user.role + (user === otherNotary ? '2' : '')) as Who] = await user.sessionCookie();
-    const cert = generateTestCertificate('Nora Uploaded', new Date());
+    const cert = generateTestCertificate('Nora Uploaded', clock);
     const input = { staffUserId: otherNotary.id, p12Base64: cert.p12.toString('base64'), password: cert.password };
     expect((await call('act.uploadCertificate', input, { cookie: cookies.notary2 })).status).toBe(403);
     expect((await call('act.uploadCertificate', input, { cookie: cookies.staff })).status).toBe(403);
     expect((await call('act.uploadCertificate', input)).status).toBe(401);
     const wrong = await call('act.uploadCertificate', { ...input, password: 'not it' }, { cookie: cookies.admin });
     expect(wrong).toMatchObject({ status: 400, message: 'This is not a PKCS#12 file, or the password is wrong.' });
+    // A file asking for 2^31 key-derivation iterations is refused at once, the server answering meanwhile (issue 24, finding 3).
+    const started = Date.now();
+    const hostile = await call('act.uploadCertificate', { ...input, p12Base64: rewriteIterations(cert.p12, 2 ** 31 - 1).toString('base64') }, { cookie: cookies.admin });
+    expect(hostile).toMatchObject({ status: 400, message: certificateMessages.tooManyIterations });
+    expect(Date.now() - started).toBeLessThan(5_000);
     const ok = await call('act.uploadCertificate', input, { cookie: cookies.admin });
-    expect(ok.data).toMatchObject({ certificate: { kind: 'uploaded', subject: expect.stringContaining('Nora Uploaded') } });
+    expect(ok.data).toMatchObject({
+      certificate: { kind: 'uploaded', subject: expect.stringContaining('Nora Uploaded'), issuer: expect.stringContaining('Nora Uploaded'), keyUsage: ['digitalSignature', 'nonRepudiation'], expiresSoon: false },
+      sealLevel: 'B-B',
+    });
     const [row] = await app.deps.db.select().from(notaryProfiles).where(eq(notaryProfiles.staffUserId, otherNotary.id));
     expect(row!.certificateP12).toMatch(/^sb1\./);
     expect(row!.certificateP12).not.toContain(cert.p12.toString('base64').slice(0, 40));

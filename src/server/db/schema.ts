@@ -413,6 +413,8 @@ export const notaryProfiles = pgTable('notary_profiles', {
   certificateKind: text('certificate_kind', { enum: ['uploaded', 'test'] }),
   certificateSubject: text('certificate_subject'),
   certificateExpiresAt: timestamp('certificate_expires_at', { withTimezone: true }),
+  /** What the console shows of the certificate (issuer, validity, key usage…): public facts, read once from the bundle in the seal worker. */
+  certificateInfo: jsonb('certificate_info').$type<{ subject: string; issuer: string; serialNumber: string; notBefore: string; notAfter: string; keyUsage: string[]; selfSigned: boolean }>(),
   updatedAt: updatedAt(),
 });
 
@@ -444,6 +446,8 @@ export const notarialDocuments = pgTable(
     actType: text('act_type', { enum: notarialActTypes }),
     sealedKey: text('sealed_key'),
     sealedSha256: text('sealed_sha256'),
+    /** The PAdES baseline level the seal reached (B-B without a timestamp authority; docs/decisions/060). */
+    signatureLevel: text('signature_level', { enum: ['B-B', 'B-T', 'B-LT', 'B-LTA'] }),
     pageCount: integer('page_count'),
     sealedAt: timestamp('sealed_at', { withTimezone: true }),
     sealedBy: uuid('sealed_by').references(() => staffUsers.id, { onDelete: 'set null' }),

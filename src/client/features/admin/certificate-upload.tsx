@@ -6,6 +6,8 @@ import { toast } from '../../components/ui/toast.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { errorMessage } from '../../lib/errors.ts';
 
+const formatDay = (date: Date) => date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
 /**
  * Admins upload each notary's signing certificate (PKCS#12 + password). The
  * server checks it opens, then stores both encrypted (DATA_ENCRYPTION_KEY);
@@ -54,9 +56,41 @@ export function CertificateUpload({ notaries }: { notaries: { id: string; name: 
             ))}
           </Select>
         </div>
-        <p className="text-sm text-slate-700" role="status">
-          {cert ? `On file: ${cert.kind === 'test' ? 'TEST MODE self-signed' : 'uploaded'} — ${cert.subject ?? ''}` : 'No certificate on file.'}
-        </p>
+        <div role="status" className="grid gap-1 text-sm text-slate-700">
+          {cert ? (
+            <>
+              <p>On file: {cert.kind === 'test' ? 'TEST MODE self-signed (for testing only; not a valid notarization)' : 'uploaded'}</p>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 [overflow-wrap:anywhere]">
+                <dt className="font-semibold">Subject</dt>
+                <dd>{cert.subject ?? '—'}</dd>
+                <dt className="font-semibold">Issuer</dt>
+                <dd>{cert.issuer ?? '—'}</dd>
+                <dt className="font-semibold">Valid</dt>
+                <dd>
+                  {cert.validFrom ? formatDay(cert.validFrom) : '—'} to {cert.expiresAt ? formatDay(cert.expiresAt) : '—'}
+                </dd>
+                <dt className="font-semibold">Key usage</dt>
+                <dd>{cert.keyUsage.length ? cert.keyUsage.join(', ') : '—'}</dd>
+              </dl>
+              {cert.expiresSoon && cert.expiresAt ? (
+                <p className="font-semibold text-red-800">
+                  {cert.expiresAt.getTime() < Date.now()
+                    ? 'This certificate has expired: this notary cannot seal until a new one is uploaded.'
+                    : `This certificate expires on ${formatDay(cert.expiresAt)}: upload its renewal before then.`}
+                </p>
+              ) : null}
+            </>
+          ) : (
+            <p>No certificate on file.</p>
+          )}
+          {profile.data ? (
+            <p>
+              {profile.data.sealLevel === 'B-B'
+                ? 'Seals are PAdES B-B: no timestamp authority is configured (TSA_URL), so a sealed document carries only our server’s clock and cannot be checked once the certificate expires.'
+                : 'Seals are PAdES B-LTA: timestamped by the configured timestamp authority, with validation data and a document timestamp.'}
+            </p>
+          ) : null}
+        </div>
         <div className="grid gap-1.5">
           <Label htmlFor={ids.file}>PKCS#12 file (.p12 or .pfx)</Label>
           <input id={ids.file} name="p12" type="file" accept=".p12,.pfx,application/x-pkcs12" className="text-sm" />

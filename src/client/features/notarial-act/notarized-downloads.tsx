@@ -15,7 +15,7 @@ export function NotarizedDownloads({ token }: { token: string }) {
           <li key={doc.documentId} className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-green-300 bg-green-50 px-3 py-2">
             <span className="flex min-w-0 items-center gap-2">
               <FileCheck2 className="h-4 w-4 shrink-0 text-green-800" aria-hidden="true" />
-              <span className="truncate text-slate-900">{doc.name}</span>
+              <span className="truncate text-slate-900">{doc.notarizedName ?? doc.name}</span>
             </span>
             <a
               className="inline-flex items-center gap-1 rounded-md bg-blue-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-800"
@@ -27,7 +27,7 @@ export function NotarizedDownloads({ token }: { token: string }) {
               {actLabels.downloadNotarized}
             </a>
             <span id={`sealed-${doc.documentId}`} className="sr-only">
-              {doc.name}
+              {doc.notarizedName ?? doc.name}
             </span>
           </li>
         ))}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { BadgeCheck, Download } from 'lucide-react';
-import { actTypeLabels, actTypes, type ActDocumentView, type ActType, type ActView } from '../../../shared/notarial-act.ts';
+import { actTypeLabels, actTypes, signatureLevelLabels, type ActDocumentView, type ActType, type ActView } from '../../../shared/notarial-act.ts';
 import { actTexts } from '../../../shared/act-stages.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select } from '../../components/ui/input.tsx';
@@ -201,9 +201,10 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
           <p className="flex items-center gap-2 font-semibold text-green-800">
             <BadgeCheck className="h-4 w-4" aria-hidden="true" /> Sealed ({actTypeLabels[doc.actType!]}), {doc.pageCount} pages
           </p>
+          {doc.signatureLevel ? <p className="text-sm text-slate-700">Digital signature: PAdES {doc.signatureLevel} — {signatureLevelLabels[doc.signatureLevel]}.</p> : null}
           <p className="break-all font-mono text-xs text-slate-700">SHA-256 {doc.sealedSha256}</p>
           <a className="inline-flex items-center gap-1 font-semibold text-blue-700 underline" href={`/api/staff/notarized/${bookingId}/${doc.documentId}`} download>
-            <Download className="h-4 w-4" aria-hidden="true" /> Download sealed PDF
+            <Download className="h-4 w-4" aria-hidden="true" /> Download {doc.notarizedName ?? 'sealed PDF'}
           </a>
         </div>
       ) : (

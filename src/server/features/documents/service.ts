@@ -38,6 +38,7 @@ import {
   type DocumentRow,
 } from './repository.ts';
 import { DomainError } from '../../errors.ts';
+import { checkDocumentContent } from './content-check.ts';
 import { countedBody, readHead, type BodyStop, type RequestBody } from './upload-stream.ts';
 
 /**
@@ -174,6 +175,7 @@ export async function receiveUpload(
     const size = counted.size();
     if (declaredLength !== null && size !== declaredLength) throw new DomainError('BAD_REQUEST', incompleteUploadMessage(name));
 
+    await checkDocumentContent((await deps.storage.get(key)).body, type.contentType, name);
     const scanStatus = await scanStored(deps, claimed, key);
     if (scanStatus === 'infected') {
       keepRow = true;

@@ -1,14 +1,22 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateTestCertificate, readP12, testCertificateLabel } from './certificates.ts';
-import { buildSealedPdf, pageCountOf, remoteStatement } from './pdf.ts';
+import { pngBomb } from '../../../../tests/helpers/images.ts';
+import { rewriteIterations } from '../../../../tests/helpers/pkcs12.ts';
+import forge from 'node-forge';
+import { forgePkcs12Kdf, generateTestCertificate, openP12, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
+import { buildSealedPdf, inspectDocument, remoteStatement, type SealInput } from './pdf.ts';
+import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
 /**
  * The sealed PDF as any reader sees it: poppler's `pdfsig` checks the digital
- * signature and names the signer; one changed byte of content makes it invalid.
+ * signature and names the signer; OpenSSL checks the CMS; one changed byte of
+ * content makes it invalid. The customer's active content is gone and its
+ * own title kept.
  */
 const fixtures = new URL('../../../../tests/fixtures/', import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'seal-test-'));
@@ -28,6 +36,15 @@ export function tamper(pdf: Buffer): Buffer {
   return copy;
 }
 
+/** The CMS of the first signature (its /Contents), DER without the zero padding. */
+export function firstSignatureCms(pdf: Buffer): Buffer {
+  const range = /\/ByteRange\s*\[\s*0\s+(\d+)\s+(\d+)/.exec(pdf.toString('latin1'))!;
+  const hex = pdf.subarray(Number(range[1]) + 1, Number(range[2]) - 1).toString('latin1');
+  const der = Buffer.from(hex, 'hex');
+  // DER length of the outer SEQUENCE (0x30 0x82 hi lo).
+  return der.subarray(0, 4 + der.readUInt16BE(2));
+}
+
 const act = {
   type: 'acknowledgment' as const,
   performedAt: new Date('2026-03-04T16:30:00Z'),
@@ -42,24 +59,25 @@ const act = {
 };
 
 describe('sealing', () => {
-  const cert = generateTestCertificate('Nora Notary', new Date());
+  const cert = generateTestCertificate('Nora Notary', act.performedAt);
+  const signaturePng = readFileSync(new URL('sample.png', fixtures));
+  const samplePdf = readFileSync(new URL('sample.pdf', fixtures));
+  const seal = (source: SealInput['source'], extra: Partial<SealInput> = {}) =>
+    buildSealedPdf({ source, placement: { page: 1, xPercent: 70, yPercent: 85 }, signaturePng, act, certificate: { p12: cert.p12, password: cert.password }, ...extra });
 
   it('generates a self-signed test certificate labelled as such', () => {
     expect(cert.info.commonName).toBe(`Nora Notary (${testCertificateLabel})`);
+    expect(cert.info.selfSigned).toBe(true);
+    expect(cert.info.keyUsage).toEqual(['digitalSignature', 'nonRepudiation']);
     expect(readP12(cert.p12, cert.password).commonName).toBe(cert.info.commonName);
     expect(() => readP12(cert.p12, 'wrong')).toThrow(/password is wrong/);
   });
 
-  it('seals a PDF: pdfsig says the signature is valid and names the notary; one byte changed → invalid', async () => {
-    const source = { bytes: readFileSync(new URL('sample.pdf', fixtures)), contentType: 'application/pdf' };
-    const pages = await pageCountOf(source);
-    const sealed = await buildSealedPdf({
-      source,
-      placement: { page: 1, xPercent: 70, yPercent: 85 },
-      signaturePng: readFileSync(new URL('sample.png', fixtures)),
-      act,
-      certificate: { p12: cert.p12, password: cert.password },
-    });
+  it('seals a PDF as PAdES B-B: pdfsig and OpenSSL verify it, ESS signing-certificate-v2 signed; one byte changed → invalid', async () => {
+    const source = { bytes: samplePdf, contentType: 'application/pdf' };
+    const pages = (await inspectDocument(source)).pageCount;
+    const sealed = await seal(source);
+    expect(sealed.level).toBe('B-B');
     expect(sealed.pageCount).toBe(pages + 1);
     expect(sealed.sha256).toMatch(/^[0-9a-f]{64}$/);
     const file = path.join(dir, 'sealed.pdf');
@@ -67,7 +85,24 @@ describe('sealing', () => {
     const report = pdfsig(file);
     expect(report).toContain('Signature is Valid');
     expect(report).toContain('Nora Notary');
-    expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).toContain(remoteStatement.slice(0, 40));
+    expect(report).toContain('ETSI.CAdES.detached');
+    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+    expect(text).toContain(remoteStatement.slice(0, 40));
+    expect(text).toContain('PAdES B-B');
+    expect(text).toContain(testCertificateLabel);
+
+    // The CMS on its own: signed attributes with signing-certificate-v2, no signing-time (PAdES), the content digest right.
+    const cms = path.join(dir, 'sig.der');
+    writeFileSync(cms, firstSignatureCms(sealed.pdf));
+    const printed = execFileSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', cms], { encoding: 'utf8' });
+    expect(printed).toContain('id-smime-aa-signingCertificateV2');
+    expect(printed).not.toContain('signingTime');
+    const range = /\/ByteRange\s*\[\s*0\s+(\d+)\s+(\d+)\s+(\d+)/.exec(sealed.pdf.toString('latin1'))!;
+    const content = Buffer.concat([sealed.pdf.subarray(0, Number(range[1])), sealed.pdf.subarray(Number(range[2]), Number(range[2]) + Number(range[3]))]);
+    writeFileSync(path.join(dir, 'content.bin'), content);
+    writeFileSync(path.join(dir, 'self.pem'), new X509Certificate(openP12(cert.p12, cert.password).certificate).toString());
+    const verify = spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', cms, '-content', path.join(dir, 'content.bin'), '-CAfile', path.join(dir, 'self.pem'), '-purpose', 'any', '-out', '/dev/null'], { encoding: 'utf8' });
+    expect(verify.stderr).toContain('Verification successful');
 
     const bad = path.join(dir, 'tampered.pdf');
     writeFileSync(bad, tamper(sealed.pdf));
@@ -76,14 +111,38 @@ describe('sealing', () => {
     expect(tampered).toMatch(/Signature is Invalid|Digest Mismatch/);
   });
 
+  it('keeps the document’s own title; the file name carries "(notarized)", not the title', async () => {
+    const titled = await PDFDocument.load(samplePdf);
+    titled.setTitle('Affidavit of Support');
+    const sealed = await seal({ bytes: Buffer.from(await titled.save()), contentType: 'application/pdf' });
+    const reopened = await PDFDocument.load(sealed.pdf, { updateMetadata: false });
+    expect(reopened.getTitle()).toBe('Affidavit of Support');
+  });
+
+  it('strips JavaScript, OpenAction, additional actions, launch and web links, and the JavaScript name tree before sealing', async () => {
+    const doc = await PDFDocument.load(samplePdf);
+    const { context } = doc;
+    const js = context.register(context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of('app.alert("hi")') }));
+    doc.catalog.set(PDFName.of('OpenAction'), js);
+    doc.catalog.set(PDFName.of('AA'), context.obj({ WC: context.obj({ S: 'JavaScript', JS: PDFString.of('app.launchURL("x")') }) }));
+    doc.catalog.set(PDFName.of('Names'), context.obj({ JavaScript: context.obj({ Names: [PDFString.of('init'), js] }) }));
+    const page = doc.getPage(0);
+    page.node.set(PDFName.of('AA'), context.obj({ O: js }));
+    const launch = context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 10, 10], A: context.obj({ S: 'Launch', F: PDFString.of('calc.exe') }) });
+    const uri = context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [0, 20, 10, 30], A: context.obj({ S: 'URI', URI: PDFString.of('https://evil.example/') }) });
+    page.node.set(PDFName.of('Annots'), context.obj([context.register(launch), context.register(uri)]));
+    const hostile = Buffer.from(await doc.save({ useObjectStreams: false }));
+    for (const needle of ['/JavaScript', '/OpenAction', '/Launch', '/URI', 'evil.example', 'app.alert']) expect(hostile.includes(needle), needle).toBe(true);
+
+    const sealed = await seal({ bytes: hostile, contentType: 'application/pdf' });
+    for (const needle of ['/JavaScript', '/JS', '/OpenAction', '/AA', '/Launch', '/URI', 'evil.example', 'calc.exe', 'app.alert']) expect(sealed.pdf.includes(needle), needle).toBe(false);
+    const file = path.join(dir, 'stripped.pdf');
+    writeFileSync(file, sealed.pdf);
+    expect(pdfsig(file)).toContain('Signature is Valid');
+  });
+
   it('turns an uploaded image into a page of its own', async () => {
-    const sealed = await buildSealedPdf({
-      source: { bytes: readFileSync(new URL('sample.jpg', fixtures)), contentType: 'image/jpeg' },
-      placement: { page: 1, xPercent: 50, yPercent: 90 },
-      signaturePng: readFileSync(new URL('sample.png', fixtures)),
-      act: { ...act, type: 'jurat' },
-      certificate: { p12: cert.p12, password: cert.password },
-    });
+    const sealed = await seal({ bytes: readFileSync(new URL('sample.jpg', fixtures)), contentType: 'image/jpeg' }, { act: { ...act, type: 'jurat' }, placement: { page: 1, xPercent: 50, yPercent: 90 } });
     expect(sealed.pageCount).toBe(2);
     const file = path.join(dir, 'image.pdf');
     writeFileSync(file, sealed.pdf);
@@ -92,14 +151,57 @@ describe('sealing', () => {
   });
 
   it('refuses a placement on a page the document does not have', async () => {
-    await expect(
-      buildSealedPdf({
-        source: { bytes: readFileSync(new URL('sample.jpg', fixtures)), contentType: 'image/jpeg' },
-        placement: { page: 3, xPercent: 50, yPercent: 90 },
-        signaturePng: readFileSync(new URL('sample.png', fixtures)),
-        act,
-        certificate: { p12: cert.p12, password: cert.password },
-      }),
-    ).rejects.toThrow(RangeError);
+    await expect(seal({ bytes: readFileSync(new URL('sample.jpg', fixtures)), contentType: 'image/jpeg' }, { placement: { page: 3, xPercent: 50, yPercent: 90 } })).rejects.toThrow(RangeError);
+  });
+
+  it('says what is wrong with a file it cannot seal: encrypted, damaged, an image bomb, a signature bomb — each at once', async () => {
+    const started = Date.now();
+    const encrypted = Buffer.from(samplePdf.toString('latin1').replace('trailer\n<<', 'trailer\n<< /Encrypt << /Filter /Standard /V 1 /R 2 /O <00> /U <00> /P -4 >>'), 'latin1');
+    await expect(inspectDocument({ bytes: encrypted, contentType: 'application/pdf' })).rejects.toThrow(new NotNotarizableError(documentProblems.encrypted));
+    await expect(inspectDocument({ bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), contentType: 'application/pdf' })).rejects.toThrow(new NotNotarizableError(documentProblems.malformed));
+    await expect(seal({ bytes: pngBomb(12_000, 12_000), contentType: 'image/png' })).rejects.toThrow(new NotNotarizableError(documentProblems.imageTooLarge));
+    await expect(seal({ bytes: samplePdf, contentType: 'application/pdf' }, { signaturePng: pngBomb(12_000, 12_000) })).rejects.toThrow(new NotNotarizableError(documentProblems.signatureUnreadable));
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses an expired certificate', async () => {
+    const old = generateTestCertificate('Old Notary', new Date('2020-01-01T00:00:00Z'));
+    await expect(seal({ bytes: samplePdf, contentType: 'application/pdf' }, { certificate: { p12: old.p12, password: old.password } })).rejects.toThrow(new CertificateError(certificateMessages.sealExpired));
+  });
+});
+
+describe('PKCS#12 limits', () => {
+  /** OpenSSL's own export with a given MAC and PBKDF2 iteration count. */
+  function p12With(iterations: number): { p12: Buffer; password: string } {
+    const key = path.join(dir, 'k.pem');
+    const crt = path.join(dir, 'c.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', crt, '-days', '30', '-subj', '/CN=Iteration Test'], { stdio: 'ignore' });
+    const out = path.join(dir, `i${iterations}.p12`);
+    execFileSync('openssl', ['pkcs12', '-export', '-inkey', key, '-in', crt, '-passout', 'pass:pw', '-iter', String(iterations), '-maciter', '-out', out], { stdio: 'ignore' });
+    return { p12: readFileSync(out), password: 'pw' };
+  }
+
+  it('derives PKCS#12 keys with node:crypto exactly as forge does (RFC 7292 B.2)', () => {
+    for (const [digest, id, length] of [['sha1', 1, 24], ['sha1', 2, 8], ['sha256', 3, 32], ['sha512', 1, 70]] as const) {
+      const salt = Buffer.from('0011223344556677', 'hex');
+      const expected = (forgePkcs12Kdf as (...args: unknown[]) => forge.util.ByteStringBuffer)('pässwörd', forge.util.createBuffer(salt.toString('binary')), id, 2048, length, forge.md[digest].create());
+      expect(pkcs12Kdf('pässwörd', salt, id, 2048, length, digest).toString('hex')).toBe(forge.util.bytesToHex(expected.bytes()));
+    }
+  });
+
+  it('reads the MAC and PBKDF2 iteration counts of an OpenSSL bundle and opens it', () => {
+    const bundle = p12With(2048);
+    expect(pkcs12IterationCounts(bundle.p12).map(Number)).toEqual(expect.arrayContaining([2048]));
+    expect(readP12(bundle.p12, bundle.password).commonName).toBe('Iteration Test');
+  });
+
+  it('refuses a bundle asking for 2^31 iterations at once, before any key derivation', () => {
+    const bundle = p12With(2048);
+    // The same file with every count (the 2-byte INTEGER 0x0800) rewritten to 0x7fffffff (4 bytes): lengths fixed up by re-encoding.
+    const hostile = rewriteIterations(bundle.p12, 2 ** 31 - 1);
+    expect(pkcs12IterationCounts(hostile).map(Number)).toContain(2 ** 31 - 1);
+    const started = Date.now();
+    expect(() => readP12(hostile, bundle.password)).toThrow(certificateMessages.tooManyIterations);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

@@ -1,24 +1,46 @@
 import { createHash } from 'node:crypto';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { SignPdf } from '@signpdf/signpdf';
-import { P12Signer } from '@signpdf/signer-p12';
-import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { SUBFILTER_ETSI_CADES_DETACHED, findByteRange } from '@signpdf/utils';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFInvalidObject,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  StandardFonts,
+  rgb,
+  type PDFFont,
+  type PDFObject,
+  type PDFPage,
+} from 'pdf-lib';
+import { signDetached, type CmsSigner } from '../../crypto/cms.ts';
+import { requestTimestamp, type TimestampAuthority } from '../../crypto/timestamp-authority.ts';
 import { formatInZone } from '../../../shared/time.ts';
-import type { ActType } from '../../../shared/notarial-act.ts';
+import { signatureLevelLabels, type ActType, type SignatureLevel } from '../../../shared/notarial-act.ts';
+import { imageSize, maxDocumentImagePixels, maxSignatureSize, pngDataFits } from '../../images/image-header.ts';
+import { openP12, testCertificateLabel } from './certificates.ts';
+import { collectValidationData, checkNotRevoked } from './validation-data.ts';
+import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
 /**
- * The sealed PDF: the customer's document (images become pages), the signer's
- * adopted signature where the notary placed it, a notarial certificate page
- * with the state's short-form wording and the notary's electronic seal, then
- * a digital signature with the notary's certificate over the whole file
- * (docs/decisions/035-signature-format.md), so any later change shows as an
- * invalid signature in any PDF reader.
+ * The sealed PDF, built in the seal worker (seal-worker.ts), never on the
+ * request thread: the customer's document (images become pages) with its
+ * active content removed, the signer's adopted signature where the notary
+ * placed it, a notarial certificate page with the state's short-form wording
+ * and the notary's electronic seal, then a PAdES signature with the notary's
+ * certificate over the whole file (docs/decisions/035, 060): B-B always;
+ * with a timestamp authority B-T, then the validation data (DSS, B-LT) and a
+ * document timestamp (B-LTA) as incremental updates.
  */
 export interface SealInput {
-  source: { bytes: Buffer; contentType: string };
+  source: { bytes: Uint8Array; contentType: string };
   placement: { page: number; xPercent: number; yPercent: number };
-  signaturePng: Buffer;
+  signaturePng: Uint8Array;
   act: {
     type: ActType;
     performedAt: Date;
@@ -31,29 +53,82 @@ export interface SealInput {
     commissionState: string;
     county: string | null;
   };
-  certificate: { p12: Buffer; password: string };
+  certificate: { p12: Uint8Array; password: string };
+  /** With a TSA the seal goes to B-LTA; without, B-B. */
+  tsa?: TimestampAuthority | null;
+}
+
+export interface SealResult {
+  pdf: Buffer;
+  sha256: string;
+  pageCount: number;
+  level: SignatureLevel;
 }
 
 const letter: [number, number] = [612, 792];
+/** Bytes reserved for the CMS signature (certificates, the timestamp token): hex doubles it. */
+const signatureBytes = 24_576;
+const documentTimestampBytes = 12_288;
 
 /** Standard PDF fonts speak WinAnsi only: anything else becomes "?" rather than an exception. */
 function winAnsi(text: string): string {
   return text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, '-').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 }
 
-/** pdf-lib reads a Buffer's whole backing store (Node pools small ones): give it its own copy. */
-const own = (bytes: Buffer) => Uint8Array.from(bytes);
+/**
+ * pdf-lib reads a Buffer's whole backing store (Node pools small ones): give
+ * it bytes that own theirs, copying natively only when they do not
+ * (`Uint8Array.from` would copy element by element through an iterator).
+ */
+const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
 
-/** The page count of a document as it will be sealed (images are one page each). */
-export async function pageCountOf(source: { bytes: Buffer; contentType: string }): Promise<number> {
-  if (source.contentType !== 'application/pdf') return 1;
-  return (await PDFDocument.load(source.bytes, { ignoreEncryption: true })).getPageCount();
+async function loadCustomerPdf(bytes: Uint8Array): Promise<PDFDocument> {
+  let pdf: PDFDocument;
+  try {
+    // The document's own metadata (its Title above all) is kept as it is.
+    pdf = await PDFDocument.load(own(bytes), { updateMetadata: false });
+  } catch (error) {
+    // pdf-lib's errors are ES5 classes: `instanceof EncryptedPDFError` is false, its message is what says it.
+    if (/is encrypted/.test((error as Error).message)) throw new NotNotarizableError(documentProblems.encrypted);
+    throw new NotNotarizableError(documentProblems.malformed);
+  }
+  if (pdf.isEncrypted) throw new NotNotarizableError(documentProblems.encrypted);
+  let pages: number;
+  try {
+    pages = pdf.getPageCount();
+  } catch {
+    throw new NotNotarizableError(documentProblems.malformed);
+  }
+  if (pages === 0) throw new NotNotarizableError(documentProblems.malformed);
+  return pdf;
+}
+
+async function checkImage(bytes: Buffer, contentType: string): Promise<void> {
+  const size = imageSize(bytes, contentType);
+  if (!size) throw new NotNotarizableError(documentProblems.imageUnreadable);
+  if (size.width * size.height > maxDocumentImagePixels) throw new NotNotarizableError(documentProblems.imageTooLarge);
+  if (contentType === 'image/png' && !(await pngDataFits(bytes))) throw new NotNotarizableError(documentProblems.imageUnreadable);
+}
+
+/** The page count of a document as it will be sealed (images are one page each), checking it can be sealed. */
+export async function inspectDocument(source: SealInput['source']): Promise<{ pageCount: number }> {
+  if (source.contentType !== 'application/pdf') {
+    await checkImage(Buffer.from(source.bytes), source.contentType);
+    return { pageCount: 1 };
+  }
+  return { pageCount: (await loadCustomerPdf(source.bytes)).getPageCount() };
 }
 
 async function contentPdf(source: SealInput['source']): Promise<PDFDocument> {
-  if (source.contentType === 'application/pdf') return PDFDocument.load(source.bytes, { ignoreEncryption: true });
+  if (source.contentType === 'application/pdf') return loadCustomerPdf(source.bytes);
+  await checkImage(Buffer.from(source.bytes), source.contentType);
   const pdf = await PDFDocument.create();
-  const image = source.contentType === 'image/png' ? await pdf.embedPng(own(source.bytes)) : await pdf.embedJpg(own(source.bytes));
+  let image;
+  try {
+    image = source.contentType === 'image/png' ? await pdf.embedPng(own(source.bytes)) : await pdf.embedJpg(own(source.bytes));
+  } catch {
+    throw new NotNotarizableError(documentProblems.imageUnreadable);
+  }
   const page = pdf.addPage(letter);
   const margin = 36;
   const scale = Math.min((letter[0] - 2 * margin) / image.width, (letter[1] - 2 * margin) / image.height, 1);
@@ -62,6 +137,54 @@ async function contentPdf(source: SealInput['source']): Promise<PDFDocument> {
   page.drawImage(image, { x: (letter[0] - w) / 2, y: letter[1] - margin - h, width: w, height: h });
   return pdf;
 }
+
+// ---- Active content ------------------------------------------------------------------
+
+/** Actions that run code, leave the document or send data: none survives the seal. */
+const activeActions = new Set(['JavaScript', 'Launch', 'URI', 'SubmitForm', 'ImportData', 'ResetForm', 'GoToR', 'GoToE', 'Rendition', 'Sound', 'Movie', 'RichMediaExecute', 'SetOCGState', 'Hide']);
+const triggerKeys = ['OpenAction', 'AA', 'JS', 'XFA'].map((key) => PDFName.of(key));
+
+/**
+ * Removes JavaScript and every other active content from a customer's PDF
+ * before it is sealed (issue 24, finding 12): the catalog's OpenAction and
+ * the JavaScript name tree, additional actions (/AA) on the document, pages,
+ * fields and annotations, XFA forms, and every action dictionary that runs
+ * code, launches a file, opens an address or submits a form (emptied in
+ * place, so nothing that referred to it dangles; links inside the document
+ * stay). Every object of the file is visited, reachable or not: pdf-lib
+ * writes them all.
+ */
+export function stripActiveContent(pdf: PDFDocument): void {
+  const { context } = pdf;
+  const names = pdf.catalog.lookupMaybe(PDFName.of('Names'), PDFDict);
+  names?.delete(PDFName.of('JavaScript'));
+  const seen = new Set<PDFObject>();
+  const visit = (object: PDFObject | undefined) => {
+    if (!object || seen.has(object)) return;
+    seen.add(object);
+    const dict = object instanceof PDFStream ? object.dict : object instanceof PDFDict ? object : null;
+    if (dict) {
+      for (const key of triggerKeys) {
+        const value = dict.get(key);
+        if (value instanceof PDFRef && key.asString() === '/JS') context.delete(value);
+        dict.delete(key);
+      }
+      const type = dict.get(PDFName.of('S'));
+      if (type instanceof PDFName && activeActions.has(type.decodeText())) {
+        for (const key of dict.keys()) if (key.asString() !== '/Type') dict.delete(key);
+      }
+      const action = dict.get(PDFName.of('A'));
+      if (action instanceof PDFDict) visit(action);
+      for (const [, value] of dict.entries()) if (!(value instanceof PDFRef)) visit(value);
+    } else if (object instanceof PDFArray) {
+      for (const value of object.asArray()) if (!(value instanceof PDFRef)) visit(value);
+    }
+  };
+  visit(pdf.catalog);
+  for (const [, object] of context.enumerateIndirectObjects()) visit(object);
+}
+
+// ---- Page content -----------------------------------------------------------------------
 
 /** The Iowa short forms (Iowa Code 9B.16) for an individual. */
 export function certificateWording(act: SealInput['act']): string {
@@ -116,7 +239,13 @@ function drawSeal(page: PDFPage, fonts: { bold: PDFFont; regular: PDFFont }, act
   }
 }
 
-async function addCertificatePage(pdf: PDFDocument, act: SealInput['act']) {
+/** How the certificate page names the digital signature: its PAdES level, and a test certificate as such. */
+export function signatureStatement(level: SignatureLevel, testCertificate: boolean): string {
+  const base = `Digital signature: PAdES ${level} (${signatureLevelLabels[level]}).`;
+  return testCertificate ? `${base} Signed with a ${testCertificateLabel} certificate: for testing only, not a valid notarization.` : base;
+}
+
+async function addCertificatePage(pdf: PDFDocument, act: SealInput['act'], statement: string): Promise<PDFPage> {
   const page = pdf.addPage(letter);
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
@@ -145,16 +274,64 @@ async function addCertificatePage(pdf: PDFDocument, act: SealInput['act']) {
   write(`${act.notaryName}, Notary Public`, regular, 10, 4);
   write(`My commission expires: ${act.commissionExpiresOn}`, regular, 10, 4);
   write(`Performed ${formatInZone(act.performedAt, act.timeZone).full}`, regular, 10, 18);
-  drawSeal(page, { bold, regular }, act, left, Math.max(72, y - 110));
+  drawSeal(page, { bold, regular }, act, left, Math.max(96, y - 110));
+  // The signature's level, at the foot of the page.
+  let foot = 60;
+  for (const line of wrap(winAnsi(statement), regular, 8, width).reverse()) {
+    page.drawText(line, { x: left, y: foot, size: 8, font: regular, color: rgb(0.25, 0.25, 0.25) });
+    foot += 11;
+  }
+  return page;
 }
 
-/** Builds the page content, then signs the file with the notary's PKCS#12 (adbe.pkcs7.detached). */
-export async function buildSealedPdf(input: SealInput): Promise<{ pdf: Buffer; sha256: string; pageCount: number }> {
+// ---- Signing -------------------------------------------------------------------------------
+
+/**
+ * Fills the one signature placeholder of `pdf` in place: its ByteRange, then
+ * `produce(sha256 of the two ranges)` as the /Contents. The ranges are hashed
+ * where they lie with node:crypto (no copy of the file, no JavaScript
+ * hashing: issue 31).
+ */
+async function signInPlace(pdf: Buffer, produce: (digest: Buffer) => Promise<Buffer>): Promise<{ pdf: Buffer; sha256: () => string }> {
+  const { byteRangePlaceholder, byteRangePlaceholderPosition } = findByteRange(pdf);
+  if (!byteRangePlaceholder || byteRangePlaceholderPosition === undefined) throw new Error('no signature placeholder');
+  const open = pdf.indexOf('<', pdf.indexOf('/Contents ', byteRangePlaceholderPosition + byteRangePlaceholder.length));
+  const close = pdf.indexOf('>', open);
+  const byteRange = `/ByteRange [0 ${open} ${close + 1} ${pdf.length - close - 1}]`;
+  if (byteRange.length > byteRangePlaceholder.length) throw new Error('byte range does not fit');
+  pdf.write(byteRange.padEnd(byteRangePlaceholder.length, ' '), byteRangePlaceholderPosition, 'latin1');
+  // The bytes before the signature are hashed once: for the signature, and (copied) for the whole file's hash.
+  const before = createHash('sha256').update(pdf.subarray(0, open));
+  const digest = before.copy().update(pdf.subarray(close + 1)).digest();
+  const contents = (await produce(digest)).toString('hex');
+  if (contents.length > close - open - 1) throw new Error(`signature of ${contents.length / 2} bytes does not fit`);
+  pdf.write(contents.padEnd(close - open - 1, '0'), open + 1, 'latin1');
+  return { pdf, sha256: () => before.update(pdf.subarray(open)).digest('hex') };
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+
+/** Builds the page content, then signs (PAdES B-B, up to B-LTA with a timestamp authority). */
+export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
+  const opened = openP12(Buffer.from(input.certificate.p12), input.certificate.password);
+  const now = input.act.performedAt;
+  if (opened.info.notAfter.getTime() < now.getTime()) throw new CertificateError(certificateMessages.sealExpired);
+  if (opened.info.notBefore.getTime() > now.getTime() + 5 * 60_000) throw new CertificateError(certificateMessages.sealNotYetValid);
+  const signer: CmsSigner = { certificate: opened.certificate, key: opened.key, chain: opened.chain };
+  // A CA-issued certificate is asked about at its issuer (OCSP, else CRL) before anything is signed.
+  const revocation = opened.info.selfSigned ? null : await checkNotRevoked(signer.certificate, signer.chain);
+
   const pdf = await contentPdf(input.source);
+  stripActiveContent(pdf);
   const pages = pdf.getPages();
   const target = pages[input.placement.page - 1];
   if (!target) throw new RangeError(`page ${input.placement.page} of ${pages.length}`);
-  const signature = await pdf.embedPng(own(input.signaturePng));
+  const signaturePng = Buffer.from(input.signaturePng);
+  const size = imageSize(signaturePng, 'image/png');
+  if (!size || size.width > maxSignatureSize.width || size.height > maxSignatureSize.height || !(await pngDataFits(signaturePng))) {
+    throw new NotNotarizableError(documentProblems.signatureUnreadable);
+  }
+  const signature = await pdf.embedPng(own(signaturePng));
   const { width, height } = target.getSize();
   const sigWidth = Math.min(180, width * 0.35);
   const sigHeight = (signature.height / signature.width) * sigWidth;
@@ -163,24 +340,128 @@ export async function buildSealedPdf(input: SealInput): Promise<{ pdf: Buffer; s
   const y = Math.min(Math.max(0, height - (input.placement.yPercent / 100) * height - sigHeight / 2), height - sigHeight);
   target.drawImage(signature, { x, y, width: sigWidth, height: sigHeight });
 
-  await addCertificatePage(pdf, input.act);
-  pdf.setTitle(winAnsi(`${input.act.documentTitle} (notarized)`));
+  const level: SignatureLevel = input.tsa ? 'B-LTA' : 'B-B';
+  const certificatePage = await addCertificatePage(pdf, input.act, signatureStatement(level, opened.info.commonName.endsWith(`(${testCertificateLabel})`)));
   pdf.setProducer('NotaryOnline');
-  pdf.setModificationDate(input.act.performedAt);
+  pdf.setModificationDate(now);
   const pageCount = pdf.getPageCount();
 
   pdflibAddPlaceholder({
     pdfDoc: pdf,
+    pdfPage: certificatePage,
     reason: `Notarial act: ${input.act.type.replace('_', ' ')} (remote, audio-visual)`,
     contactInfo: `Commission ${winAnsi(input.act.commissionNumber)}, State of ${winAnsi(input.act.commissionState)}`,
     name: winAnsi(input.act.notaryName),
     location: winAnsi(`State of ${input.act.commissionState}`),
-    signingTime: input.act.performedAt,
-    subFilter: SUBFILTER_ADOBE_PKCS7_DETACHED,
-    signatureLength: 16_384,
+    signingTime: now,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+    signatureLength: signatureBytes,
   });
-  const unsigned = Buffer.from(await pdf.save({ useObjectStreams: false }));
-  const signer = new P12Signer(input.certificate.p12, { passphrase: input.certificate.password });
-  const signed = await new SignPdf().sign(unsigned, signer, input.act.performedAt);
-  return { pdf: signed, sha256: createHash('sha256').update(signed).digest('hex'), pageCount };
+  const saved = await pdf.save({ useObjectStreams: false });
+  // A view, not a copy (Buffer.from(Uint8Array) copies the 10 MB).
+  const unsigned = Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
+  const tsa = input.tsa ?? null;
+  const timestamps: Buffer[] = [];
+  const first = await signInPlace(unsigned, (digest) =>
+    signDetached(signer, digest, {
+      timestamp: tsa
+        ? async (value) => {
+            const stamp = await requestTimestamp(tsa, sha256(value));
+            timestamps.push(stamp.token);
+            return stamp.token;
+          }
+        : undefined,
+    }),
+  );
+  if (!tsa) return { pdf: first.pdf, sha256: first.sha256(), pageCount, level };
+  // B-LT: the chain and revocation answers of the notary's and the TSA's certificates, in a DSS.
+  const validation = await collectValidationData([{ certificate: signer.certificate, chain: signer.chain, revocation }], timestamps);
+  const withDss = appendDss(pdf, first.pdf, validation);
+  // B-LTA: a document timestamp over everything above.
+  const signed = await appendDocumentTimestamp(pdf, withDss, tsa, certificatePage);
+  return { pdf: signed, sha256: sha256(signed).toString('hex'), pageCount, level };
+}
+
+// ---- Incremental updates (DSS, document timestamp) ----------------------------------------------
+
+function bytesOfObject(object: PDFObject): Buffer {
+  const bytes = new Uint8Array(object.sizeInBytes());
+  object.copyBytesInto(bytes, 0);
+  return Buffer.from(bytes);
+}
+
+/**
+ * Appends `refs` (as they now are in `pdf`'s context) after `file` as an
+ * incremental update: the objects, a cross-reference section for them and a
+ * trailer pointing back at the previous one. Earlier bytes are untouched, so
+ * earlier signatures stay valid.
+ */
+function appendIncrementalUpdate(pdf: PDFDocument, file: Buffer, refs: PDFRef[]): Buffer {
+  const previous = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(file.subarray(-64).toString('latin1'))?.[1]);
+  if (!Number.isFinite(previous)) throw new Error('no startxref at the end of the file');
+  const parts: Buffer[] = [file, Buffer.from('\n')];
+  let offset = file.length + 1;
+  const offsets = new Map<number, number>();
+  for (const ref of [...refs].sort((a, b) => a.objectNumber - b.objectNumber)) {
+    const object = pdf.context.lookup(ref);
+    if (!object) continue;
+    const body = Buffer.concat([Buffer.from(`${ref.objectNumber} ${ref.generationNumber} obj\n`), bytesOfObject(object), Buffer.from('\nendobj\n')]);
+    offsets.set(ref.objectNumber, offset);
+    parts.push(body);
+    offset += body.length;
+  }
+  let xref = 'xref\n';
+  for (const [number, at] of offsets) xref += `${number} 1\n${String(at).padStart(10, '0')} 00000 n \n`;
+  const info = pdf.context.trailerInfo;
+  const trailer = PDFDict.withContext(pdf.context);
+  trailer.set(PDFName.of('Size'), PDFNumber.of(pdf.context.largestObjectNumber + 1));
+  trailer.set(PDFName.of('Root'), info.Root as PDFRef);
+  if (info.Info) trailer.set(PDFName.of('Info'), info.Info);
+  if (info.ID) trailer.set(PDFName.of('ID'), info.ID);
+  trailer.set(PDFName.of('Prev'), PDFNumber.of(previous));
+  parts.push(Buffer.from(`${xref}trailer\n`), bytesOfObject(trailer), Buffer.from(`\nstartxref\n${offset}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+function appendDss(pdf: PDFDocument, file: Buffer, validation: { certificates: Buffer[]; ocsps: Buffer[]; crls: Buffer[] }): Buffer {
+  const { context } = pdf;
+  const streams = (items: Buffer[]) => context.obj(items.map((item) => context.register(context.stream(own(item)))));
+  const refsBefore = context.largestObjectNumber;
+  const dss = context.obj({ Type: 'DSS', Certs: streams(validation.certificates), OCSPs: streams(validation.ocsps), CRLs: streams(validation.crls) });
+  pdf.catalog.set(PDFName.of('DSS'), context.register(dss));
+  const added = context.enumerateIndirectObjects().filter(([ref]) => ref.objectNumber > refsBefore).map(([ref]) => ref);
+  return appendIncrementalUpdate(pdf, file, [context.trailerInfo.Root as PDFRef, ...added]);
+}
+
+/** The object that holds `key` of `dict`'s value: that value's own ref if indirect, else the holder. */
+function holderOf(pdf: PDFDocument, holderRef: PDFRef, holder: PDFDict, key: string): { ref: PDFRef; array: PDFArray } {
+  const value = holder.get(PDFName.of(key));
+  if (value instanceof PDFRef) return { ref: value, array: pdf.context.lookup(value, PDFArray) };
+  if (value instanceof PDFArray) return { ref: holderRef, array: value };
+  const array = pdf.context.obj([]);
+  holder.set(PDFName.of(key), array);
+  return { ref: holderRef, array };
+}
+
+async function appendDocumentTimestamp(pdf: PDFDocument, file: Buffer, tsa: TimestampAuthority, page: PDFPage): Promise<Buffer> {
+  const { context } = pdf;
+  const refsBefore = context.largestObjectNumber;
+  const byteRange = context.obj([0, PDFName.of('**********'), PDFName.of('**********'), PDFName.of('**********')]);
+  const timestamp = context.obj({ Type: 'DocTimeStamp', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.RFC3161', ByteRange: byteRange, Contents: PDFHexString.of('00'.repeat(documentTimestampBytes)) });
+  const timestampRef = context.register(PDFInvalidObject.of(bytesOfObject(timestamp)));
+  const widget = context.obj({ Type: 'Annot', Subtype: 'Widget', FT: 'Sig', Rect: [0, 0, 0, 0], V: timestampRef, T: PDFString.of('DocumentTimestamp'), F: 132, P: page.ref });
+  const widgetRef = context.register(widget);
+  const changed = new Set<PDFRef>([widgetRef, timestampRef]);
+  const annots = holderOf(pdf, page.ref, page.node, 'Annots');
+  annots.array.push(widgetRef);
+  changed.add(annots.ref);
+  const acroFormValue = pdf.catalog.get(PDFName.of('AcroForm'));
+  const acroFormRef = acroFormValue instanceof PDFRef ? acroFormValue : (context.trailerInfo.Root as PDFRef);
+  const acroForm = pdf.catalog.lookup(PDFName.of('AcroForm'), PDFDict);
+  const fields = holderOf(pdf, acroFormRef, acroForm, 'Fields');
+  fields.array.push(widgetRef);
+  changed.add(fields.ref);
+  for (const [ref] of context.enumerateIndirectObjects()) if (ref.objectNumber > refsBefore) changed.add(ref);
+  const withPlaceholder = appendIncrementalUpdate(pdf, file, [...changed]);
+  return (await signInPlace(withPlaceholder, async (digest) => (await requestTimestamp(tsa, digest)).token)).pdf;
 }

@@ -33,7 +33,7 @@ export async function completeSeal(
   tx: DbOrTx,
   actId: string,
   claim: string,
-  values: { actType: (typeof notarialDocuments.$inferInsert)['actType']; sealedKey: string; sealedSha256: string; pageCount: number; sealedAt: Date; sealedBy: string },
+  values: { actType: (typeof notarialDocuments.$inferInsert)['actType']; sealedKey: string; sealedSha256: string; signatureLevel: (typeof notarialDocuments.$inferInsert)['signatureLevel']; pageCount: number; sealedAt: Date; sealedBy: string },
 ): Promise<boolean> {
   const rows = await tx
     .update(notarialDocuments)

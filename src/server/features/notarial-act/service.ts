@@ -8,6 +8,8 @@ import {
   type ActType,
   type ActView,
   notNotarizableReasonRequired,
+  notarizedFileName,
+  type SignatureLevel,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { bookings, customers, documents, notarialDocuments, notaryProfiles, sessionRecordings, staffUsers } from '../../db/schema.ts';
@@ -19,18 +21,19 @@ import { journalIdentity, requireActAccess, sessionStartBlocker } from '../ident
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
+import { maxSignatureSize, pngDataFits, pngSize } from '../../images/image-header.ts';
+import type { CertificateInfo } from './certificates.ts';
+import { certificateMessages } from './seal-errors.ts';
+import { inspectDocument, makeTestCertificate, readCertificate, sealInWorker, timestampAuthorityOf } from './seal.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { actAnswers, actChanged, actStage, administerOath as administerOathStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
 import { commissionStateTimeZone } from '../../../shared/commission-zones.ts';
-import { documentIsReadable } from './document-check.ts';
 /**
- * pdf-lib, @signpdf and node-forge (some 250 files) load with the first page
- * count, seal or certificate, not at start: no request before that needs them
- * (docs/decisions/048-database-endpoints-and-start-up.md).
+ * pdf-lib, @signpdf and node-forge load only in the seal worker
+ * (seal-pool.ts, docs/decisions/061): this thread never parses a PDF, decodes
+ * an image or derives a key.
  */
-const pdfModule = () => import('./pdf.ts');
-const certificatesModule = () => import('./certificates.ts');
 
 /**
  * Signing and sealing in the session, and delivery of the sealed PDF. The
@@ -77,6 +80,8 @@ function documentView(doc: typeof documents.$inferSelect, act: ActRow | null): A
     notNotarizable: !!act?.notNotarizableAt,
     notNotarizableReason: act?.notNotarizableReason ?? null,
     supporting: !!act?.supportingAt,
+    notarizedName: act?.sealedAt ? notarizedFileName(doc.originalName) : null,
+    signatureLevel: act?.signatureLevel ?? null,
   };
 }
 
@@ -128,9 +133,8 @@ export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { 
   if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
   if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
   if (act?.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
-  const { pageCountOf } = await pdfModule();
-  const source = await readSource(deps, doc);
-  const pages = await notarizable(source, () => pageCountOf(source));
+  // Counted (in the seal worker) once per document; a file that cannot be sealed is refused here already.
+  const pages = act?.pageCount ?? (await inspectDocument(await readSource(deps, doc)));
   if (input.page > pages) throw new DomainError('BAD_REQUEST', actMessages.badPlacement);
   const placement = { page: input.page, xPercent: input.xPercent, yPercent: input.yPercent };
   await deps.db
@@ -151,6 +155,11 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   if (act.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
   const bytes = Buffer.from(input.png.slice(input.png.indexOf(',') + 1), 'base64');
   if (bytes.length < 60 || !bytes.subarray(0, 8).equals(pngMagic)) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
+  // Its size from the header, before anything decodes it (a 17 KB PNG can declare 12000 × 12000).
+  const size = pngSize(bytes);
+  if (!size) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
+  if (size.width > maxSignatureSize.width || size.height > maxSignatureSize.height) throw new DomainError('BAD_REQUEST', actMessages.signatureTooLarge);
+  if (!(await pngDataFits(bytes))) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
   // A transition of the act (decision 073): recording running, identity confirmed, location and consent given.
   await deps.db.transaction((tx) =>
@@ -179,26 +188,56 @@ export interface NotaryProfileView {
   commissionExpiresOn: string | null;
   commissionState: string;
   commissionCounty: string | null;
-  certificate: { kind: 'uploaded' | 'test'; subject: string | null; expiresAt: Date | null } | null;
+  certificate: {
+    kind: 'uploaded' | 'test';
+    subject: string | null;
+    expiresAt: Date | null;
+    issuer: string | null;
+    validFrom: Date | null;
+    keyUsage: string[];
+    /** Within 30 days of its expiry (or past it). */
+    expiresSoon: boolean;
+  } | null;
+  /** The level a seal reaches now: B-LTA with a timestamp authority configured, B-B without. */
+  sealLevel: SignatureLevel;
 }
+
+/** keyUsage bits (an extension that has some but neither signing one is not a signing certificate). */
+const keyUsageBits = new Set(['digitalSignature', 'nonRepudiation', 'keyEncipherment', 'dataEncipherment', 'keyAgreement', 'keyCertSign', 'cRLSign', 'encipherOnly', 'decipherOnly']);
+
+/** The console warns this long before a signing certificate expires. */
+export const certificateWarningDays = 30;
 
 async function profileRow(db: DbOrTx, staffUserId: string) {
   const [row] = await db.select().from(notaryProfiles).where(eq(notaryProfiles.staffUserId, staffUserId));
   return row;
 }
 
-function profileView(row: typeof notaryProfiles.$inferSelect | undefined): NotaryProfileView {
+function profileView(deps: Deps, row: typeof notaryProfiles.$inferSelect | undefined): NotaryProfileView {
+  const info = row?.certificateInfo ?? null;
+  const expiresAt = row?.certificateExpiresAt ?? null;
   return {
     commissionNumber: row?.commissionNumber ?? null,
     commissionExpiresOn: row?.commissionExpiresOn ?? null,
     commissionState: row?.commissionState ?? 'Iowa',
     commissionCounty: row?.commissionCounty ?? null,
-    certificate: row?.certificateKind ? { kind: row.certificateKind, subject: row.certificateSubject, expiresAt: row.certificateExpiresAt } : null,
+    certificate: row?.certificateKind
+      ? {
+          kind: row.certificateKind,
+          subject: row.certificateSubject,
+          expiresAt,
+          issuer: info?.issuer ?? null,
+          validFrom: info ? new Date(info.notBefore) : null,
+          keyUsage: info?.keyUsage ?? [],
+          expiresSoon: !!expiresAt && expiresAt.getTime() - deps.now().getTime() < certificateWarningDays * 86_400_000,
+        }
+      : null,
+    sealLevel: timestampAuthorityOf(deps.config) ? 'B-LTA' : 'B-B',
   };
 }
 
 export async function getNotaryProfile(deps: Deps, staffUserId: string): Promise<NotaryProfileView> {
-  return profileView(await profileRow(deps.db, staffUserId));
+  return profileView(deps, await profileRow(deps.db, staffUserId));
 }
 
 export async function updateCommission(
@@ -223,27 +262,34 @@ export async function uploadCertificate(deps: Deps, admin: StaffIdentity, input:
   const [user] = await deps.db.select({ role: staffUsers.role }).from(staffUsers).where(eq(staffUsers.id, input.staffUserId));
   if (user?.role !== 'notary') throw new DomainError('BAD_REQUEST', 'Certificates are for notaries only.');
   const p12 = Buffer.from(input.p12Base64, 'base64');
-  const { CertificateError, readP12 } = await certificatesModule();
-  let info;
-  try {
-    info = readP12(p12, input.password);
-  } catch (error) {
-    if (error instanceof CertificateError) throw new DomainError('BAD_REQUEST', error.message);
-    throw error;
+  const info = await readCertificate(p12, input.password);
+  if (info.notAfter.getTime() <= deps.now().getTime()) throw new DomainError('BAD_REQUEST', certificateMessages.expired);
+  if (info.notBefore.getTime() > deps.now().getTime() + 5 * 60_000) throw new DomainError('BAD_REQUEST', certificateMessages.notYetValid);
+  if (!info.keyUsage.includes('digitalSignature') && !info.keyUsage.includes('nonRepudiation') && info.keyUsage.some((u) => keyUsageBits.has(u))) {
+    throw new DomainError('BAD_REQUEST', certificateMessages.noSigningUsage);
   }
-  if (info.notAfter.getTime() <= deps.now().getTime()) throw new DomainError('BAD_REQUEST', 'This certificate has expired.');
   await storeCertificate(deps, input.staffUserId, { p12, password: input.password, kind: 'uploaded', info });
   await writeAudit(deps.db, { actorType: 'staff', actorId: admin.user.id, action: 'notary.certificate_uploaded', entityType: 'staff_user', entityId: input.staffUserId, data: { subject: info.subject } });
   return getNotaryProfile(deps, input.staffUserId);
 }
 
-async function storeCertificate(deps: Deps, staffUserId: string, cert: { p12: Buffer; password: string; kind: 'uploaded' | 'test'; info: { subject: string; notAfter: Date } }) {
+async function storeCertificate(deps: Deps, staffUserId: string, cert: { p12: Buffer; password: string; kind: 'uploaded' | 'test'; info: CertificateInfo }) {
+  const { info } = cert;
   const values = {
     certificateP12: deps.secrets.seal(cert.p12, `notary-p12:${staffUserId}`),
     certificatePassword: deps.secrets.seal(cert.password, `notary-p12-password:${staffUserId}`),
     certificateKind: cert.kind,
     certificateSubject: cert.info.subject,
     certificateExpiresAt: cert.info.notAfter,
+    certificateInfo: {
+      subject: info.subject,
+      issuer: info.issuer,
+      serialNumber: info.serialNumber,
+      notBefore: info.notBefore.toISOString(),
+      notAfter: info.notAfter.toISOString(),
+      keyUsage: info.keyUsage,
+      selfSigned: info.selfSigned,
+    },
   };
   await deps.db.insert(notaryProfiles).values({ staffUserId, ...values }).onConflictDoUpdate({ target: notaryProfiles.staffUserId, set: values });
 }
@@ -263,9 +309,8 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
     }
   }
   if (deps.identity.mode !== 'test') throw new DomainError('PRECONDITION_FAILED', actMessages.certificateMissing);
-  const { generateTestCertificate } = await certificatesModule();
-  const generated = generateTestCertificate(notaryName, deps.now());
-  await storeCertificate(deps, staffUserId, { p12: generated.p12, password: generated.password, kind: 'test', info: { subject: generated.info.subject, notAfter: generated.info.notAfter } });
+  const generated = await makeTestCertificate(notaryName, deps.now());
+  await storeCertificate(deps, staffUserId, { p12: generated.p12, password: generated.password, kind: 'test', info: generated.info });
   return { p12: generated.p12, password: generated.password };
 }
 
@@ -323,28 +368,27 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     const certificate = await signingCertificate(deps, staff.user.id, notaryName);
     const signer = await signerName(deps.db, input.bookingId);
     const source = await readSource(deps, doc);
-    const { buildSealedPdf } = await pdfModule();
-    const sealed = await notarizable(source, () =>
-      buildSealedPdf({
-        source,
-        placement: act.placement!,
-        signaturePng: Buffer.from(act.signaturePng!, 'base64'),
-        act: {
-          type: input.actType,
-          performedAt: now,
-          // Dated in the commissioning state's zone, not the notary's console zone (issue 26).
-          timeZone: commissionStateTimeZone(profile.commissionState) ?? staff.user.timeZone,
-          signerName: signer.name,
-          documentTitle: doc.originalName,
-          notaryName,
-          commissionNumber: profile.commissionNumber,
-          commissionExpiresOn: profile.commissionExpiresOn,
-          commissionState: profile.commissionState,
-          county: profile.commissionCounty,
-        },
-        certificate,
-      }),
-    );
+    // In the seal worker (decision 061): decoding, placing, hashing and signing never on the request thread.
+    const sealed = await sealInWorker({
+      source,
+      placement: act.placement!,
+      signaturePng: Buffer.from(act.signaturePng!, 'base64'),
+      act: {
+        type: input.actType,
+        performedAt: now,
+        // Dated in the commissioning state's zone, not the notary's console zone (issue 26).
+        timeZone: commissionStateTimeZone(profile.commissionState) ?? staff.user.timeZone,
+        signerName: signer.name,
+        documentTitle: doc.originalName,
+        notaryName,
+        commissionNumber: profile.commissionNumber,
+        commissionExpiresOn: profile.commissionExpiresOn,
+        commissionState: profile.commissionState,
+        county: profile.commissionCounty,
+      },
+      certificate,
+      tsa: timestampAuthorityOf(deps.config),
+    });
     // Beside the original, never over it.
     await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
     stored = true;
@@ -359,27 +403,27 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
 
     const recorded = await deps.db.transaction((tx) =>
       takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType }, data: { documentId: doc.id } }, async () => {
-      const done = await actRepo.completeSeal(tx, act.id, claim, { actType: input.actType, sealedKey, sealedSha256: sealed.sha256, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id });
-      if (!done) return { changed: false, result: false };
-      // One fee per session, as paid (decision 074): the first act journaled carries what is left of it, later ones nothing.
-      const feeCents = Math.max(0, signer.priceCents - (await actRepo.journaledFeeCents(tx, input.bookingId)));
-      const data: JournalActData = {
-        actType: input.actType,
-        documentTitle: doc.originalName,
-        pageCount: sealed.pageCount,
-        signerName: signer.name,
-        signerAddress: proofing.address,
-        identity: proofing.identity,
-        feeCents,
-        currency: signer.currency,
-        recordingRef: recording?.id ?? null,
-        sealedSha256: sealed.sha256,
-        notaryName,
-        bookingReference: signer.reference,
-      };
-      await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
-      await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256 } });
-      return { changed: true, result: true };
+        const done = await actRepo.completeSeal(tx, act.id, claim, { actType: input.actType, sealedKey, sealedSha256: sealed.sha256, signatureLevel: sealed.level, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id });
+        if (!done) return { changed: false, result: false };
+        // One fee per session, as paid (decision 074): the first act journaled carries what is left of it, later ones nothing.
+        const feeCents = Math.max(0, signer.priceCents - (await actRepo.journaledFeeCents(tx, input.bookingId)));
+        const data: JournalActData = {
+          actType: input.actType,
+          documentTitle: doc.originalName,
+          pageCount: sealed.pageCount,
+          signerName: signer.name,
+          signerAddress: proofing.address,
+          identity: proofing.identity,
+          feeCents,
+          currency: signer.currency,
+          recordingRef: recording?.id ?? null,
+          sealedSha256: sealed.sha256,
+          notaryName,
+          bookingReference: signer.reference,
+        };
+        await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
+        await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });
+        return { changed: true, result: true };
       }),
     );
     if (!recorded) {
@@ -394,23 +438,6 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
   }
   actChanged(deps, input.bookingId);
   return actView(deps.db, input.bookingId);
-}
-
-/**
- * The customer's file could not be read as a document (a malformed or
- * truncated PDF, an image the decoder refuses): a clear refusal the notary can
- * act on — mark the document as not notarizable — instead of a 500. Other
- * failures (storage, the certificate) stay what they are.
- */
-async function notarizable<T>(source: { bytes: Buffer; contentType: string }, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    const unreadable = (error as { code?: unknown }).code === 'DOCUMENT_NOT_NOTARIZABLE' || !(await documentIsReadable(source));
-    if (unreadable) throw new DomainError('UNPROCESSABLE_CONTENT', actMessages.unreadableDocument, { cause: error });
-    throw error;
-  }
 }
 
 // ---- Finishing and delivery ------------------------------------------------------------
@@ -493,7 +520,7 @@ export async function openSealed(deps: Deps, caller: Caller, input: { documentId
   if (!row?.key || (input.bookingId !== undefined && input.bookingId !== row.bookingId)) return null;
   const grant = await authorise(deps, caller, 'download_notarized', { bookingId: row.bookingId, notaryId: row.sealedBy });
   const object = await deps.storage.get(row.key);
-  return { ...object, bookingId: row.bookingId, grant, name: `${row.name.replace(/\.[^.]+$/, '')}-notarized.pdf` };
+  return { ...object, bookingId: row.bookingId, grant, name: notarizedFileName(row.name) };
 }
 
 /**

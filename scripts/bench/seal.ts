@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { PDFDocument } from 'pdf-lib';
+import { generateTestCertificate } from '../../src/server/features/notarial-act/certificates.ts';
+import { sealInWorker } from '../../src/server/features/notarial-act/seal.ts';
+import { closeSealWorkers } from '../../src/server/features/notarial-act/seal-pool.ts';
+import { startTestApp } from '../../tests/helpers/app.ts';
+import { scannedPdf } from '../../tests/helpers/large-pdf.ts';
+
+/**
+ * The seal's cost (issue 31): sealing a 10 MB scanned PDF in the seal worker
+ * against its floor, pdf-lib's own load + save of the same file in this
+ * process (goal ≤ 2 ×); and `/healthz` latency on the real Express app while
+ * three such seals run at once (goal p99 < 50 ms), against the same probe
+ * with nothing running.
+ */
+export interface SealBench {
+  pdfBytes: number;
+  floorMs: number[];
+  sealMs: number[];
+  idle: Percentiles;
+  during: Percentiles;
+  concurrentMs: number;
+}
+interface Percentiles {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+function percentiles(values: number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
+}
+
+export async function runSealBench(runs: number, log: (line: string) => void): Promise<SealBench> {
+  const pdf = await scannedPdf();
+  const signaturePng = readFileSync(new URL('../../tests/fixtures/sample.png', import.meta.url));
+  const performedAt = new Date();
+  const cert = generateTestCertificate('Bench Notary', performedAt);
+  const seal = () =>
+    sealInWorker({
+      source: { bytes: pdf, contentType: 'application/pdf' },
+      placement: { page: 1, xPercent: 50, yPercent: 80 },
+      signaturePng,
+      act: { type: 'acknowledgment', performedAt, timeZone: 'America/Chicago', signerName: 'Bench Signer', documentTitle: 'scan.pdf', notaryName: 'Bench Notary', commissionNumber: 'IA-1', commissionExpiresOn: '2030-01-01', commissionState: 'Iowa', county: 'Polk' },
+      certificate: { p12: cert.p12, password: cert.password },
+    });
+  const app = await startTestApp('pglite');
+  try {
+    // Warm both: the worker's modules, pdf-lib's here.
+    await seal();
+    await PDFDocument.load(pdf).then((d) => d.save({ useObjectStreams: false }));
+    const floorMs: number[] = [];
+    const sealMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      log(`seal run ${i + 1}/${runs}`);
+      let started = performance.now();
+      await (await PDFDocument.load(pdf, { updateMetadata: false })).save({ useObjectStreams: false });
+      floorMs.push(performance.now() - started);
+      started = performance.now();
+      await seal();
+      sealMs.push(performance.now() - started);
+    }
+    const probe = async (whileRunning: () => boolean) => {
+      const latencies: number[] = [];
+      while (whileRunning()) {
+        const started = performance.now();
+        await (await fetch(`${app.url}/healthz`)).arrayBuffer();
+        latencies.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return latencies;
+    };
+    const idleUntil = performance.now() + 3_000;
+    const idle = percentiles(await probe(() => performance.now() < idleUntil));
+    let running = true;
+    const during = probe(() => running);
+    const started = performance.now();
+    await Promise.all([seal(), seal(), seal()]);
+    const concurrentMs = performance.now() - started;
+    running = false;
+    return { pdfBytes: pdf.length, floorMs, sealMs, idle, during: percentiles(await during), concurrentMs };
+  } finally {
+    await closeSealWorkers();
+    await app.close();
+  }
+}
+
+export function sealMarkdown(result: SealBench): string {
+  const f = (ms: number) => (ms < 10 ? ms.toFixed(1) : ms.toFixed(0));
+  const floor = median(result.floorMs);
+  const seal = median(result.sealMs);
+  return [
+    '## Seal',
+    '',
+    `A ${(result.pdfBytes / 1024 / 1024).toFixed(1)} MB scanned PDF (5 full-page images), sealed in the seal worker (PAdES B-B, test certificate; decision 061) against its floor, pdf-lib's own load + save of the same file; medians of ${result.sealMs.length} runs, warm. \`/healthz\` on the Express app in the same process, probed every 10 ms. Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (the idle probe's p99 shows what the machine itself adds).`,
+    '',
+    '| Figure | Value | Floor | Ratio | Goal |',
+    '|---|---|---|---|---|',
+    `| Seal, 10 MB PDF | ${f(seal)} ms (runs ${result.sealMs.map(f).join(' / ')}) | ${f(floor)} ms (runs ${result.floorMs.map(f).join(' / ')}) | ${(seal / floor).toFixed(2)} × | ≤ 2 × |`,
+    `| \`/healthz\` while 3 seals run (${f(result.concurrentMs)} ms, ${result.during.count} probes) | p50 ${f(result.during.p50)} ms, p99 ${f(result.during.p99)} ms, max ${f(result.during.max)} ms | idle p50 ${f(result.idle.p50)} ms, p99 ${f(result.idle.p99)} ms | p99 ${(result.during.p99 / Math.max(result.idle.p99, 0.1)).toFixed(1)} × idle | p99 < 50 ms |`,
+  ].join('\n');
+}
