@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
-import { bookings, contactMessages, customers, documents, notaryProfiles } from '../../src/server/db/schema.ts';
+import { bookings, contactMessages, customers, documents, notarialDocuments, notaryProfiles, payments } from '../../src/server/db/schema.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
@@ -56,6 +56,9 @@ async function seed(dataDir: string) {
       customerId: pager!.id,
     })),
   );
+  // Alan's act already happened: paid, and his document sealed (the console's refund-with-reason case).
+  await deps.db.insert(payments).values({ bookingId: theirs.booking.id, provider: 'test', providerPaymentId: `pi_test_${randomUUID().slice(0, 8)}`, amountCents: 2500, status: 'succeeded' });
+  await deps.db.insert(notarialDocuments).values({ bookingId: theirs.booking.id, documentId: theirs.document.id, actType: 'acknowledgment', sealedAt: new Date(), sealedSha256: '0'.repeat(64) });
   await deps.db.insert(contactMessages).values({ kind: 'business', name: 'Bea Business', email: 'bea@example.com', company: 'Acme', message: 'Do you offer volume pricing?' });
   // A CA-issued signing certificate on file for each notary, ten days from expiry (the console warns from 30).
   const expiresAt = new Date(Date.now() + 10 * 86_400_000);
@@ -206,7 +209,7 @@ describe('staff console', () => {
     expect(browser.errors.filter((e) => !ignorable(e))).toEqual([]);
   });
 
-  it('admin: signs in with a TOTP code and manages staff', async () => {
+  it('admin: signs in with a TOTP code, manages staff, refunds a notarized booking with a reason', async () => {
     const { page } = browser;
     const admin = seeded.users.admin;
     await page.goto(`${url}/admin/staff`);
@@ -270,6 +273,23 @@ describe('staff console', () => {
     await certificate.getByText(/upload its renewal before then/).waitFor();
     await certificate.getByText(/Seals are PAdES B-B: no timestamp authority is configured/).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+
+    // A booking whose document is notarized cannot be cancelled; the admin refunds with a reason instead.
+    await page.goto(`${url}/admin/bookings/${seeded.theirs.booking.id}`);
+    await page.getByRole('heading', { name: `Booking ${seeded.theirs.booking.reference}` }).waitFor();
+    await page.getByText('A document of this booking is notarized, so it can no longer be cancelled.', { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel with refund…' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Refund with reason…' }).click();
+    await page.getByRole('button', { name: 'Refund payment' }).click();
+    await page.getByText('Please give a reason for the refund.').first().waitFor();
+    await page.getByLabel('Reason for the refund (shown in the history)').fill('Charged twice by mistake');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Refund payment' }).click();
+    await page.getByText('Payment refunded', { exact: true }).first().waitFor();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByText('Refunded by an admin').waitFor();
+    await history.getByText('Reason: Charged twice by mistake').waitFor();
+    expect(await page.getByRole('button', { name: 'Refund with reason…' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/admin\/login/);
   });
