@@ -537,14 +537,11 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       app.deps.config.TSA_URL = pki.tsaUrl;
       expect((await call('act.notaryProfile', { staffUserId: notary.id }, { cookie: cookies.admin, type: 'query' })).data).toMatchObject({ sealLevel: 'B-LTA' });
       await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
+      // Signed on the recording, with the oath a jurat needs (the act's stages, decision 073).
       const ready = async () => {
-        const b = await confirmedBooking(app.deps);
-        await assign(b.bookingId, notary.id);
-        await submit(b.token, 'Grace Hopper');
-        const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
-        await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
-        await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
-        await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
+        const b = await readyToSeal();
+        expect((await call('act.administerOath', { bookingId: b.bookingId }, { cookie: cookies.notary })).status).toBe(200);
+        expect((await call('manageAct.answerOath', { token: b.token, kind: 'swear' })).status).toBe(200);
         return b;
       };
       const b = await ready();
