@@ -165,7 +165,8 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
     const journal = await call('act.journal', {}, { cookie: cookies.notary, type: 'query' });
     expect(journal.data).toEqual([expect.objectContaining({ kind: 'act', data: expect.objectContaining({ sealedSha256: act!.sealedSha256, signerName: 'Grace Hopper', actType: 'acknowledgment', feeCents: 2500, identity: expect.objectContaining({ provider: 'test', issuingState: 'IA' }) }) })]);
-    expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true });
+    // Sealing took a signed checkpoint of the journal's new head (decision 090).
+    expect(await verifyJournal(app.deps)).toMatchObject({ ok: true, unanchored: 0, latestCheckpoint: { seq: expect.any(Number), signed: true } });
 
     // Finishing as completed: refused while a document is unsealed is covered below; the room's
     // own rule wants a stored recording (made by the browser journey; here a row stands in).
@@ -240,7 +241,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(erased).toMatchObject({ status: 'verified', imageKeys: null, nameOnId: null });
     expect(erased!.erasedAt).not.toBeNull();
     expect(await app.deps.storage.exists(verification!.imageKeys![0]!)).toBe(false);
-    expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true, entries: 1 });
+    expect(await verifyJournal(app.deps)).toMatchObject({ ok: true, entries: 1 });
     clock = new Date(clock.getTime() - (app.deps.config.DOCUMENT_RETENTION_DAYS + 1) * 86_400_000);
   });
 
