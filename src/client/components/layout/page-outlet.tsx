@@ -42,6 +42,7 @@ const islands: Record<string, () => Promise<ComponentType<never>>> = {
   // The forms' deferred boundary itself: it hydrates the form once its code is in (defer-until-visible.tsx).
   'contact-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.contactForm.Component as ComponentType<never>),
   'inquiry-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.inquiryForm.Component as ComponentType<never>),
+  'verify-form': () => import('../../features/verification/verify-form.tsx').then((m) => m.VerifyForm as ComponentType<never>),
 };
 
 function ServerHtmlPage({ html }: { html: string }) {

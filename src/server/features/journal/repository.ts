@@ -70,8 +70,8 @@ export async function storePlatformKey(db: DbOrTx, row: { name: string; sealedPr
 }
 
 /** The act a /verify lookup names: by the printed code or by the sealed file's SHA-256. */
-export async function findActEntry(db: DbOrTx, by: { code?: string; sha256?: string }): Promise<EntryRow | null> {
-  const where = by.code ? sql`${journalEntries.data}->>'verificationCode' = ${by.code}` : sql`${journalEntries.data}->>'sealedSha256' = ${by.sha256!}`;
+export async function findActEntry(db: DbOrTx, by: { code: string } | { sha256: string }): Promise<EntryRow | null> {
+  const where = 'code' in by ? sql`${journalEntries.data}->>'verificationCode' = ${by.code}` : sql`${journalEntries.data}->>'sealedSha256' = ${by.sha256}`;
   const [row] = await db
     .select()
     .from(journalEntries)

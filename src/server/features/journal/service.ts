@@ -7,7 +7,7 @@ import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { checkpointFacts, checkpointIfDue, decodeCheckpoint, journalKey, takeCheckpoint, type DecodedCheckpoint } from './anchor.ts';
 import { currentChainVersion, entryHash, genesisHash, verifyChain, type ChainReport, type CheckpointFacts } from './chain.ts';
-import { checkpointBatches, deleteCheckpointsUpTo, entryBatches, latestCheckpoint } from './repository.ts';
+import { checkpointBatches, deleteCheckpointsUpTo, entryBatches, findActEntry, latestCheckpoint } from './repository.ts';
 
 /**
  * The notary journal: one entry per notarial act (and per correction),
@@ -29,6 +29,48 @@ export interface JournalActData {
   sealedSha256: string;
   notaryName: string;
   bookingReference: string;
+  /** Printed on the certificate page; the public /verify page finds the act by it (decision 091). */
+  verificationCode: string;
+  /** The commission as it stood at the act (the profile may change later). */
+  commissionNumber: string | null;
+  commissionState: string;
+  commissionExpiresOn: string | null;
+  signatureLevel: string;
+  timestampAuthority: string | null;
+}
+
+/** An act as the public /verify page may show it: the notary and the act, nothing of the signer. */
+export interface ActForVerification {
+  sealedSha256: string;
+  notaryName: string;
+  commissionNumber: string | null;
+  commissionState: string | null;
+  commissionExpiresOn: string | null;
+  actType: string;
+  performedAt: Date;
+  signatureLevel: string | null;
+  timestampAuthority: string | null;
+  verificationCode: string | null;
+}
+
+/** The journalled act with this verification code or sealed-file SHA-256 (kept after the file is deleted). */
+export async function findActForVerification(db: DbOrTx, by: { code: string } | { sha256: string }): Promise<ActForVerification | null> {
+  const row = await findActEntry(db, by);
+  if (!row) return null;
+  const d = row.data as Partial<Record<keyof JournalActData, unknown>>;
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  return {
+    sealedSha256: String(d.sealedSha256 ?? ''),
+    notaryName: text(d.notaryName) ?? 'Notary',
+    commissionNumber: text(d.commissionNumber),
+    commissionState: text(d.commissionState),
+    commissionExpiresOn: text(d.commissionExpiresOn),
+    actType: text(d.actType) ?? 'notarial act',
+    performedAt: row.performedAt,
+    signatureLevel: text(d.signatureLevel),
+    timestampAuthority: text(d.timestampAuthority),
+    verificationCode: text(d.verificationCode),
+  };
 }
 
 export type JournalRow = typeof journalEntries.$inferSelect;

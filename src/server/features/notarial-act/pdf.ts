@@ -3,7 +3,7 @@ import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { P12Signer } from '@signpdf/signer-p12';
 import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, PDFString, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { formatInZone } from '../../../shared/time.ts';
 import type { ActType } from '../../../shared/notarial-act.ts';
 
@@ -30,6 +30,8 @@ export interface SealInput {
     commissionExpiresOn: string;
     commissionState: string;
     county: string | null;
+    /** The public verification page's code and link for this document (decision 091). */
+    verification?: { code: string; url: string };
   };
   certificate: { p12: Buffer; password: string };
 }
@@ -146,10 +148,34 @@ async function addCertificatePage(pdf: PDFDocument, act: SealInput['act']) {
   write(`My commission expires: ${act.commissionExpiresOn}`, regular, 10, 4);
   write(`Performed ${formatInZone(act.performedAt, act.timeZone).full}`, regular, 10, 18);
   drawSeal(page, { bold, regular }, act, left, Math.max(72, y - 110));
+  if (act.verification) addVerificationLine(pdf, page, regular, act.verification);
+}
+
+/**
+ * The verification code and link at the foot of the certificate page, the link
+ * clickable too. /verify reads the code back from a dropped file through this
+ * link (shared/verification.ts `verificationLinkPattern`).
+ */
+function addVerificationLine(pdf: PDFDocument, page: PDFPage, font: PDFFont, verification: { code: string; url: string }) {
+  const text = winAnsi(`Verify this document: ${verification.url} (verification code ${verification.code})`);
+  const size = 8;
+  page.drawText(text, { x: 72, y: 44, size, font });
+  const link = pdf.context.register(
+    pdf.context.obj({
+      Type: 'Annot',
+      Subtype: 'Link',
+      Rect: [72, 40, 72 + font.widthOfTextAtSize(text, size), 54],
+      Border: [0, 0, 0],
+      A: { Type: 'Action', S: 'URI', URI: PDFString.of(verification.url) },
+    }),
+  );
+  page.node.addAnnot(link);
 }
 
 /** Builds the page content, then signs the file with the notary's PKCS#12 (adbe.pkcs7.detached). */
-export async function buildSealedPdf(input: SealInput): Promise<{ pdf: Buffer; sha256: string; pageCount: number }> {
+export async function buildSealedPdf(
+  input: SealInput,
+): Promise<{ pdf: Buffer; sha256: string; pageCount: number; signatureLevel: string; timestampAuthority: string | null }> {
   const pdf = await contentPdf(input.source);
   const pages = pdf.getPages();
   const target = pages[input.placement.page - 1];
@@ -182,5 +208,12 @@ export async function buildSealedPdf(input: SealInput): Promise<{ pdf: Buffer; s
   const unsigned = Buffer.from(await pdf.save({ useObjectStreams: false }));
   const signer = new P12Signer(input.certificate.p12, { passphrase: input.certificate.password });
   const signed = await new SignPdf().sign(unsigned, signer, input.act.performedAt);
-  return { pdf: signed, sha256: createHash('sha256').update(signed).digest('hex'), pageCount };
+  return {
+    pdf: signed,
+    sha256: createHash('sha256').update(signed).digest('hex'),
+    pageCount,
+    // What /verify and the journal say of the signature (decision 035; PAdES levels come with decision 060+).
+    signatureLevel: 'PDF signature (adbe.pkcs7.detached), signing time from the server clock',
+    timestampAuthority: null,
+  };
 }

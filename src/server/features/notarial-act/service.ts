@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import {
   actMessages,
   type ActDocumentView,
@@ -16,7 +17,9 @@ import { writeAudit } from '../audit.ts';
 import { issueManageToken } from '../booking/service.ts';
 import { latestVerified } from '../identity/service.ts';
 import { requireActAccess, sessionStartBlocker } from '../identity/service.ts';
-import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
+import { appendJournalEntry, checkpointAfterAct, type JournalActData } from '../journal/service.ts';
+import { formatVerificationCode } from '../../../shared/verification.ts';
+import { notarizedCopyKeptUntil } from './retention-service.ts';
 import { bookingIdForToken } from '../manage-booking/service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { notifySessionUpdated } from '../session-events.ts';
@@ -44,7 +47,14 @@ async function actDocuments(db: DbOrTx, bookingId: string) {
     .select({ doc: documents, act: notarialDocuments })
     .from(documents)
     .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
-    .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored'), ne(documents.scanStatus, 'infected')))
+    .where(
+      and(
+        eq(documents.bookingId, bookingId),
+        ne(documents.scanStatus, 'infected'),
+        // The original goes after DOCUMENT_RETENTION_DAYS; a notarized copy still kept stays listed (decision 092).
+        or(eq(documents.status, 'stored'), and(isNotNull(notarialDocuments.sealedKey), isNull(notarialDocuments.sealedDeletedAt))),
+      ),
+    )
     .orderBy(asc(documents.createdAt));
 }
 
@@ -259,6 +269,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
   const signer = await signerName(deps.db, input.bookingId);
   const source = await readSource(deps, doc);
   const { buildSealedPdf } = await pdfModule();
+  // Printed on the certificate page, so it is part of what is signed and hashed (decision 091).
+  const verificationCode = formatVerificationCode(randomBytes(8));
   const sealed = await buildSealedPdf({
     source,
     placement: act.placement,
@@ -274,6 +286,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       commissionExpiresOn: profile.commissionExpiresOn,
       commissionState: profile.commissionState,
       county: profile.commissionCounty,
+      verification: { code: verificationCode, url: `${deps.config.publicUrl}/verify?code=${verificationCode}` },
     },
     certificate,
   });
@@ -315,10 +328,18 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       sealedSha256: sealed.sha256,
       notaryName,
       bookingReference: signer.reference,
+      verificationCode,
+      commissionNumber: profile.commissionNumber,
+      commissionState: profile.commissionState,
+      commissionExpiresOn: profile.commissionExpiresOn,
+      signatureLevel: sealed.signatureLevel,
+      timestampAuthority: sealed.timestampAuthority,
     };
     await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
     await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256 } });
   });
+  // A signed checkpoint of the journal's new head (decision 090).
+  await checkpointAfterAct(deps);
   await notifySessionUpdated(deps, input.bookingId, 'sealed');
   return actView(deps.db, input.bookingId);
 }
@@ -335,7 +356,15 @@ export async function finishBlocker(db: DbOrTx, bookingId: string): Promise<stri
 /** Inside the finishing transaction: "Your notarized document is ready", with a manage link. */
 export async function onActFinished(tx: Tx, deps: Deps, bookingId: string, options: { resend?: boolean } = {}): Promise<void> {
   const manageToken = await issueManageToken(tx, bookingId, 'notarized-document');
-  await onNotarizedDocumentReady(tx, deps, { bookingId, manageToken, resend: options.resend });
+  // The first copy to go sets the date the email gives (decision 092).
+  const [first] = await tx
+    .select({ sealedAt: notarialDocuments.sealedAt })
+    .from(notarialDocuments)
+    .where(and(eq(notarialDocuments.bookingId, bookingId), isNotNull(notarialDocuments.sealedAt)))
+    .orderBy(asc(notarialDocuments.sealedAt))
+    .limit(1);
+  const keptUntil = notarizedCopyKeptUntil(deps, first?.sealedAt ?? deps.now());
+  await onNotarizedDocumentReady(tx, deps, { bookingId, manageToken, keptUntil, resend: options.resend });
 }
 
 /** Staff send the email again (a new link; earlier ones keep working). */
@@ -351,11 +380,12 @@ export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, book
 /** The sealed PDF of one document of a booking (callers have authorised the booking). */
 export async function openSealed(deps: Deps, bookingId: string, documentId: string) {
   const [row] = await deps.db
-    .select({ key: notarialDocuments.sealedKey, name: documents.originalName })
+    .select({ key: notarialDocuments.sealedKey, deletedAt: notarialDocuments.sealedDeletedAt, name: documents.originalName })
     .from(notarialDocuments)
     .innerJoin(documents, eq(documents.id, notarialDocuments.documentId))
     .where(and(eq(notarialDocuments.bookingId, bookingId), eq(notarialDocuments.documentId, documentId)));
-  if (!row?.key) return null;
+  // Deleted by retention (decision 092): gone, as for any missing file.
+  if (!row?.key || row.deletedAt) return null;
   const object = await deps.storage.get(row.key);
   return { ...object, name: `${row.name.replace(/\.[^.]+$/, '')}-notarized.pdf` };
 }

@@ -142,13 +142,13 @@ export async function onIdentityAttemptsExhausted(tx: Tx, deps: Deps, event: { b
  * email carries a manage link of its own (`manageToken`, minted by the caller).
  * `resend` lets staff send it again (no dedupe key then).
  */
-export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; manageToken: string; resend?: boolean }): Promise<void> {
+export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; manageToken: string; keptUntil: Date; resend?: boolean }): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'notarized document ready');
   if (!booking) return;
   await enqueue(tx, deps, {
     kind: 'notarized_document_ready',
     to: booking.customer!.email,
-    content: templates.notarizedDocumentReady(booking, manageUrlTemplate(deps)),
+    content: templates.notarizedDocumentReady(booking, manageUrlTemplate(deps), { keptUntil: event.keptUntil, verifyUrl: `${deps.config.publicUrl}/verify` }),
     // Put in at send time (./secrets.ts): the stored row holds only a placeholder.
     secrets: { manage_token: event.manageToken },
     dedupeKey: event.resend ? undefined : `notarized-ready:${booking.id}`,

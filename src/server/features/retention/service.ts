@@ -1,5 +1,6 @@
 import { purgeExpiredIdentity } from '../identity/service.ts';
-import { pruneJournal } from '../journal/service.ts';
+import { periodicCheckpoint, pruneJournal } from '../journal/service.ts';
+import { purgeExpiredNotarizedCopies } from '../notarial-act/retention-service.ts';
 import { sql } from 'drizzle-orm';
 import { endedStatuses, unpaidStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import { queryRows, type Tx } from '../../db/client.ts';
@@ -242,6 +243,9 @@ export async function runRetention(deps: Deps): Promise<{ documents: RetentionRu
   const recordings = await purgeExpiredRecordings(deps);
   // The notarial act's personal data and journal (features/identity, features/journal).
   await purgeExpiredIdentity(deps);
+  await purgeExpiredNotarizedCopies(deps);
   await pruneJournal(deps);
+  // The hourly signed checkpoint of the journal's head (decision 090), when it moved or is a day old.
+  await periodicCheckpoint(deps);
   return { documents, abandoned, recordings };
 }
