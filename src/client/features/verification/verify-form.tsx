@@ -130,7 +130,7 @@ export function VerifyForm() {
             maxLength={40}
             aria-invalid={codeError ? true : undefined}
             aria-describedby={codeError ? 'verify-code-error' : undefined}
-            className="max-w-xs font-mono uppercase"
+            className="max-w-xs font-mono uppercase placeholder:normal-case"
           />
           {codeError && (
             <p id="verify-code-error" className="text-sm text-red-700" role="alert">
