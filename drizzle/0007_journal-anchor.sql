@@ -18,7 +18,7 @@ CREATE TABLE "platform_keys" (
 --> statement-breakpoint
 ALTER TABLE "journal_entries" ADD COLUMN "chain_version" smallint DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "notarial_documents" ADD COLUMN "sealed_deleted_at" timestamp with time zone;--> statement-breakpoint
-CREATE INDEX "journal_checkpoints_seq_idx" ON "journal_checkpoints" USING btree ("seq");--> statement-breakpoint
+CREATE INDEX "journal_checkpoints_seq_idx" ON "journal_checkpoints" USING btree ("seq","id");--> statement-breakpoint
 CREATE INDEX "journal_entries_verification_code_idx" ON "journal_entries" USING btree (("data"->>'verificationCode'));--> statement-breakpoint
 CREATE INDEX "journal_entries_sealed_sha256_idx" ON "journal_entries" USING btree (("data"->>'sealedSha256'));--> statement-breakpoint
 -- Checkpoints are append-only like the journal (0006): DELETE only inside the retention job's

@@ -40,7 +40,9 @@ async function main(): Promise<number> {
     const latest = result.latestCheckpoint;
     console.log(
       `Journal intact: ${result.entries} entries, hash chain verified` +
-        (latest ? ` against the signed checkpoint of ${latest.takenAt.toISOString()} (entry ${latest.seq}, ${latest.source}).` : '.'),
+        (latest
+          ? ` against the signed checkpoint of ${latest.takenAt.toISOString()} (entry ${latest.seq}, ${latest.source}${latest.timestampAuthority ? `, timestamped by ${latest.timestampAuthority}` : ''}).`
+          : '.'),
     );
     if (!latest && result.entries > 0) console.log('No signed checkpoint yet: deleting the newest entries or rewriting the chain could not be detected.');
     if (result.unanchored > 0) console.log(`${result.unanchored} newest entr${result.unanchored === 1 ? 'y is' : 'ies are'} not yet covered by a checkpoint (one is taken after every act and hourly).`);

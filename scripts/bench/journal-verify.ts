@@ -27,6 +27,8 @@ const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '10000,100000,1000000' },
     'checkpoint-every': { type: 'string', default: '1' },
+    /** Node flags for the script instead of package.json's (to compare). */
+    'node-flags': { type: 'string' },
   },
 });
 const sizes = values.sizes!.split(',').map(Number);
@@ -100,23 +102,29 @@ async function seedJournal(url: string, count: number) {
 }
 
 /** The node flags `npm run journal:verify` runs with (package.json), so the figure is the script's as shipped. */
-const scriptFlags = (JSON.parse(readFileSync(new URL('package.json', `file://${root}`), 'utf8')) as { scripts: Record<string, string> }).scripts['journal:verify']!
+const shippedFlags = (JSON.parse(readFileSync(new URL('package.json', `file://${root}`), 'utf8')) as { scripts: Record<string, string> }).scripts['journal:verify']!
   .split(/\s+/)
   .filter((arg) => arg.startsWith('--max-'));
+const scriptFlags = values['node-flags'] !== undefined ? values['node-flags'].split(/\s+/).filter(Boolean) : shippedFlags;
 
 /** Runs journal:verify; its peak RSS (VmHWM), polled from /proc until it exits. */
-function verify(url: string): Promise<{ code: number; out: string; peakBytes: number; seconds: number }> {
+function verify(url: string): Promise<{ code: number; out: string; peakBytes: number; seconds: number; cpuSeconds: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(process.execPath, [...scriptFlags, 'scripts/journal-verify.ts'], { cwd: root, env: { PATH: process.env.PATH, DATABASE_URL: url, JOURNAL_SIGNING_KEY: seed, LOG_LEVEL: 'silent' } });
     let out = '';
     let peakBytes = 0;
+    let cpuTicks = 0;
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const poll = setInterval(() => {
       try {
         const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
         if (match) peakBytes = Math.max(peakBytes, Number(match[1]) * 1024);
+        // utime + stime (fields 14 and 15 of /proc/<pid>/stat, after the command's parentheses), in clock ticks.
+        const statText = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+        const stat = statText.slice(statText.lastIndexOf(')') + 2).split(' ');
+        cpuTicks = Math.max(cpuTicks, Number(stat[11]) + Number(stat[12]));
       } catch {
         // Exited between two polls.
       }
@@ -124,18 +132,19 @@ function verify(url: string): Promise<{ code: number; out: string; peakBytes: nu
     child.on('error', reject);
     child.on('exit', (code) => {
       clearInterval(poll);
-      resolve({ code: code ?? -1, out: out.trim(), peakBytes, seconds: (Date.now() - started) / 1000 });
+      resolve({ code: code ?? -1, out: out.trim(), peakBytes, seconds: (Date.now() - started) / 1000, cpuSeconds: cpuTicks / 100 });
     });
   });
 }
 
-console.log(`| Entries | Checkpoints | journal:verify peak RSS | Time | Result |`);
-console.log(`|---|---|---|---|---|`);
+console.log(`Node flags: ${scriptFlags.join(' ') || '(none)'}\n`);
+console.log(`| Entries | Checkpoints | journal:verify peak RSS | CPU time | Wall time | Result |`);
+console.log(`|---|---|---|---|---|---|`);
 for (const size of sizes) {
   await withDatabase(async (url) => {
     await seedJournal(url, size);
     const result = await verify(url);
     if (result.code !== 0) throw new Error(`journal:verify failed on ${size} entries: ${result.out}`);
-    console.log(`| ${size.toLocaleString('en-US')} | ${Math.ceil(size / checkpointEvery).toLocaleString('en-US')} | ${(result.peakBytes / 1048576).toFixed(1)} MB | ${result.seconds.toFixed(1)} s | ${result.out.split('\n')[0]!.slice(0, 60)}… |`);
+    console.log(`| ${size.toLocaleString('en-US')} | ${Math.ceil(size / checkpointEvery).toLocaleString('en-US')} | ${(result.peakBytes / 1048576).toFixed(1)} MB | ${result.cpuSeconds.toFixed(1)} s | ${result.seconds.toFixed(1)} s | ${result.out.split('\n')[0]!.slice(0, 48)}… |`);
   });
 }

@@ -82,6 +82,10 @@ const configSchema = z.object({
   TURN_CREDENTIAL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86400).default(14_400),
   /** Session recordings are deleted this long after they were stored (RULONA 2018 model: 10 years). */
   RECORDING_RETENTION_DAYS: z.coerce.number().int().min(1).default(3650),
+  /** RFC 3161 timestamp authority for seals (PAdES B-T up to B-LTA, docs/decisions/060); unset: B-B. */
+  TSA_URL: optionalUrl,
+  TSA_USERNAME: optionalString,
+  TSA_PASSWORD: optionalString,
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -1,20 +1,21 @@
-import { execFile } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { createSecretBox } from '../../src/server/crypto/secret-box.ts';
 import { openPglite, queryRows, type Database, type Db } from '../../src/server/db/client.ts';
 import { journalCheckpoints } from '../../src/server/db/schema.ts';
-import { decodeCheckpoint, takeCheckpoint } from '../../src/server/features/journal/anchor.ts';
+import { checkpointIsSigned, decodeCheckpoint, encodeCheckpoint, journalKey, takeCheckpoint } from '../../src/server/features/journal/anchor.ts';
 import { entryHash } from '../../src/server/features/journal/chain.ts';
 import { journalCsv } from '../../src/server/features/journal/export-service.ts';
 import { appendJournalEntry, latestCheckpointForExport, verifyJournal } from '../../src/server/features/journal/service.ts';
 import { createTestDatabase, dbKinds } from '../helpers/db.ts';
+import { startTestPki, type TestPki } from '../helpers/openssl-pki.ts';
 
 /**
  * The journal's tamper evidence: rows are refused UPDATE/DELETE by a trigger,
@@ -220,6 +221,42 @@ describe.each(dbKinds)('journal hash chain on %s', (kind) => {
     await rewriteFrom(database.db, 4, { signerName: 'Someone Else' });
     for (const batchSize of [1, 2, 5]) expect((await verifyJournal(deps, { batchSize })).problem?.seq, `batch ${batchSize}`).toBe(1);
   });
+});
+
+describe('journal checkpoints with a timestamp authority (OpenSSL TSA on loopback)', () => {
+  let pki: TestPki;
+  beforeAll(async () => {
+    pki = await startTestPki();
+  }, 60_000);
+  afterAll(() => pki?.stop());
+
+  it('carry an RFC 3161 token over the signed payload that openssl ts -verify accepts; a changed token is refused', async () => {
+    const database = await createTestDatabase('pglite');
+    try {
+      await appendThree(database);
+      const deps = { ...anchorDeps(database.db), config: loadConfig({ JOURNAL_SIGNING_KEY: journalKeySeed, TSA_URL: pki.tsaUrl }) };
+      const row = (await takeCheckpoint(deps))!;
+      expect(row.timestampAuthority).toBe(new URL(pki.tsaUrl).host);
+      const decoded = decodeCheckpoint(row.encoded)!;
+      expect(decoded.token).not.toBeNull();
+      const token = path.join(pki.dir, 'checkpoint.tst');
+      writeFileSync(token, decoded.token!);
+      const digest = createHash('sha256').update(decoded.payloadBytes).digest('hex');
+      const out = execFileSync('openssl', ['ts', '-verify', '-token_in', '-in', token, '-digest', digest, '-CAfile', pki.rootPem, '-untrusted', path.join(pki.dir, 'tsa.pem')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      expect(out).toContain('Verification: OK');
+      expect(await verifyJournal(deps)).toMatchObject({ ok: true, latestCheckpoint: { seq: 3, timestampAuthority: new URL(pki.tsaUrl).host } });
+
+      // The token swapped for one over other data: the checkpoint no longer counts.
+      const other = await takeCheckpoint({ ...deps, now: () => new Date(Date.now() + 1000) });
+      const swapped = encodeCheckpoint(decoded.payloadBytes, decoded.signature, decodeCheckpoint(other!.encoded)!.token);
+      expect(checkpointIsSigned(decodeCheckpoint(swapped)!, await journalKey(deps))).toBe(false);
+      // A TSA that does not answer: the checkpoint is still signed and stored, without a token.
+      const unreachable = { ...deps, config: loadConfig({ JOURNAL_SIGNING_KEY: journalKeySeed, TSA_URL: 'http://127.0.0.1:9/tsa' }) };
+      expect(await takeCheckpoint(unreachable)).toMatchObject({ seq: 3, timestampAuthority: null });
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
 });
 
 /** Rewrites entry `from` with `change` merged into its data, then recomputes it and every later hash. */

@@ -449,7 +449,7 @@ export const journalCheckpoints = pgTable(
     encoded: text('encoded').notNull(),
     timestampAuthority: text('timestamp_authority'),
   },
-  (t) => [index('journal_checkpoints_seq_idx').on(t.seq)],
+  (t) => [index('journal_checkpoints_seq_idx').on(t.seq, t.id)],
 );
 
 /**

@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { parseKey } from '../../crypto/secret-box.ts';
+import { requestTimestamp, verifyTimestampToken } from '../../crypto/timestamp-authority.ts';
 import { canonicalJson, type CheckpointFacts } from './chain.ts';
 import { chainHead, insertCheckpoint, latestCheckpoint, platformKey, storePlatformKey, type CheckpointRow } from './repository.ts';
 
@@ -119,13 +120,30 @@ export function decodeCheckpoint(text: string): DecodedCheckpoint | null {
 
 /**
  * Whether the checkpoint is signed by `key`, and its timestamp token (if any)
- * is over this payload: the token's message imprint is the payload's SHA-256
- * (the token's own signature is checked by `openssl ts -verify`, decision 090).
+ * is a valid RFC 3161 token over this payload's SHA-256, signed by the
+ * certificate it carries (whether that TSA is trusted: `openssl ts -verify`
+ * with its CA, decision 090).
  */
 export function checkpointIsSigned(decoded: DecodedCheckpoint, key: JournalKey): boolean {
   if (decoded.payload.keyId !== key.id) return false;
   if (!verify(null, decoded.payloadBytes, key.publicKey, decoded.signature)) return false;
-  return !decoded.token || decoded.token.includes(createHash('sha256').update(decoded.payloadBytes).digest());
+  if (!decoded.token) return true;
+  try {
+    verifyTimestampToken(decoded.token, createHash('sha256').update(decoded.payloadBytes).digest());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The timestamp authority of TSA_URL (the seal's, decision 060), or none. */
+export function configuredTimestamper(config: Pick<Deps['config'], 'TSA_URL' | 'TSA_USERNAME' | 'TSA_PASSWORD'>): Timestamper | null {
+  if (!config.TSA_URL) return null;
+  const tsa = { url: config.TSA_URL, username: config.TSA_USERNAME, password: config.TSA_PASSWORD };
+  return {
+    authority: new URL(config.TSA_URL).host,
+    timestamp: async (sha256) => (await requestTimestamp(tsa, sha256)).token,
+  };
 }
 
 export function checkpointFacts(decoded: DecodedCheckpoint, key: JournalKey, source: string): CheckpointFacts {
@@ -136,7 +154,10 @@ export function checkpointFacts(decoded: DecodedCheckpoint, key: JournalKey, sou
  * Signs (and timestamps) a checkpoint of the chain head as it is now, and
  * stores it. Nothing to anchor in an empty journal: null.
  */
-export async function takeCheckpoint(deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'now'>, options: { timestamper?: Timestamper | null } = {}): Promise<CheckpointRow | null> {
+export async function takeCheckpoint(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'now'> & { log?: Deps['log'] },
+  options: { timestamper?: Timestamper | null } = {},
+): Promise<CheckpointRow | null> {
   const head = await chainHead(deps.db);
   if (!head) return null;
   const key = await journalKey(deps);
@@ -144,7 +165,16 @@ export async function takeCheckpoint(deps: Pick<Deps, 'config' | 'db' | 'secrets
   const payload: CheckpointPayload = { v: 1, seq: head.seq, hash: head.hash, takenAt: takenAt.toISOString(), keyId: key.id };
   const payloadBytes = Buffer.from(canonicalJson(payload));
   const signature = sign(null, payloadBytes, key.privateKey);
-  const token = options.timestamper ? await options.timestamper.timestamp(createHash('sha256').update(payloadBytes).digest()) : null;
+  const timestamper = options.timestamper === undefined ? configuredTimestamper(deps.config) : options.timestamper;
+  let token: Buffer | null = null;
+  if (timestamper) {
+    try {
+      token = await timestamper.timestamp(createHash('sha256').update(payloadBytes).digest());
+    } catch (error) {
+      // A signed checkpoint without trusted time still anchors the chain; the next one tries the TSA again.
+      deps.log?.warn({ err: error }, 'journal: the timestamp authority did not answer; checkpoint stored without a timestamp');
+    }
+  }
   return insertCheckpoint(deps.db, {
     seq: head.seq,
     headHash: head.hash,
@@ -152,12 +182,15 @@ export async function takeCheckpoint(deps: Pick<Deps, 'config' | 'db' | 'secrets
     takenAt,
     keyId: key.id,
     encoded: encodeCheckpoint(payloadBytes, signature, token),
-    timestampAuthority: token ? options.timestamper!.authority : null,
+    timestampAuthority: token ? timestamper!.authority : null,
   });
 }
 
 /** The periodic checkpoint: when the head moved since the latest one, or that one is a day old. */
-export async function checkpointIfDue(deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'now'>, options: { timestamper?: Timestamper | null } = {}): Promise<CheckpointRow | null> {
+export async function checkpointIfDue(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'now'> & { log?: Deps['log'] },
+  options: { timestamper?: Timestamper | null } = {},
+): Promise<CheckpointRow | null> {
   const [head, latest] = await Promise.all([chainHead(deps.db), latestCheckpoint(deps.db)]);
   if (!head) return null;
   const fresh = latest && latest.seq === head.seq && latest.headHash === head.hash && deps.now().getTime() - latest.takenAt.getTime() < 86_400_000;

@@ -70,6 +70,8 @@ export interface CheckpointFacts {
   signed: boolean;
   /** Where it came from, for the message: the database, or a copy kept outside it. */
   source: string;
+  /** The RFC 3161 authority whose token it carries, if any. */
+  timestampAuthority?: string | null;
 }
 
 export interface ChainReport {

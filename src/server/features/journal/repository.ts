@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { journalCheckpoints, journalEntries, platformKeys } from '../../db/schema.ts';
 
@@ -44,7 +44,8 @@ export async function* checkpointBatches(db: DbOrTx, afterSeq: number, size: num
     const rows = await db
       .select()
       .from(journalCheckpoints)
-      .where(or(gt(journalCheckpoints.seq, cursor.seq), and(eq(journalCheckpoints.seq, cursor.seq), gt(journalCheckpoints.id, cursor.id))))
+      // A row comparison, so the (seq, id) index answers each batch directly (an OR would rescan from the start).
+      .where(sql`(${journalCheckpoints.seq}, ${journalCheckpoints.id}) > (${cursor.seq}, ${cursor.id})`)
       .orderBy(asc(journalCheckpoints.seq), asc(journalCheckpoints.id))
       .limit(size);
     if (rows.length > 0) yield rows;

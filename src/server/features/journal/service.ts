@@ -148,6 +148,7 @@ export async function verifyJournal(
           : { seq: row.seq, hash: row.headHash, takenAt: row.takenAt, signed: false, source: 'stored' };
         // The row's own columns must say what its signed payload says.
         if (facts.seq !== row.seq || facts.hash !== row.headHash) facts.signed = false;
+        facts.timestampAuthority = decoded?.token ? (row.timestampAuthority ?? 'a timestamp authority') : null;
         yield facts;
       }
     }
