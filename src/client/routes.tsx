@@ -54,6 +54,7 @@ export const routes: RouteObject[] = [
           { path: 'esign-consent', lazy: () => import('./pages/legal/esign-consent.tsx') },
           { path: 'accessibility', lazy: () => import('./pages/legal/accessibility.tsx') },
           { path: 'sitemap', lazy: () => import('./pages/sitemap.tsx') },
+          { path: 'verify', lazy: () => import('./pages/verify.tsx') },
           { path: 'booking/:token', lazy: () => import('./pages/manage-booking.tsx') },
           { path: 'booking/:token/session', lazy: () => import('./pages/session-room.tsx') },
           { path: '*', lazy: () => import('./pages/not-found.tsx') },

@@ -31,6 +31,7 @@ export const serverHtmlRoutes: ReadonlySet<string> = new Set([
   '/esign-consent',
   '/accessibility',
   '/sitemap',
+  '/verify',
 ]);
 
 /** An island's server-rendered container: `<div data-island="name" data-props="{…}">`. */

@@ -76,6 +76,8 @@ const configSchema = z.object({
   CLAMAV_HOST: optionalString,
   CLAMAV_PORT: z.coerce.number().int().default(3310),
   DOCUMENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Sealed (notarized) copies are deleted this long after sealing; the journal keeps their hash (decision 092). */
+  NOTARIZED_DOCUMENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   /** Bookings never paid for (draft, held, awaiting payment) are cancelled and their documents deleted after this long idle. */
   BOOKING_DRAFT_RETENTION_HOURS: z.coerce.number().int().min(1).default(48),
   /** 32 bytes (base64 or hex) sealing secrets at rest: TOTP keys, manage links awaiting an email (decision 023). */
@@ -84,6 +86,8 @@ const configSchema = z.object({
   DATA_ENCRYPTION_KEY_PREVIOUS: optionalString,
   /** The notary journal is kept this long (the recordings' period by default: 10 years). */
   JOURNAL_RETENTION_DAYS: z.coerce.number().int().min(1).default(3650),
+  /** Ed25519 private key (32-byte seed, base64 or hex) signing journal checkpoints (decision 090); unset: generated once, sealed in the database. */
+  JOURNAL_SIGNING_KEY: optionalString,
   /** Video sessions (docs/decisions/030-session-room.md): comma-separated ICE server URLs. */
   STUN_URLS: optionalString,
   TURN_URLS: optionalString,

@@ -7,6 +7,7 @@ import { paymentsRouter } from './features/payments/router.ts';
 import { actRouter, manageActRouter } from './features/notarial-act/router.ts';
 import { sessionRouter } from './features/session/router.ts';
 import { staffRouter } from './features/staff/router.ts';
+import { verificationRouter } from './features/verification/router.ts';
 import { publicProcedure, router } from './trpc.ts';
 import type { FastLaneProcedures } from './http/trpc-fast-lane.ts';
 
@@ -27,6 +28,7 @@ export const appRouter = router({
   act: actRouter,
   manageAct: manageActRouter,
   session: sessionRouter,
+  verification: verificationRouter,
 });
 
 export type AppRouter = typeof appRouter;

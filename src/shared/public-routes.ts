@@ -26,6 +26,7 @@ export const publicRoutes: PublicRoute[] = [
   { path: '/cookie-policy', label: 'Cookie Policy', group: 'legal', changefreq: 'yearly', priority: 0.3 },
   { path: '/esign-consent', label: 'Electronic Records and Signatures Consent', group: 'legal', changefreq: 'yearly', priority: 0.3 },
   { path: '/accessibility', label: 'Accessibility Statement', group: 'legal', changefreq: 'yearly', priority: 0.3 },
+  { path: '/verify', label: 'Verify a Notarized Document', group: 'legal', changefreq: 'yearly', priority: 0.4 },
   { path: '/sitemap', label: 'Sitemap', group: 'legal', changefreq: 'monthly', priority: 0.2 },
 ];
 

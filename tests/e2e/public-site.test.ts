@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { baseUrl, openBrowser, type Browser } from './browser.ts';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
 import { blogPosts } from './public-pages.ts';
 
 let browser: Browser | undefined;
@@ -321,6 +321,76 @@ describe('footer', () => {
     }
     expect(await footer.getByRole('link', { name: /@/ }).first().getAttribute('href')).toMatch(/^mailto:/);
     expect(await footer.getByText(/© \d{4}/).isVisible()).toBe(true);
+  });
+});
+
+describe('verify a notarized document', () => {
+  it('at 375 px: a dropped PDF is hashed in the browser and reported intact, changed or unknown; the code alone works too — axe clean', async () => {
+    const act = inject('verifiableAct');
+    const page = await open({ width: 375, height: 800 });
+    // The file never leaves the browser: every request body stays small.
+    const bodies: number[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') bodies.push(request.postDataBuffer()?.length ?? 0);
+    });
+    await visit(page, '/');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Verify a Document' }).click();
+    await page.waitForURL('**/verify');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Verify a notarized document');
+    expect(await axeViolations(page)).toEqual([]);
+
+    const check = async (file: string | null, code: string) => {
+      if (file) await page.getByLabel('Notarized PDF').setInputFiles(file);
+      await page.getByLabel(/^Verification code/).fill(code);
+      await page.getByRole('button', { name: 'Check document' }).click();
+      const result = page.locator('#verify-result');
+      await result.waitFor();
+      // Focus moves to the result, so a screen reader reads it next.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('verify-result');
+      return page.locator('section[data-outcome]');
+    };
+
+    const intact = await check(act.file, '');
+    expect(await intact.getByRole('heading').textContent()).toBe('This document is intact');
+    const facts = await intact.textContent();
+    for (const fact of ['Nia Notary', 'IA-424242', 'Iowa', '2030-01-31', 'Jurat', 'adbe.pkcs7.detached', act.code]) expect(facts).toContain(fact);
+    // Nothing of the signer.
+    expect(facts).not.toContain('Vera');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    // One byte changed: the code printed in the file still names the act, the hash does not match.
+    const changed = Buffer.from(readFileSync(act.file));
+    changed.writeUInt8(changed[12]! ^ 1, 12);
+    const changedFile = act.file.replace(/\.pdf$/, '-changed.pdf');
+    writeFileSync(changedFile, changed);
+    const outcome = await check(changedFile, '');
+    expect(await outcome.getByRole('heading').textContent()).toBe('This document was changed after it was notarized');
+    expect(await outcome.textContent()).toContain('Nia Notary');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A PDF we never sealed.
+    const unknown = await check(path.resolve('tests/fixtures/sample.pdf'), '');
+    expect(await unknown.getByRole('heading').textContent()).toBe('We have no record of this document');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(Math.max(...bodies)).toBeLessThan(2048);
+
+    // A mistyped code gets a message on its field and changes nothing.
+    await page.getByLabel(/^Verification code/).fill('not-a-code');
+    await page.getByRole('button', { name: 'Check document' }).click();
+    await expect.poll(() => page.locator('#verify-code-error').textContent()).toBe('A verification code has 12 letters and digits, like ABCD-EFGH-JKMN.');
+    expect(await page.getByLabel(/^Verification code/).getAttribute('aria-invalid')).toBe('true');
+
+    // The link printed on the document checks its code on arrival; typed by keyboard it works the same.
+    await visit(page, `/verify?code=${act.code}`);
+    await page.locator('#verify-result').waitFor();
+    expect(await page.locator('#verify-result').textContent()).toBe('This document is intact');
+    await visit(page, '/verify');
+    await page.getByLabel(/^Verification code/).focus();
+    await page.keyboard.type(act.code.toLowerCase());
+    await page.keyboard.press('Enter');
+    await page.locator('#verify-result').waitFor();
+    expect(await page.locator('#verify-result').textContent()).toBe('This document is intact');
   });
 });
 

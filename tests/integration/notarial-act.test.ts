@@ -11,6 +11,10 @@ import { auditLog, bookings, documents, identityVerifications, journalEntries, k
 import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal, type JournalActData } from '../../src/server/features/journal/service.ts';
 import { identityConfirmed } from '../helpers/identity.ts';
+import { purgeExpiredNotarizedCopies } from '../../src/server/features/notarial-act/retention-service.ts';
+import { purgeExpiredDocuments } from '../../src/server/features/retention/service.ts';
+import { formatInZone } from '../../src/shared/time.ts';
+import { verificationLinkPattern, verifyMessages } from '../../src/shared/verification.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
 import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
@@ -235,7 +239,8 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(entry.identity.methods!.map((m) => m.method)).toEqual(['credential_analysis', 'knowledge_based_authentication', 'notary_visual_confirmation']);
     expect(entry.identity.methods![1]).toMatchObject({ result: 'passed (5 of 5)', provider: 'test', attempt: 1 });
     expect(JSON.stringify(entry)).not.toMatch(/ssn|answer|1980-01-01/i);
-    expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true });
+    // Sealing took a signed checkpoint of the journal's new head (decision 090).
+    expect(await verifyJournal(app.deps)).toMatchObject({ ok: true, unanchored: 0, latestCheckpoint: { seq: expect.any(Number), signed: true } });
 
     // Finishing as completed: refused while a document is unsealed is covered below; the room's
     // own rule wants a stored recording (made by the browser journey; here a row stands in).
@@ -266,6 +271,37 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       expect(report).toContain('Signature is Valid');
       expect(report).toContain('Nora Notary');
     }
+    // The email says until when the copy is kept, and where anyone can check it (decisions 091, 092).
+    const keptUntil = new Date(act!.sealedAt!.getTime() + app.deps.config.NOTARIZED_DOCUMENT_RETENTION_DAYS * 86_400_000);
+    expect(app.deps.config.NOTARIZED_DOCUMENT_RETENTION_DAYS).toBe(90);
+    expect(message.text).toContain(`We keep your notarized document for download until ${formatInZone(keptUntil, 'America/Chicago').date}`);
+    expect(message.text).toContain('https://notary.test/verify');
+    expect(message.html).toContain('Verify a notarized document');
+
+    // ---- /verify: the code printed on the certificate page, the file's hash, nothing of the signer ----
+    const delivered = Buffer.from(await (await fetch(`${app.url}/api/manage/notarized/${b.documentId}?token=${b.token}`)).arrayBuffer());
+    const printed = verificationLinkPattern.exec(delivered.toString('latin1'));
+    expect(printed![0]).toMatch(/^\/verify\?code=[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    expect(delivered.toString('latin1')).toContain(`https://notary.test/verify?code=${printed![1]}`);
+    const code = printed![1]!;
+    const check = (input: unknown) => call('verification.check', input);
+    const intactByFile = await check({ sha256: act!.sealedSha256 });
+    expect(intactByFile.data).toMatchObject({
+      outcome: 'intact',
+      checkedBy: 'file',
+      act: { notaryName: 'Nora Notary', commissionNumber: 'IA-778899', commissionState: 'Iowa', commissionExpiresOn: '2029-06-30', actType: 'acknowledgment', verificationCode: code, signatureLevel: expect.any(String), timestampAuthority: null },
+    });
+    expect(JSON.stringify(intactByFile.data)).not.toMatch(/Grace|Hopper|grace@|IA-?DL|driving/);
+    expect((await check({ code: code.toLowerCase().replace(/-/g, ' ') })).data).toMatchObject({ outcome: 'intact', checkedBy: 'code' });
+    expect((await check({ code, sha256: act!.sealedSha256 })).data).toMatchObject({ outcome: 'intact', checkedBy: 'file' });
+    const changedBytes = Buffer.from(delivered);
+    changedBytes.writeUInt8(changedBytes[200]! ^ 1, 200);
+    expect((await check({ code, sha256: createHash('sha256').update(changedBytes).digest('hex') })).data).toMatchObject({ outcome: 'changed', act: { notaryName: 'Nora Notary' } });
+    expect((await check({ sha256: createHash('sha256').update(changedBytes).digest('hex') })).data).toEqual({ outcome: 'unknown' });
+    expect((await check({ code: 'ZZZZ-ZZZZ-ZZZZ' })).data).toEqual({ outcome: 'unknown' });
+    expect(await check({ code: 'not a code' })).toMatchObject({ status: 400, message: verifyMessages.badCode });
+    expect((await check({})).status).toBe(400);
+
     // Staff can send it again.
     expect((await call('act.resendDocument', { bookingId: b.bookingId }, { cookie: cookies.staff })).status).toBe(200);
     expect((await app.deps.db.select().from(outbox).where(eq(outbox.kind, 'notarized_document_ready'))).length).toBeGreaterThanOrEqual(2);
@@ -317,7 +353,29 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(await app.deps.db.select().from(kbaAttempts).where(eq(kbaAttempts.bookingId, verification!.bookingId))).toEqual([]);
     expect(erased!.erasedAt).not.toBeNull();
     expect(await app.deps.storage.exists(verification!.imageKeys![0]!)).toBe(false);
-    expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true, entries: 1 });
+    expect(await verifyJournal(app.deps)).toMatchObject({ ok: true, entries: 1 });
+
+    // The original goes after DOCUMENT_RETENTION_DAYS; the notarized copy stays, listed and downloadable…
+    await purgeExpiredDocuments(app.deps);
+    const [original] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));
+    expect(original!.status).toBe('deleted');
+    expect((await call('manageAct.get', { token: b.token }, { type: 'query' })).data).toMatchObject({ documents: [{ documentId: b.documentId, sealed: true }] });
+    expect((await fetch(`${app.url}/api/manage/notarized/${b.documentId}?token=${b.token}`)).status).toBe(200);
+    await purgeExpiredNotarizedCopies(app.deps);
+    expect(await app.deps.storage.exists(act!.sealedKey!)).toBe(true);
+    // …until NOTARIZED_DOCUMENT_RETENTION_DAYS after sealing; /verify still answers from the journal.
+    const beforeCopies = clock;
+    clock = new Date(act!.sealedAt!.getTime() + (app.deps.config.NOTARIZED_DOCUMENT_RETENTION_DAYS + 1) * 86_400_000);
+    expect(await purgeExpiredNotarizedCopies(app.deps)).toMatchObject({ deleted: 1 });
+    expect(await app.deps.storage.exists(act!.sealedKey!)).toBe(false);
+    expect((await fetch(`${app.url}/api/manage/notarized/${b.documentId}?token=${b.token}`)).status).toBe(404);
+    expect((await call('manageAct.get', { token: b.token }, { type: 'query' })).data).toMatchObject({ documents: [] });
+    expect((await call('verification.check', { sha256: act!.sealedSha256 })).data).toMatchObject({ outcome: 'intact', act: { notaryName: 'Nora Notary' } });
+    // Rate limited per address (30 a minute): guessing codes gets nowhere fast.
+    const statuses = [];
+    for (let i = 0; i < 31; i++) statuses.push((await call('verification.check', { code: 'ZZZZ-ZZZZ-ZZZ0' })).status);
+    expect(statuses).toContain(429);
+    clock = beforeCopies;
     clock = new Date(clock.getTime() - (app.deps.config.DOCUMENT_RETENTION_DAYS + 1) * 86_400_000);
   });
 
@@ -359,7 +417,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(entries[0]!.sealedSha256).toBe(act!.sealedSha256);
     expect(await storedSha(act!.sealedKey!)).toBe(act!.sealedSha256);
     expect((again.data as { documents: { sealedSha256: string }[] }).documents[0]!.sealedSha256).toBe(act!.sealedSha256);
-    expect(await verifyJournal(app.deps.db)).toMatchObject({ ok: true });
+    expect(await verifyJournal(app.deps)).toMatchObject({ ok: true });
   });
 
   it('a jurat needs the oath: the notary administers it, the signer affirms, the moment is marked on the recording; then it seals', async () => {

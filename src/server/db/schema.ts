@@ -3,6 +3,7 @@ import { site } from '../../shared/site.ts';
 import {
   bigint,
   boolean,
+  smallint,
   index,
   integer,
   jsonb,
@@ -464,6 +465,8 @@ export const notarialDocuments = pgTable(
     notNotarizableBy: uuid('not_notarizable_by').references(() => staffUsers.id, { onDelete: 'set null' }),
     /** A supporting file (an ID photo, a reference copy): shown in the room, never signed, sealed or journaled. */
     supportingAt: timestamp('supporting_at', { withTimezone: true }),
+    /** Set by retention when the sealed copy's bytes are deleted (NOTARIZED_DOCUMENT_RETENTION_DAYS); the journal keeps its hash. */
+    sealedDeletedAt: timestamp('sealed_deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('notarial_documents_booking_idx').on(t.bookingId)],
@@ -489,9 +492,54 @@ export const journalEntries = pgTable(
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
     createdAt: createdAt(),
+    /**
+     * Which fields the hash covers: 1 = entries written before created_at was
+     * hashed, 2 = every field (docs/decisions/090-journal-anchor.md). Written
+     * by the app; the default only labels rows older than the column.
+     */
+    chainVersion: smallint('chain_version').notNull().default(1),
   },
-  (t) => [index('journal_entries_notary_idx').on(t.notaryId, t.performedAt)],
+  (t) => [
+    index('journal_entries_notary_idx').on(t.notaryId, t.performedAt),
+    // The public /verify page finds an act by the code printed on it, or by the sealed file's SHA-256.
+    index('journal_entries_verification_code_idx').on(sql`(${t.data}->>'verificationCode')`),
+    index('journal_entries_sealed_sha256_idx').on(sql`(${t.data}->>'sealedSha256')`),
+  ],
 );
+
+/**
+ * Signed checkpoints of the journal (docs/decisions/090-journal-anchor.md):
+ * the chain head's seq and hash, signed with the platform journal key and,
+ * when TSA_URL is set, timestamped. Taken after every act and periodically;
+ * append-only like the journal. `encoded` is the whole checkpoint as one
+ * string (payload, signature, timestamp token) — what exports print and
+ * `npm run journal:verify -- --checkpoint` reads back.
+ */
+export const journalCheckpoints = pgTable(
+  'journal_checkpoints',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    headHash: text('head_hash').notNull(),
+    entryCount: bigint('entry_count', { mode: 'number' }).notNull(),
+    takenAt: timestamp('taken_at', { withTimezone: true }).notNull(),
+    keyId: text('key_id').notNull(),
+    encoded: text('encoded').notNull(),
+    timestampAuthority: text('timestamp_authority'),
+  },
+  (t) => [index('journal_checkpoints_seq_idx').on(t.seq, t.id)],
+);
+
+/**
+ * Keys the platform generated for itself (a local or TEST MODE run without
+ * the variable): the private part sealed with DATA_ENCRYPTION_KEY (decision 023).
+ */
+export const platformKeys = pgTable('platform_keys', {
+  name: text('name').primaryKey(),
+  sealedPrivateKey: text('sealed_private_key').notNull(),
+  publicKey: text('public_key').notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * Manage-link tokens issued after the confirmation (the reminder's and the

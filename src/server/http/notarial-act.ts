@@ -4,7 +4,7 @@ import { isUuid } from '../../shared/ids.ts';
 import { identityParts, journalRangeInput } from '../../shared/notarial-act.ts';
 import { writeAudit } from '../features/audit.ts';
 import { admitTestSubmission, maxImageBytes, openIdentityImage, submitTestVerification } from '../features/identity/service.ts';
-import { listJournal } from '../features/journal/service.ts';
+import { latestCheckpointForExport, listJournal } from '../features/journal/service.ts';
 import { journalCsv, journalPdf } from '../features/journal/export-service.ts';
 import { openSealed } from '../features/notarial-act/service.ts';
 import { bodyLimit } from './body-limit.ts';
@@ -70,7 +70,9 @@ export function actHttpRoutes(deps: Deps): Router {
     const entries = await listJournal(deps.db, staff, range.data);
     await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'journal.exported', entityType: 'journal', entityId: staff.user.id, data: { format, ...range.data } });
     const name = `notary-journal${range.data.from ? `-${range.data.from}` : ''}${range.data.to ? `-to-${range.data.to}` : ''}.${format}`;
-    const body = format === 'csv' ? Buffer.from(journalCsv(entries), 'utf8') : await journalPdf(entries, { title: `Notary journal — ${staff.user.name || staff.user.email}`, range: range.data });
+    // Every export carries the newest signed checkpoint: a copy of the anchor outside the database (decision 090).
+    const checkpoint = await latestCheckpointForExport(deps.db);
+    const body = format === 'csv' ? Buffer.from(journalCsv(entries, checkpoint), 'utf8') : await journalPdf(entries, { title: `Notary journal — ${staff.user.name || staff.user.email}`, range: range.data, checkpoint });
     res.setHeader('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/pdf');
     res.setHeader('Content-Disposition', contentDisposition(name));
     res.setHeader('Cache-Control', 'no-store');

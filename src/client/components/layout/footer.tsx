@@ -19,6 +19,7 @@ const legalLinks = [
   { to: '/cookie-policy', label: 'Cookie Policy' },
   { to: '/esign-consent', label: 'E-Sign Consent' },
   { to: '/accessibility', label: 'Accessibility' },
+  { to: '/verify', label: 'Verify a Document' },
   { to: '/sitemap', label: 'Sitemap' },
   { to: '/admin/chat', label: 'Admin Chat' },
 ];

@@ -43,6 +43,7 @@ const islands: Record<string, () => Promise<ComponentType<never>>> = {
   'contact-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.contactForm.Component as ComponentType<never>),
   'inquiry-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.inquiryForm.Component as ComponentType<never>),
   'waitlist-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.waitlistForm.Component as ComponentType<never>),
+  'verify-form': () => import('../../features/verification/verify-form.tsx').then((m) => m.VerifyForm as ComponentType<never>),
 };
 
 function ServerHtmlPage({ html }: { html: string }) {

@@ -1,5 +1,16 @@
 import type { JournalListItem } from './service.ts';
 
+/** The newest signed checkpoint (decision 090), printed at the end of every export. */
+export interface ExportCheckpoint {
+  seq: number;
+  takenAt: Date;
+  encoded: string;
+  timestampAuthority: string | null;
+}
+
+const checkpointText = (c: ExportCheckpoint) =>
+  `Signed checkpoint of the whole journal at entry ${c.seq}, ${c.takenAt.toISOString()}${c.timestampAuthority ? `, timestamped by ${c.timestampAuthority}` : ''}. Keep it outside the database; check with: npm run journal:verify -- --checkpoint <this line>`;
+
 /** The journal as CSV (RFC 4180) and as a printable PDF, one row per entry. */
 const columns = ['Entry', 'Kind', 'Corrects', 'Date and time (UTC)', 'Act', 'Document', 'Pages', 'Signer', 'Signer address', 'ID provider', 'Verification id', 'ID type', 'Issuing state', 'ID expires', 'Fee', 'Recording', 'Sealed SHA-256', 'Notary', 'Booking', 'Entry hash'];
 
@@ -20,11 +31,14 @@ const csvCell = (value: string) => {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-export function journalCsv(entries: JournalListItem[]): string {
-  return [columns, ...entries.map(row)].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+export function journalCsv(entries: JournalListItem[], checkpoint: ExportCheckpoint | null = null): string {
+  const rows = [columns, ...entries.map(row)];
+  // One last row: kind "checkpoint", the note under Act, the checkpoint itself under Entry hash.
+  if (checkpoint) rows.push(columns.map((_, i) => (i === 0 ? String(checkpoint.seq) : i === 1 ? 'checkpoint' : i === 3 ? checkpoint.takenAt.toISOString() : i === 4 ? checkpointText(checkpoint) : i === columns.length - 1 ? checkpoint.encoded : '')));
+  return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-export async function journalPdf(entries: JournalListItem[], meta: { title: string; range: { from?: string; to?: string } }): Promise<Buffer> {
+export async function journalPdf(entries: JournalListItem[], meta: { title: string; range: { from?: string; to?: string }; checkpoint?: ExportCheckpoint | null }): Promise<Buffer> {
   // pdf-lib loads with the first export, not at start.
   const { PDFDocument, StandardFonts } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
@@ -50,6 +64,12 @@ export async function journalPdf(entries: JournalListItem[], meta: { title: stri
     line(`Signer: ${r[7]}${r[8] ? `, ${r[8]}` : ''}. Identity: ${r[9]} ${r[10]}, ${r[11]} ${r[12]}, expires ${r[13]}. Fee ${r[14]}. Recording ${r[15] || '-'}.`);
     line(`Sealed SHA-256 ${r[16]} - Notary ${r[17]} - Booking ${r[18]}`);
     y -= 4;
+  }
+  if (meta.checkpoint) {
+    y -= 6;
+    line(checkpointText(meta.checkpoint), bold, 8);
+    // The checkpoint string, in lines a reader can copy (journal:verify ignores the breaks).
+    for (let i = 0; i < meta.checkpoint.encoded.length; i += 150) line(meta.checkpoint.encoded.slice(i, i + 150), font, 7);
   }
   return Buffer.from(await pdf.save());
 }

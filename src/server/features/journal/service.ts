@@ -6,7 +6,9 @@ import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { staffMay } from '../access/service.ts';
 import { writeAudit } from '../audit.ts';
-import { entryHash, genesisHash, verifyChain, type ChainProblem } from './chain.ts';
+import { checkpointFacts, checkpointIfDue, decodeCheckpoint, journalKey, takeCheckpoint, type DecodedCheckpoint } from './anchor.ts';
+import { currentChainVersion, entryHash, genesisHash, verifyChain, type ChainReport, type CheckpointFacts } from './chain.ts';
+import { checkpointBatches, deleteCheckpointsUpTo, entryBatches, findActEntry, latestCheckpoint } from './repository.ts';
 
 /**
  * The notary journal: one entry per notarial act (and per correction),
@@ -39,6 +41,48 @@ export interface JournalActData {
   sealedSha256: string;
   notaryName: string;
   bookingReference: string;
+  /** Printed on the certificate page; the public /verify page finds the act by it (decision 091). */
+  verificationCode: string;
+  /** The commission as it stood at the act (the profile may change later). */
+  commissionNumber: string | null;
+  commissionState: string;
+  commissionExpiresOn: string | null;
+  signatureLevel: string;
+  timestampAuthority: string | null;
+}
+
+/** An act as the public /verify page may show it: the notary and the act, nothing of the signer. */
+export interface ActForVerification {
+  sealedSha256: string;
+  notaryName: string;
+  commissionNumber: string | null;
+  commissionState: string | null;
+  commissionExpiresOn: string | null;
+  actType: string;
+  performedAt: Date;
+  signatureLevel: string | null;
+  timestampAuthority: string | null;
+  verificationCode: string | null;
+}
+
+/** The journalled act with this verification code or sealed-file SHA-256 (kept after the file is deleted). */
+export async function findActForVerification(db: DbOrTx, by: { code: string } | { sha256: string }): Promise<ActForVerification | null> {
+  const row = await findActEntry(db, by);
+  if (!row) return null;
+  const d = row.data as Partial<Record<keyof JournalActData, unknown>>;
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  return {
+    sealedSha256: String(d.sealedSha256 ?? ''),
+    notaryName: text(d.notaryName) ?? 'Notary',
+    commissionNumber: text(d.commissionNumber),
+    commissionState: text(d.commissionState),
+    commissionExpiresOn: text(d.commissionExpiresOn),
+    actType: text(d.actType) ?? 'notarial act',
+    performedAt: row.performedAt,
+    signatureLevel: text(d.signatureLevel),
+    timestampAuthority: text(d.timestampAuthority),
+    verificationCode: text(d.verificationCode),
+  };
 }
 
 export type JournalRow = typeof journalEntries.$inferSelect;
@@ -54,7 +98,19 @@ export async function appendJournalEntry(
   const prevHash = last?.hash ?? anchor?.hash ?? genesisHash;
   // What jsonb will give back: no undefined, plain values.
   const data = JSON.parse(JSON.stringify(entry.data)) as Record<string, unknown>;
-  const fields = { seq, notaryId: entry.notaryId, bookingId: entry.bookingId, kind: entry.kind, correctsSeq: entry.correctsSeq ?? null, performedAt: entry.performedAt, data, prevHash };
+  // created_at is hashed too (chain version 2), so the app writes it rather than the column default.
+  const fields = {
+    seq,
+    notaryId: entry.notaryId,
+    bookingId: entry.bookingId,
+    kind: entry.kind,
+    correctsSeq: entry.correctsSeq ?? null,
+    performedAt: entry.performedAt,
+    data,
+    prevHash,
+    createdAt: new Date(),
+    chainVersion: currentChainVersion,
+  };
   const [row] = await tx.insert(journalEntries).values({ ...fields, hash: entryHash(fields) }).returning();
   return row!;
 }
@@ -71,25 +127,84 @@ async function pruneAnchor(db: DbOrTx): Promise<{ seq: number; hash: string } | 
   return data?.uptoSeq && data.lastHash ? { seq: data.uptoSeq, hash: data.lastHash } : null;
 }
 
-export interface JournalVerification {
+export interface JournalVerification extends ChainReport {
   ok: boolean;
-  entries: number;
-  problem: ChainProblem | null;
 }
 
-/** Checks the whole chain (what `npm run journal:verify` runs). */
-export async function verifyJournal(db: DbOrTx): Promise<JournalVerification> {
-  const rows = await db.select().from(journalEntries).orderBy(asc(journalEntries.seq));
-  const problem = verifyChain(
-    rows.map((r) => ({ ...r, bookingId: r.bookingId ?? null, correctsSeq: r.correctsSeq ?? null })),
-    await pruneAnchor(db),
-  );
-  return { ok: !problem, entries: rows.length, problem };
+/**
+ * Checks the whole chain against the signed checkpoints (what `npm run
+ * journal:verify` runs): entries and checkpoints stream in batches, so memory
+ * stays flat whatever the journal's length. `outside` are checkpoints kept
+ * outside the database (an export, an email), checked like the stored ones.
+ */
+export async function verifyJournal(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
+  options: { outside?: DecodedCheckpoint[]; batchSize?: number } = {},
+): Promise<JournalVerification> {
+  const { db } = deps;
+  const size = options.batchSize ?? 1000;
+  const anchor = await pruneAnchor(db);
+  const key = await journalKey(deps);
+  const outside = (options.outside ?? []).map((c) => checkpointFacts(c, key, 'copy kept outside the database')).sort((a, b) => a.seq - b.seq);
+  async function* entries() {
+    for await (const batch of entryBatches(db, anchor?.seq ?? 0, size)) {
+      for (const r of batch) yield { ...r, bookingId: r.bookingId ?? null, correctsSeq: r.correctsSeq ?? null };
+    }
+  }
+  async function* stored(): AsyncGenerator<CheckpointFacts> {
+    for await (const batch of checkpointBatches(db, anchor?.seq ?? 0, size)) {
+      for (const row of batch) {
+        const decoded = decodeCheckpoint(row.encoded);
+        const facts: CheckpointFacts = decoded
+          ? checkpointFacts(decoded, key, 'stored')
+          : { seq: row.seq, hash: row.headHash, takenAt: row.takenAt, signed: false, source: 'stored' };
+        // The row's own columns must say what its signed payload says.
+        if (facts.seq !== row.seq || facts.hash !== row.headHash) facts.signed = false;
+        facts.timestampAuthority = decoded?.token ? (row.timestampAuthority ?? 'a timestamp authority') : null;
+        yield facts;
+      }
+    }
+  }
+  /** Stored and outside checkpoints merged in seq order. */
+  async function* checkpoints(): AsyncGenerator<CheckpointFacts> {
+    let i = 0;
+    for await (const cp of stored()) {
+      while (i < outside.length && outside[i]!.seq <= cp.seq) yield outside[i++]!;
+      yield cp;
+    }
+    while (i < outside.length) yield outside[i++]!;
+  }
+  const report = await verifyChain(entries(), checkpoints(), anchor);
+  return { ok: !report.problem, ...report };
+}
+
+/**
+ * After an act (or a correction) is committed: a signed checkpoint of the new
+ * head. A failure is logged, not thrown: the act stands, and the periodic
+ * checkpoint (retention job, hourly) takes it up.
+ */
+export async function checkpointAfterAct(deps: Deps): Promise<void> {
+  try {
+    await takeCheckpoint(deps);
+  } catch (error) {
+    deps.log.error({ err: error }, 'journal: checkpoint after an act failed (the hourly one will take it)');
+  }
+}
+
+/** The hourly checkpoint (retention job): only when the head moved or the latest is a day old. */
+export async function periodicCheckpoint(deps: Deps): Promise<void> {
+  await checkpointIfDue(deps);
+}
+
+/** The newest stored checkpoint, for exports: one string an operator keeps outside the database. */
+export async function latestCheckpointForExport(db: DbOrTx): Promise<{ seq: number; takenAt: Date; encoded: string; timestampAuthority: string | null } | null> {
+  const row = await latestCheckpoint(db);
+  return row ? { seq: row.seq, takenAt: row.takenAt, encoded: row.encoded, timestampAuthority: row.timestampAuthority } : null;
 }
 
 /** A correction is a new entry naming the one it corrects; the original stays as it was. */
 export async function correctJournalEntry(deps: Deps, staff: StaffIdentity, input: { seq: number; note: string; changes: Record<string, string> }) {
-  return deps.db.transaction(async (tx) => {
+  const correction = await deps.db.transaction(async (tx) => {
     const [original] = await tx.select().from(journalEntries).where(eq(journalEntries.seq, input.seq));
     if (!original) throw new DomainError('NOT_FOUND', 'Journal entry not found.');
     if (staff.user.role !== 'admin' && original.notaryId !== staff.user.id) throw new DomainError('FORBIDDEN', 'You may correct only your own journal.');
@@ -104,6 +219,8 @@ export async function correctJournalEntry(deps: Deps, staff: StaffIdentity, inpu
     await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'journal.corrected', entityType: 'journal', entityId: String(original.seq), data: { correctionSeq: row.seq } });
     return row;
   });
+  await checkpointAfterAct(deps);
+  return correction;
 }
 
 export interface JournalListItem {
@@ -166,6 +283,7 @@ export async function pruneJournal(deps: Deps): Promise<number> {
     if (!last) return 0;
     await tx.execute(sql`set local notary.journal_prune = 'on'`);
     await tx.delete(journalEntries).where(lte(journalEntries.seq, last.seq));
+    await deleteCheckpointsUpTo(tx, last.seq);
     await writeAudit(tx, { actorType: 'system', action: 'journal.pruned', entityType: 'journal', entityId: String(last.seq), data: { uptoSeq: last.seq, lastHash: last.hash } });
     return prefix.length;
   });

@@ -52,6 +52,8 @@ export interface SealInput {
     commissionExpiresOn: string;
     commissionState: string;
     county: string | null;
+    /** The public verification page's code and link for this document (decision 091). */
+    verification?: { code: string; url: string };
   };
   certificate: { p12: Uint8Array; password: string };
   /** With a TSA the seal goes to B-LTA; without, B-B. */
@@ -281,7 +283,29 @@ async function addCertificatePage(pdf: PDFDocument, act: SealInput['act'], state
     page.drawText(line, { x: left, y: foot, size: 8, font: regular, color: rgb(0.25, 0.25, 0.25) });
     foot += 11;
   }
+  if (act.verification) addVerificationLine(pdf, page, regular, act.verification);
   return page;
+}
+
+/**
+ * The verification code and link at the foot of the certificate page, the link
+ * clickable too. /verify reads the code back from a dropped file through this
+ * link (shared/verification.ts `verificationLinkPattern`).
+ */
+function addVerificationLine(pdf: PDFDocument, page: PDFPage, font: PDFFont, verification: { code: string; url: string }) {
+  const text = winAnsi(`Verify this document: ${verification.url} (verification code ${verification.code})`);
+  const size = 8;
+  page.drawText(text, { x: 72, y: 44, size, font });
+  const link = pdf.context.register(
+    pdf.context.obj({
+      Type: 'Annot',
+      Subtype: 'Link',
+      Rect: [72, 40, 72 + font.widthOfTextAtSize(text, size), 54],
+      Border: [0, 0, 0],
+      A: { Type: 'Action', S: 'URI', URI: PDFString.of(verification.url) },
+    }),
+  );
+  page.node.addAnnot(link);
 }
 
 // ---- Signing -------------------------------------------------------------------------------

@@ -68,5 +68,8 @@ export const actRouter = router({
   notaryProfile: adminProcedure.input(z.object({ staffUserId: z.uuid() })).query(({ ctx, input }) => act.getNotaryProfile(ctx.deps, input.staffUserId)),
   uploadCertificate: adminProcedure.input(uploadCertificateInput).mutation(({ ctx, input }) => act.uploadCertificate(ctx.deps, ctx.staff, input)),
   journal: bookingStaff.input(journalRangeInput).query(({ ctx, input }) => listJournal(ctx.deps.db, ctx.staff, input)),
-  verifyJournal: adminProcedure.query(({ ctx }) => verifyJournal(ctx.deps.db)),
+  verifyJournal: adminProcedure.query(async ({ ctx }) => {
+    const result = await verifyJournal(ctx.deps);
+    return { ok: result.ok, entries: result.entries, problem: result.problem, unanchored: result.unanchored, latestCheckpointAt: result.latestCheckpoint?.takenAt.toISOString() ?? null };
+  }),
 });

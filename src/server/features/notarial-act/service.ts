@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
-import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import {
   actMessages,
   type ActDocumentView,
@@ -25,6 +26,9 @@ import { maxSignatureSize, pngDataFits, pngSize } from '../../images/image-heade
 import type { CertificateInfo } from './certificates.ts';
 import { certificateMessages } from './seal-errors.ts';
 import { inspectDocument, makeTestCertificate, readCertificate, sealInWorker, timestampAuthorityOf } from './seal.ts';
+import { checkpointAfterAct } from '../journal/service.ts';
+import { formatVerificationCode } from '../../../shared/verification.ts';
+import { notarizedCopyKeptUntil } from './retention-service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { actAnswers, actChanged, actStage, administerOath as administerOathStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
@@ -51,7 +55,14 @@ async function actDocuments(db: DbOrTx, bookingId: string) {
     .select({ doc: documents, act: notarialDocuments })
     .from(documents)
     .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
-    .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored'), ne(documents.scanStatus, 'infected')))
+    .where(
+      and(
+        eq(documents.bookingId, bookingId),
+        ne(documents.scanStatus, 'infected'),
+        // The original goes after DOCUMENT_RETENTION_DAYS; a notarized copy still kept stays listed (decision 092).
+        or(eq(documents.status, 'stored'), and(isNotNull(notarialDocuments.sealedKey), isNull(notarialDocuments.sealedDeletedAt))),
+      ),
+    )
     .orderBy(asc(documents.createdAt));
 }
 
@@ -367,7 +378,10 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     const notaryName = staff.user.name || staff.user.email;
     const certificate = await signingCertificate(deps, staff.user.id, notaryName);
     const signer = await signerName(deps.db, input.bookingId);
+    const tsa = timestampAuthorityOf(deps.config);
     const source = await readSource(deps, doc);
+    // Printed on the certificate page, so it is part of what is signed and hashed (decision 091).
+    const verificationCode = formatVerificationCode(randomBytes(8));
     // In the seal worker (decision 061): decoding, placing, hashing and signing never on the request thread.
     const sealed = await sealInWorker({
       source,
@@ -385,9 +399,10 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         commissionExpiresOn: profile.commissionExpiresOn,
         commissionState: profile.commissionState,
         county: profile.commissionCounty,
+        verification: { code: verificationCode, url: `${deps.config.publicUrl}/verify?code=${verificationCode}` },
       },
       certificate,
-      tsa: timestampAuthorityOf(deps.config),
+      tsa,
     });
     // Beside the original, never over it.
     await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
@@ -420,6 +435,12 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           sealedSha256: sealed.sha256,
           notaryName,
           bookingReference: signer.reference,
+          verificationCode,
+          commissionNumber: profile.commissionNumber,
+          commissionState: profile.commissionState,
+          commissionExpiresOn: profile.commissionExpiresOn,
+          signatureLevel: sealed.level,
+          timestampAuthority: tsa ? new URL(tsa.url).host : null,
         };
         await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
         await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });
@@ -436,6 +457,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     if (stored) await deps.storage.delete(sealedKey).catch(() => {});
     throw error;
   }
+  // A signed checkpoint of the journal's new head (decision 090).
+  await checkpointAfterAct(deps);
   actChanged(deps, input.bookingId);
   return actView(deps.db, input.bookingId);
 }
@@ -491,7 +514,15 @@ export async function markNotNotarizable(
 
 /** Inside the finishing transaction: "Your notarized document is ready", with a manage link. */
 export async function onActFinished(tx: Tx, deps: Deps, bookingId: string, options: { resend?: boolean } = {}): Promise<void> {
-  await onNotarizedDocumentReady(tx, deps, { bookingId, resend: options.resend });
+  // The first copy to go sets the date the email gives (decision 092).
+  const [first] = await tx
+    .select({ sealedAt: notarialDocuments.sealedAt })
+    .from(notarialDocuments)
+    .where(and(eq(notarialDocuments.bookingId, bookingId), isNotNull(notarialDocuments.sealedAt)))
+    .orderBy(asc(notarialDocuments.sealedAt))
+    .limit(1);
+  const keptUntil = notarizedCopyKeptUntil(deps, first?.sealedAt ?? deps.now());
+  await onNotarizedDocumentReady(tx, deps, { bookingId, keptUntil, resend: options.resend });
 }
 
 /** Staff send the email again (a new link; earlier ones keep working). */
@@ -513,11 +544,12 @@ export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, book
 export async function openSealed(deps: Deps, caller: Caller, input: { documentId: string; bookingId?: string }) {
   if (!isUuid(input.documentId) || (input.bookingId !== undefined && !isUuid(input.bookingId))) return null;
   const [row] = await deps.db
-    .select({ key: notarialDocuments.sealedKey, bookingId: notarialDocuments.bookingId, sealedBy: notarialDocuments.sealedBy, name: documents.originalName })
+    .select({ key: notarialDocuments.sealedKey, deletedAt: notarialDocuments.sealedDeletedAt, bookingId: notarialDocuments.bookingId, sealedBy: notarialDocuments.sealedBy, name: documents.originalName })
     .from(notarialDocuments)
     .innerJoin(documents, eq(documents.id, notarialDocuments.documentId))
     .where(eq(notarialDocuments.documentId, input.documentId));
-  if (!row?.key || (input.bookingId !== undefined && input.bookingId !== row.bookingId)) return null;
+  // Deleted by retention (decision 092): gone, as for any missing file.
+  if (!row?.key || row.deletedAt || (input.bookingId !== undefined && input.bookingId !== row.bookingId)) return null;
   const grant = await authorise(deps, caller, 'download_notarized', { bookingId: row.bookingId, notaryId: row.sealedBy });
   const object = await deps.storage.get(row.key);
   return { ...object, bookingId: row.bookingId, grant, name: notarizedFileName(row.name) };

@@ -163,14 +163,14 @@ export async function onKbaLockedOut(tx: Tx, deps: Deps, event: { bookingId: str
  * the booking page and its downloads only (customer-links' table).
  * `resend` lets staff send it again (no dedupe key then).
  */
-export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; resend?: boolean }): Promise<void> {
+export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { bookingId: string; keptUntil: Date; resend?: boolean }): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'notarized document ready');
   if (!booking) return;
   const manageToken = await issueCustomerLink(tx, booking.id, 'notarized-document');
   await enqueue(tx, deps, {
     kind: 'notarized_document_ready',
     to: booking.customer!.email,
-    content: templates.notarizedDocumentReady(booking, manageUrlTemplate(deps)),
+    content: templates.notarizedDocumentReady(booking, manageUrlTemplate(deps), { keptUntil: event.keptUntil, verifyUrl: `${deps.config.publicUrl}/verify` }),
     // Put in at send time (./secrets.ts): the stored row holds only a placeholder.
     secrets: { manage_token: manageToken },
     dedupeKey: event.resend ? undefined : `notarized-ready:${booking.id}`,

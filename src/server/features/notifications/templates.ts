@@ -1,4 +1,5 @@
 import { formatInZone } from '../../../shared/time.ts';
+import { verifyCopy } from '../../../shared/verification.ts';
 import type { ChatSender } from '../../../shared/chat.ts';
 import { businessInquirySubject, interestLabel, waitlistPlanLabel, waitlistSubject } from '../../../shared/contact.ts';
 import { formatUsd } from '../../../shared/money.ts';
@@ -354,16 +355,23 @@ export function chatReplyToVisitor(messages: { sender: ChatSender; senderName: s
   };
 }
 
-export function notarizedDocumentReady(b: BookingForMail, manageUrl: string): EmailContent {
+/**
+ * `keptUntil`: when the notarized copies are deleted (NOTARIZED_DOCUMENT_RETENTION_DAYS after
+ * sealing, decision 092); `verifyUrl`: the public page anyone can check the document on (decision 091).
+ */
+export function notarizedDocumentReady(b: BookingForMail, manageUrl: string, options: { keptUntil: Date; verifyUrl: string }): EmailContent {
+  const until = formatInZone(options.keptUntil, b.timeZone).date;
   return {
     subject: actLabels.documentReadySubject,
     heading: actLabels.documentReadySubject,
     preheader: `Reference ${b.reference}`,
     blocks: [
       { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, your notarization is complete. Your notarized document is signed and sealed by the notary and can be checked in any PDF reader.` },
-      { type: 'facts', rows: [['Reference', b.reference], ['Documents', b.documentNames.join('\n') || '—']] },
+      { type: 'facts', rows: [['Reference', b.reference], ['Documents', b.documentNames.join('\n') || '—'], ['Available to download until', until]] },
       { type: 'button', label: actLabels.downloadNotarized, href: manageUrl },
-      { type: 'paragraph', text: 'Keep this email: the link above opens your private booking page, where you can download the notarized document again.' },
+      { type: 'paragraph', text: `We keep your notarized document for download until ${until}; after that it is deleted, so save your own copy. Keep this email: the link above opens your private booking page, where you can download it again until then.` },
+      { type: 'paragraph', text: `Anyone you give the document to (a bank, a court, a county recorder) can check it at ${options.verifyUrl}: they drop the PDF or type the verification code printed at the foot of its certificate page.` },
+      { type: 'button', label: verifyCopy.title, href: options.verifyUrl },
       supportNote,
     ],
   };

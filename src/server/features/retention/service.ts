@@ -1,6 +1,7 @@
 import { sweepExpiredRates } from '../../rate-limit.ts';
 import { purgeExpiredIdentity } from '../identity/service.ts';
-import { pruneJournal } from '../journal/service.ts';
+import { periodicCheckpoint, pruneJournal } from '../journal/service.ts';
+import { purgeExpiredNotarizedCopies } from '../notarial-act/retention-service.ts';
 import { sql } from 'drizzle-orm';
 import { endedStatuses, unpaidStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import { queryRows, type Tx } from '../../db/client.ts';
@@ -243,8 +244,11 @@ export async function runRetention(deps: Deps): Promise<{ documents: RetentionRu
   const recordings = await purgeExpiredRecordings(deps);
   // The notarial act's personal data and journal (features/identity, features/journal).
   await purgeExpiredIdentity(deps);
+  await purgeExpiredNotarizedCopies(deps);
   await pruneJournal(deps);
   // Shared rate-limit counters whose window ended: absent for every reader already (decision 077).
   await sweepExpiredRates(deps.db, deps.now());
+  // The hourly signed checkpoint of the journal's head (decision 090), when it moved or is a day old.
+  await periodicCheckpoint(deps);
   return { documents, abandoned, recordings };
 }
