@@ -175,7 +175,9 @@ function replay(ctx: Context, statements: Statement[]) {
   };
 }
 
-const cases: GrowthCase[] = [
+/** The cases, with fresh state (a database's conversation, its seeded counts) for each database. */
+function growthCases(): GrowthCase[] {
+  return [
   bookingListCase('Console bookings, first page (all but drafts)', () => ({})),
   bookingListCase('Console bookings, search by name (~1 in 20 match)', () => ({ q: 'hopper' })),
   bookingListCase('Console bookings, search by email (one match, its trigrams common to every email)', () => ({ q: `customer${Math.max(0, bookingsSeeded - 7)}@example` })),
@@ -316,6 +318,7 @@ const cases: GrowthCase[] = [
     };
   })(),
 ];
+}
 
 // ---------------------------------------------------------------- running
 
@@ -332,6 +335,7 @@ export async function runGrowth(open: () => Promise<Database>, options: { quick:
   const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-growth-'));
   const database = await open();
   bookingsSeeded = 0;
+  const cases = growthCases();
   try {
     const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', BOOKING_SLOT_CAPACITY: '1000000', PUBLIC_URL: 'http://localhost:3000' });
     const deps = await buildDeps(config, database, createLogger('silent'));
