@@ -62,11 +62,11 @@ const timeZone = 'America/Chicago';
 
 /** Bookings numbered [from, to): a tenth undated drafts, a tenth cancelled, a fifth upcoming, the rest completed. */
 /**
- * Rows [from, to) seeded 5,000 at a time: each statement stays well inside the
+ * Rows [from, to) seeded 1,000 at a time: each statement stays well inside the
  * database's statement timeout (DATABASE_TIMEOUT_SECONDS) on a loaded machine.
  */
 async function inChunks(from: number, to: number, seed: (from: number, to: number) => Promise<unknown>): Promise<void> {
-  for (let start = from; start < to; start += 5_000) await seed(start, Math.min(to, start + 5_000));
+  for (let start = from; start < to; start += 1_000) await seed(start, Math.min(to, start + 1_000));
 }
 
 export async function seedBookings(ctx: Context, from: number, to: number): Promise<void> {
