@@ -364,14 +364,21 @@ function goalsMarkdown(loadRuns: LoadRun[], growth: Array<{ database: string; ro
   return lines.join('\n');
 }
 
+/** Which run wrote a section (a part that did not run keeps its section, and the line with it). */
+function provenance(): string {
+  return `*Measured by \`${runCommand}\` (started ${new Date(started).toISOString().slice(0, 16).replace('T', ' ')} UTC) at commit \`${gitCommit()}\`.*`;
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
 function header(): string {
-  const commit = (() => {
-    try {
-      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    } catch {
-      return 'unknown';
-    }
-  })();
+  const commit = gitCommit();
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return [
     '# Benchmarks',
@@ -385,7 +392,7 @@ function header(): string {
     'npm run bench -- --only load --db postgres --duration 10 # load on one database, longer',
     '```',
     '',
-    'PostgreSQL figures use a fresh database on `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/test`); they are skipped when it is unreachable. A part that did not run keeps its previous section; the goals table is written only by a run that measured both `load` and `growth`. Every process the bench starts runs in a process group of its own and is ended on every path (finished, failed, interrupted; a server not healthy within 180 s is ended too). Notes and figures of earlier rounds, with the reasoning behind them: `docs/benchmarks-history.md`.',
+    'PostgreSQL figures use a fresh database on `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/test`); they are skipped when it is unreachable. A part that did not run keeps its previous section; each section ends with the command and commit that measured it, and the goals table is written only by a run that measured both `load` and `growth`. Every process the bench starts runs in a process group of its own and is ended on every path (finished, failed, interrupted; a server not healthy within 180 s is ended too). Notes and figures of earlier rounds, with the reasoning behind them: `docs/benchmarks-history.md`.',
     '',
     `Last run: \`${runCommand}\`, ${new Date(started).toISOString().slice(0, 16).replace('T', ' ')}–${new Date().toISOString().slice(11, 16)} UTC, commit \`${commit}\`, ${os.cpus().length} × ${cpu}, ${mb(os.totalmem())} RAM, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end. **The machine is shared with other developers' builds and tests**: absolute figures move between runs (and within one); ratios to a floor measured in the same run move much less.`,
   ].join('\n');
@@ -412,7 +419,7 @@ if (selected.has('bundle')) {
   rmSync(floorDir, { recursive: true, force: true });
   const markdown = bundleMarkdown(measureBundles(root), floorGzipBytes);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('bundle', markdown);
+  sections.set('bundle', `${markdown}\n\n${provenance()}`);
   save();
 }
 
@@ -423,7 +430,7 @@ if (selected.has('lighthouse')) {
     const paths = quick ? ['/'] : ['/', '/remote-notarization', '/blog', await articlePath(server), '/schedule', '/admin/login'];
     const markdown = lighthouseMarkdown(await runLighthouse(server.url, paths, runs, log));
     if (quick) process.stdout.write(`${markdown}\n\n`);
-    sections.set('lighthouse', markdown);
+    sections.set('lighthouse', `${markdown}\n\n${provenance()}`);
     save();
   } finally {
     await server.stop();
@@ -442,7 +449,7 @@ if (selected.has('load')) {
   measured.load = loadRuns;
   const markdown = loadMarkdown(loadRuns);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('load', markdown);
+  sections.set('load', `${markdown}\n\n${provenance()}`);
   save();
 }
 
@@ -458,7 +465,7 @@ if (selected.has('growth')) {
   measured.growth = byDatabase;
   const markdown = growthMarkdown(byDatabase);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('growth', markdown);
+  sections.set('growth', `${markdown}\n\n${provenance()}`);
   save();
 }
 

@@ -62,11 +62,11 @@ const timeZone = 'America/Chicago';
 
 /** Bookings numbered [from, to): a tenth undated drafts, a tenth cancelled, a fifth upcoming, the rest completed. */
 /**
- * Rows [from, to) seeded 5,000 at a time: each statement stays well inside the
+ * Rows [from, to) seeded 1,000 at a time: each statement stays well inside the
  * database's statement timeout (DATABASE_TIMEOUT_SECONDS) on a loaded machine.
  */
 async function inChunks(from: number, to: number, seed: (from: number, to: number) => Promise<unknown>): Promise<void> {
-  for (let start = from; start < to; start += 5_000) await seed(start, Math.min(to, start + 5_000));
+  for (let start = from; start < to; start += 1_000) await seed(start, Math.min(to, start + 1_000));
 }
 
 export async function seedBookings(ctx: Context, from: number, to: number): Promise<void> {
@@ -175,7 +175,9 @@ function replay(ctx: Context, statements: Statement[]) {
   };
 }
 
-const cases: GrowthCase[] = [
+/** The cases, with fresh state (a database's conversation, its seeded counts) for each database. */
+function growthCases(): GrowthCase[] {
+  return [
   bookingListCase('Console bookings, first page (all but drafts)', () => ({})),
   bookingListCase('Console bookings, search by name (~1 in 20 match)', () => ({ q: 'hopper' })),
   bookingListCase('Console bookings, search by email (one match, its trigrams common to every email)', () => ({ q: `customer${Math.max(0, bookingsSeeded - 7)}@example` })),
@@ -316,6 +318,7 @@ const cases: GrowthCase[] = [
     };
   })(),
 ];
+}
 
 // ---------------------------------------------------------------- running
 
@@ -332,6 +335,7 @@ export async function runGrowth(open: () => Promise<Database>, options: { quick:
   const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-growth-'));
   const database = await open();
   bookingsSeeded = 0;
+  const cases = growthCases();
   try {
     const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', BOOKING_SLOT_CAPACITY: '1000000', PUBLIC_URL: 'http://localhost:3000' });
     const deps = await buildDeps(config, database, createLogger('silent'));
