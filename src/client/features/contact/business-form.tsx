@@ -1,4 +1,4 @@
-import { CheckCircle2 } from 'lucide-react';
+import { FormSent } from './form-sent.tsx';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { businessInquiryInput, businessInterests, contactMessages, honeypotField } from '../../../shared/contact.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -45,17 +45,7 @@ export function BusinessInquiryForm() {
     }
   }
 
-  if (state === 'sent') {
-    return (
-      <div ref={confirmation} tabIndex={-1} role="status" className="flex items-start gap-3 rounded-xl border border-green-300 bg-green-50 p-6 text-green-950 outline-none">
-        <CheckCircle2 className="mt-0.5 h-6 w-6 shrink-0 text-green-700" aria-hidden="true" />
-        <div>
-          <p className="text-lg font-semibold">{contactMessages.businessSuccessTitle}</p>
-          <p className="mt-1">{contactMessages.businessSuccessDescription}</p>
-        </div>
-      </div>
-    );
-  }
+  if (state === 'sent') return <FormSent ref={confirmation} title={contactMessages.businessSuccessTitle} description={contactMessages.businessSuccessDescription} />;
 
   return (
     <form aria-label="Business inquiry form" data-hydrated={hydrated || undefined} method="post" action="/api/business-inquiry" onSubmit={onSubmit} className="relative grid gap-4">

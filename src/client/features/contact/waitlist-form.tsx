@@ -1,4 +1,4 @@
-import { CheckCircle2 } from 'lucide-react';
+import { FormSent } from './form-sent.tsx';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { contactMessages, honeypotField, waitlistInput, waitlistMessages, waitlistPlans } from '../../../shared/contact.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -56,17 +56,7 @@ export function WaitlistForm() {
     }
   }
 
-  if (state === 'sent') {
-    return (
-      <div ref={confirmation} tabIndex={-1} role="status" className="flex items-start gap-3 rounded-xl border border-green-300 bg-green-50 p-6 text-green-950 outline-none">
-        <CheckCircle2 className="mt-0.5 h-6 w-6 shrink-0 text-green-700" aria-hidden="true" />
-        <div>
-          <p className="text-lg font-semibold">{waitlistMessages.successTitle}</p>
-          <p className="mt-1">{waitlistMessages.successDescription}</p>
-        </div>
-      </div>
-    );
-  }
+  if (state === 'sent') return <FormSent ref={confirmation} title={waitlistMessages.successTitle} description={waitlistMessages.successDescription} />;
 
   const fieldProps = (name: Field) => ({
     name,
