@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { slotOutOfHoursMessage, slotTakenMessage } from '../../src/shared/booking.ts';
 import { describeServiceHours, type WorkingSpan } from '../../src/shared/availability.ts';
 import { bookings, notaryAvailability, staffUsers } from '../../src/server/db/schema.ts';
-import { holdSlot, startBooking } from '../../src/server/features/booking/service.ts';
+import { holdSlot, moveBooking, startBooking } from '../../src/server/features/booking/service.ts';
 import { listSlots } from '../../src/server/features/booking/slots.ts';
 import * as availability from '../../src/server/features/availability/service.ts';
 import type { StaffIdentity } from '../../src/server/features/staff/session.ts';
@@ -118,6 +118,18 @@ describe.each(dbKinds)('notaries’ availability (%s)', (kind) => {
     expect(await notaryOf(next.bookingId)).toBe(b.id);
     const audit = await ctx.deps.db.query.auditLog.findFirst({ where: (log, { and: all, eq: is }) => all(is(log.entityId, next.bookingId), is(log.action, 'booking.notary_assigned')) });
     expect(audit?.actorType).toBe('system');
+  });
+
+  it('a rescheduled booking keeps its notary when they work the new time, and changes notary when not', async () => {
+    const early = await notary('Eve', 'America/Chicago', weekdaysOnly(h(9), h(17)));
+    const late = await notary('Len', 'America/Chicago', weekdaysOnly(h(13), h(21)));
+    const date = '2027-03-25';
+    const booking = await bookingIn(ctx.deps, 'confirmed', { startsAt: chicago(date, '9:00') });
+    expect(await notaryOf(booking.bookingId)).toBe(early.id);
+    await ctx.deps.db.transaction((tx) => moveBooking(tx, ctx.deps, { bookingId: booking.bookingId, startsAt: chicago(date, '10:00') }));
+    expect(await notaryOf(booking.bookingId)).toBe(early.id);
+    await ctx.deps.db.transaction((tx) => moveBooking(tx, ctx.deps, { bookingId: booking.bookingId, startsAt: chicago(date, '18:00') }));
+    expect(await notaryOf(booking.bookingId)).toBe(late.id);
   });
 
   it('off sick: the day becomes a date off and its bookings go to others (or to the office when nobody can)', async () => {

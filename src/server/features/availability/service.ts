@@ -3,6 +3,7 @@ import {
   businessServiceHours,
   serviceHoursFrom,
   workingAt,
+  worksAt,
   type NotaryHours,
   type ServiceHours,
   type WorkingSpan,
@@ -90,6 +91,19 @@ export async function assignOnConfirm(tx: Tx, deps: Deps, bookingId: string, sta
   const notaryId = await chooseNotary(tx, startsAt, { bookingId });
   if (notaryId) await assignBooking(tx, deps, bookingId, notaryId, { actorType: 'system' });
   return notaryId;
+}
+
+/**
+ * A booking moved to `startsAt`: it keeps its notary if they work then and are
+ * free, otherwise goes to one who is (or to nobody, for the office to arrange).
+ * Before anyone has hours (`hours` null) assignment stays the office's.
+ */
+export async function assignAfterMove(tx: Tx, deps: Deps, booking: { id: string; notaryId: string | null }, startsAt: Date, hours: NotaryHours[] | null): Promise<void> {
+  if (!hours) return;
+  const current = booking.notaryId ? hours.find((h) => h.staffId === booking.notaryId) : undefined;
+  if (current && worksAt(current, startsAt) && !(await repo.busyAt(tx, startsAt, booking.id)).has(current.staffId)) return;
+  const next = await chooseNotary(tx, startsAt, { bookingId: booking.id });
+  if (next !== booking.notaryId) await assignBooking(tx, deps, booking.id, next, { actorType: 'system' });
 }
 
 // ---- The console --------------------------------------------------------------

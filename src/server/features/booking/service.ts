@@ -38,7 +38,7 @@ import {
   type PaymentRow,
 } from './repository.ts';
 import { assertBookableSlot } from './slots.ts';
-import { assignOnConfirm, capacityAt, capacityFrom, workingHours } from '../availability/service.ts';
+import { assignAfterMove, assignOnConfirm, capacityAt, capacityFrom, workingHours } from '../availability/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { DomainError } from '../../errors.ts';
 
@@ -392,7 +392,8 @@ export async function moveBooking(
   deps: Deps,
   { bookingId, startsAt, actor = customer }: { bookingId: string; startsAt: Date; actor?: Actor },
 ): Promise<{ previousStartsAt: Date | null; startsAt: Date }> {
-  assertBookableSlot(deps, startsAt, await workingHours(tx));
+  const hours = await workingHours(tx);
+  assertBookableSlot(deps, startsAt, hours);
   await lockSlot(tx, startsAt);
   const row = await lockBookingRow(tx, bookingId);
   if (!row) throw notFound();
@@ -410,6 +411,8 @@ export async function moveBooking(
     entityId: row.id,
     data: { from: row.startsAt?.toISOString() ?? null, to: startsAt.toISOString() },
   });
+  // The notary comes along only if they work the new time (issue 28).
+  await assignAfterMove(tx, deps, row, startsAt, hours);
   return { previousStartsAt: row.startsAt, startsAt };
 }
 
