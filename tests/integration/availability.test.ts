@@ -32,6 +32,7 @@ describe.each(dbKinds)('notaries’ availability (%s)', (kind) => {
   beforeEach(async () => {
     // Each test starts with no notary (earlier ones retired; bookings stay, on other dates).
     await ctx.deps.db.update(staffUsers).set({ active: false }).where(eq(staffUsers.role, 'notary'));
+    availability.availabilityChanged(); // a change written straight to the table, as another node's would be
   });
 
   async function notary(name: string, timeZone: string, weekly: WorkingSpan[], datesOff: string[] = []) {

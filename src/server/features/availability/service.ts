@@ -37,6 +37,26 @@ export async function workingHours(db: DbOrTx): Promise<NotaryHours[] | null> {
   return hours.length > 0 ? hours : null;
 }
 
+/**
+ * The same, as this node last read it: the hold (one round trip, decision 053)
+ * and the slot list read no extra query. Forgotten on every change made here,
+ * when `watchAvailability` sees one from another node, and after 30 seconds
+ * at most; the decisions that must be current (confirming, moving, assigning)
+ * read `workingHours` in their transaction.
+ */
+const cacheMs = 30_000;
+/** Raised by `availabilityChanged`: a cached read from before it is not used. */
+let cacheEpoch = 0;
+const hoursCache = new WeakMap<object, { at: number; epoch: number; hours: Promise<NotaryHours[] | null> }>();
+export function cachedWorkingHours(db: Db): Promise<NotaryHours[] | null> {
+  const hit = hoursCache.get(db);
+  if (hit && hit.epoch === cacheEpoch && Date.now() - hit.at < cacheMs) return hit.hours;
+  const hours = workingHours(db);
+  hoursCache.set(db, { at: Date.now(), epoch: cacheEpoch, hours });
+  hours.catch(() => hoursCache.delete(db));
+  return hours;
+}
+
 /** Units of `startsAt`: the notaries working it, or the configured capacity before anyone has hours. */
 export function capacityFrom(hours: NotaryHours[] | null, deps: Pick<Deps, 'config'>, startsAt: Date): number {
   return hours ? workingAt(hours, startsAt).length : deps.config.BOOKING_SLOT_CAPACITY;
@@ -206,6 +226,7 @@ export async function currentServiceHours(deps: Pick<Deps, 'db' | 'now'>): Promi
 /** Tells this node's listeners (the rendered-page cache) that availability changed. */
 const changes = new EventEmitter();
 export function availabilityChanged(): void {
+  cacheEpoch++;
   changes.emit('change');
 }
 export function onAvailabilityChanged(listener: () => void): () => void {

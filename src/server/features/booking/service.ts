@@ -38,7 +38,7 @@ import {
   type PaymentRow,
 } from './repository.ts';
 import { assertBookableSlot } from './slots.ts';
-import { assignAfterMove, assignOnConfirm, capacityAt, capacityFrom, workingHours } from '../availability/service.ts';
+import { assignAfterMove, assignOnConfirm, cachedWorkingHours, capacityAt, capacityFrom, workingHours } from '../availability/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { DomainError } from '../../errors.ts';
 
@@ -268,7 +268,7 @@ export async function holdSlot(
   deps: Deps,
   { bookingId, startsAt, timeZone }: { bookingId: string; startsAt: Date; timeZone: string },
 ): Promise<{ startsAt: Date; holdExpiresAt: Date }> {
-  const hours = await workingHours(deps.db);
+  const hours = await cachedWorkingHours(deps.db);
   assertBookableSlot(deps, startsAt, hours);
   const holdExpiresAt = newHoldExpiry(deps);
   // The rules of `assertEditable`, `slotHasRoom` and `transition` (draft → held),

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { takenBetween } from './repository.ts';
 import { DomainError } from '../../errors.ts';
-import { capacityFrom, workingHours } from '../availability/service.ts';
+import { cachedWorkingHours, capacityFrom } from '../availability/service.ts';
 
 /**
  * The bookable range right now: from the minimum notice to the end of the
@@ -77,7 +77,7 @@ export async function listSlots(
   { date, timeZone }: { date: string; timeZone: string },
 ): Promise<SlotsListView> {
   const { earliest, latest } = bookableRange(deps);
-  const hours = await workingHours(db);
+  const hours = await cachedWorkingHours(db);
   const grid = hours ? notaryGrid(date, timeZone) : slotStartsOnDate(date, timeZone);
   const starts = grid.filter((s) => s >= earliest && s <= latest && (!hours || capacityFrom(hours, deps, s) > 0));
   if (starts.length === 0) return { date, timeZone, slots: [] };
