@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { centsToDecimal, formatUsd } from '../../shared/money.ts';
 import { defaultPricing } from '../../shared/pricing.ts';
 import { fullAddress, site } from '../../shared/site.ts';
-import { describeServiceHours, openingHoursSpecification, type ServiceHours } from '../../shared/service-hours.ts';
+import { openingHoursSpecification, type ServiceHours } from '../../shared/service-hours.ts';
 import { contactForm } from '../features/contact/deferred-forms.tsx';
 import { islandProps } from '../server-html.ts';
 import { scrollToSection } from '../components/marketing/motion.ts';
@@ -137,7 +137,7 @@ const figuresFor = (hours: ServiceHours) => [
 ];
 
 export function Component() {
-  const { baseFeeCents, serviceHours, onDemand } = usePublicConfig();
+  const { baseFeeCents, serviceHours, serviceHoursText, onDemand } = usePublicConfig();
   const figures = figuresFor(serviceHours);
   const { hash } = useLocation();
 
@@ -167,7 +167,7 @@ export function Component() {
               </p>
             ) : (
               <p className="mt-6 max-w-xl text-lg text-blue-50" data-testid="service-hours">
-                {`Book a time and meet a certified notary by secure video. Notaries are available ${describeServiceHours(serviceHours)}. No printing: just your ID and your document.`}
+                {`Book a time and meet a certified notary by secure video. Notaries are available ${serviceHoursText}. No printing: just your ID and your document.`}
               </p>
             )}
             <div className="mt-8 flex items-center gap-4 rounded-2xl bg-white/10 p-4 sm:inline-flex">

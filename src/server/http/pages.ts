@@ -27,6 +27,7 @@ import { createCriticalStyles } from './critical-styles.ts';
 import { holdUntilHydratedScript } from './hold-until-hydrated.ts';
 import { loadRoutePreloads, type RoutePreloader } from './route-preloads.ts';
 import { redactPath } from './security.ts';
+import { describeServiceHours, type ServiceHours } from '../../shared/service-hours.ts';
 import { currentServiceHours, onAvailabilityChanged, watchAvailability } from '../features/availability/service.ts';
 
 type RenderFn = (typeof import('../../client/entry-server.tsx'))['render'];
@@ -137,7 +138,7 @@ export async function mountPages(
     if (inlined) criticalStyles = createCriticalStyles(clientDir);
   }
 
-  const staticConfig: Omit<PublicConfig, 'serviceHours' | 'onDemand'> = {
+  const staticConfig: Omit<PublicConfig, 'serviceHours' | 'serviceHoursText' | 'onDemand'> = {
     baseFeeCents: deps.config.BOOKING_BASE_FEE_CENTS,
     extraDocumentFeeCents: deps.config.BOOKING_EXTRA_DOCUMENT_FEE_CENTS,
     paymentsMode: deps.config.paymentsMode,
@@ -150,12 +151,13 @@ export async function mountPages(
   };
   // The hours of service the pages state follow the notaries' hours (decision 096): read now,
   // and again (with every cached page forgotten) when they change here or on another node.
-  let publicConfig: PublicConfig = { ...staticConfig, serviceHours: await currentServiceHours(deps), onDemand: false };
+  const hoursConfig = (serviceHours: ServiceHours) => ({ serviceHours, serviceHoursText: describeServiceHours(serviceHours) });
+  let publicConfig: PublicConfig = { ...staticConfig, ...hoursConfig(await currentServiceHours(deps)), onDemand: false };
   let configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
   const stopListening = onAvailabilityChanged(() => {
     currentServiceHours(deps)
       .then((serviceHours) => {
-        publicConfig = { ...publicConfig, serviceHours };
+        publicConfig = { ...publicConfig, ...hoursConfig(serviceHours) };
         configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
         cache?.clear();
         pending.clear();

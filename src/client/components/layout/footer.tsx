@@ -1,6 +1,5 @@
 import { Link } from 'react-router-dom';
 import { fullAddress, site } from '../../../shared/site.ts';
-import { describeServiceHours } from '../../../shared/service-hours.ts';
 import { usePublicConfig } from '../../lib/public-config.tsx';
 import { BrandMark } from './brand-mark.tsx';
 import { ClockIcon, MailIcon, MapPinIcon, PhoneIcon } from './icons.tsx';
@@ -29,7 +28,7 @@ const linkClass =
   'rounded text-slate-300 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 
 export function Footer() {
-  const { serviceHours } = usePublicConfig();
+  const { serviceHours, serviceHoursText } = usePublicConfig();
   const allHours = serviceHours.allHours;
   return (
     <footer className="bg-slate-900 text-slate-300">
@@ -110,7 +109,7 @@ export function Footer() {
               <span>
                 Office: Monday to Sunday 9:00 AM to 9:00 PM (Central Time)
                 <br />
-                {`Notary services: ${describeServiceHours(serviceHours)}`}
+                {`Notary services: ${serviceHoursText}`}
               </span>
             </li>
           </ul>

@@ -59,8 +59,16 @@ export function cachedWorkingHours(db: Db): Promise<NotaryHours[] | null> {
 
 /** Units of `startsAt`: the notaries working it, or the configured capacity before anyone has hours. */
 export function capacityFrom(hours: NotaryHours[] | null, deps: Pick<Deps, 'config'>, startsAt: Date): number {
-  return hours ? workingAt(hours, startsAt).length : deps.config.BOOKING_SLOT_CAPACITY;
+  if (!hours) return deps.config.BOOKING_SLOT_CAPACITY;
+  // Zoned conversions per notary per slot: kept per hours read (the cached one lives 30 s; at most the window's slots).
+  let memo = capacityMemo.get(hours);
+  if (!memo) capacityMemo.set(hours, (memo = new Map()));
+  const key = startsAt.getTime();
+  let capacity = memo.get(key);
+  if (capacity === undefined) memo.set(key, (capacity = workingAt(hours, startsAt).length));
+  return capacity;
 }
+const capacityMemo = new WeakMap<NotaryHours[], Map<number, number>>();
 
 export async function capacityAt(db: DbOrTx, deps: Pick<Deps, 'config'>, startsAt: Date): Promise<number> {
   return capacityFrom(await workingHours(db), deps, startsAt);
