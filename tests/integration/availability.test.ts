@@ -164,4 +164,23 @@ describe.each(dbKinds)('notaries’ availability (%s)', (kind) => {
     const view = await availability.getAvailability(ctx.deps, me);
     expect(view.notaries.map((n) => [n.name, n.onDuty])).toEqual([['Mo', true]]);
   });
+
+  it('another node’s change reaches this node’s listeners (the page cache) through the watcher', async () => {
+    const someone = await notary('Wes', 'America/Chicago', weekdaysOnly(h(9), h(10)));
+    let heard = 0;
+    const stopListening = availability.onAvailabilityChanged(() => heard++);
+    const errors: unknown[] = [];
+    const watcher = availability.watchAvailability(ctx.deps.db, 50, (error) => errors.push(error));
+    try {
+      await watcher.ready;
+      const before = heard;
+      // Written straight to the table, as another node would: no event on this one.
+      await ctx.deps.db.update(notaryAvailability).set({ onDuty: true }).where(eq(notaryAvailability.staffId, someone.id));
+      await expect.poll(() => heard, { timeout: 5_000 }).toBeGreaterThan(before);
+      expect(errors).toEqual([]);
+    } finally {
+      watcher.stop();
+      stopListening();
+    }
+  });
 });

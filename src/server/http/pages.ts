@@ -164,7 +164,7 @@ export async function mountPages(
       })
       .catch((error: unknown) => deps.log.error({ err: error }, 'could not read the hours of service'));
   });
-  const stopWatching = watchAvailability(deps.db, 30_000, (error) => deps.log.warn({ err: error }, 'could not check the notaries’ hours'));
+  const watcher = watchAvailability(deps.db, 30_000, (error) => deps.log.warn({ err: error }, 'could not check the notaries’ hours'));
 
   // Production only: in development every edit must show on the next request.
   // Only 200s are kept, so unknown URLs (404s) never take a place; see decision 019.
@@ -239,7 +239,7 @@ export async function mountPages(
   return {
     close: async () => {
       stopListening();
-      stopWatching();
+      watcher.stop();
       await vite?.close();
     },
     renderErrorPage,

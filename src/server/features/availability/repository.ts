@@ -53,16 +53,18 @@ export async function loadWorkingHours(db: DbOrTx): Promise<NotaryHours[]> {
   return rows;
 }
 
-/** Changes when any notary's hours or the set of notaries change: the public pages' cache key. */
+/** Changes when any notary's hours, switch or the set of notaries change: the public pages' cache key. */
 export async function hoursSignature(db: DbOrTx): Promise<string> {
   const [row] = await db
-    .select({ n: sql<number>`count(*)::int`, at: sql<string | null>`max(${notaryAvailability.updatedAt})::text` })
+    .select({
+      hours: sql<string>`md5(coalesce(string_agg(${notaryAvailability.staffId}::text || ${notaryAvailability.weekly}::text || ${notaryAvailability.datesOff}::text || ${notaryAvailability.onDuty}::text, '|' order by ${notaryAvailability.staffId}), ''))`,
+    })
     .from(notaryAvailability);
   const [staff] = await db
-    .select({ n: sql<number>`count(*)::int` })
+    .select({ ids: sql<string>`md5(coalesce(string_agg(${staffUsers.id}::text, '|' order by ${staffUsers.id}), ''))` })
     .from(staffUsers)
     .where(and(eq(staffUsers.role, 'notary'), eq(staffUsers.active, true)));
-  return `${row?.n ?? 0}|${row?.at ?? ''}|${staff?.n ?? 0}`;
+  return `${row?.hours ?? ''}|${staff?.ids ?? ''}`;
 }
 
 export async function findNotary(db: DbOrTx, staffId: string): Promise<{ id: string; timeZone: string } | undefined> {

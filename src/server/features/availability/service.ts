@@ -244,9 +244,10 @@ export function onAvailabilityChanged(listener: () => void): () => void {
 
 /**
  * Watches for changes made on other nodes (and a new day, which moves the
- * coming week): compares the hours' signature every `intervalMs`.
+ * coming week): compares the hours' signature every `intervalMs`. `ready`
+ * resolves once the first reading is taken.
  */
-export function watchAvailability(db: Db, intervalMs: number, onError: (error: unknown) => void): () => void {
+export function watchAvailability(db: Db, intervalMs: number, onError: (error: unknown) => void): { stop: () => void; ready: Promise<void> } {
   let last: string | undefined;
   const check = async () => {
     try {
@@ -257,8 +258,8 @@ export function watchAvailability(db: Db, intervalMs: number, onError: (error: u
       onError(error);
     }
   };
-  void check();
+  const ready = check();
   const timer = setInterval(() => void check(), intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return { stop: () => clearInterval(timer), ready };
 }
