@@ -40,6 +40,6 @@ export async function render(
   );
   const errors = Object.values(context.errors ?? {});
   const is404 = errors.some((e) => isRouteErrorResponse(e) && e.status === 404);
-  const meta = resolveMeta(context.matches as never, context.loaderData, is404);
+  const meta = resolveMeta(context.matches as never, context.loaderData, is404, options.publicConfig);
   return { status: context.statusCode, head: renderHeadTags(meta, options.origin, options.nonce), html };
 }

@@ -1,3 +1,5 @@
+import type { ServiceHours } from './availability.ts';
+
 /**
  * The explicit list of server configuration the browser may see. Rendered
  * into the page by the server and read through `usePublicConfig()`.
@@ -15,4 +17,10 @@ export interface PublicConfig {
   documentRetentionDays: number;
   /** Notarized (sealed) copies are kept this long (NOTARIZED_DOCUMENT_RETENTION_DAYS). */
   notarizedRetentionDays: number;
+  /** The hours of service the pages state, from the notaries' hours (business hours before any; decision 096). */
+  serviceHours: ServiceHours;
+  /** The same as a sentence ('every day 8:00 AM–11:00 PM (Central Time)', '24/7'), written by the server so the footer carries no code for it. */
+  serviceHoursText: string;
+  /** Whether "Notarize now" (on-demand sessions) exists; until it does, no page promises "in minutes". */
+  onDemand: boolean;
 }

@@ -44,6 +44,7 @@ export const consolePages = {
   mail: ['admin', 'staff'],
   staff: ['admin'],
   journal: ['admin', 'notary'],
+  hours: ['admin', 'notary'],
   account: ['admin', 'staff', 'notary'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type ConsolePage = keyof typeof consolePages;

@@ -232,6 +232,8 @@ describe('staff console', () => {
     await code.fill(admin.totpCode()!);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(/\/admin\/staff$/);
+    // A new installation: no notary has hours, and admins are told on every page.
+    await page.getByRole('link', { name: 'Set working hours' }).waitFor();
     const accounts = page.getByRole('table', { name: 'Accounts' });
     await accounts.waitFor();
 
@@ -318,6 +320,41 @@ describe('staff console', () => {
       expect((await page.request.get(`${url}/api/staff/documents/${seeded.theirs.document.id}`)).status()).toBe(403);
       await page.goto(`${url}/admin/bookings`);
       await page.waitForURL(/\/admin\/appointments$/);
+
+      // Working hours (issue 28): until saved, business hours apply and the public pages say so.
+      const home = async () => (await fetch(`${url}/`)).text();
+      expect(await home()).toContain('Notaries are available every day 8:00 AM–11:00 PM (Central Time).');
+      await page.getByRole('link', { name: 'Working hours' }).click();
+      await page.getByRole('heading', { name: 'Working hours', level: 1 }).waitFor();
+      await page.getByTestId('business-hours-notice').waitFor();
+      await page.getByRole('switch', { name: 'Off duty' }).click();
+      await expect.poll(() => page.getByRole('switch').getAttribute('aria-checked')).toBe('true');
+      expect(await page.getByRole('switch').textContent()).toBe('On duty');
+      await page.getByLabel('Monday', { exact: true }).check();
+      await page.getByLabel('Monday from').fill('09:00');
+      await page.getByLabel('Monday to').fill('17:00');
+      await page.getByRole('button', { name: 'Save working hours' }).click();
+      await page.getByText('Working hours saved.').first().waitFor();
+      // 9:00 AM–5:00 PM in Los Angeles is 11:00 AM–7:00 PM Central; the notice is gone.
+      await page.getByText('Monday 11:00 AM–7:00 PM (Central Time)').waitFor();
+      expect(await page.getByTestId('business-hours-notice').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      // The cached home page was forgotten: it states the new hours at once.
+      const after = await home();
+      expect(after).toContain('Notaries are available Monday 11:00 AM–7:00 PM (Central Time).');
+      expect(after).toContain('"dayOfWeek":"Monday","opens":"11:00","closes":"19:00"');
+      // Bad hours: a clear message, nothing saved.
+      await page.getByLabel('Tuesday', { exact: true }).check();
+      await page.getByLabel('Tuesday from').fill('17:00');
+      await page.getByLabel('Tuesday to').fill('09:00');
+      await page.getByRole('button', { name: 'Save working hours' }).click();
+      await page.getByText('Tuesday: the hours must end after they start.').waitFor();
+      // Off sick: one action, confirmed first.
+      await page.getByRole('button', { name: 'Off sick today' }).click();
+      const sick = page.getByRole('dialog', { name: 'Off sick today?' });
+      expect(await axeViolations(page)).toEqual([]);
+      await sick.getByRole('button', { name: 'Take today off' }).click();
+      await page.getByText(/^Today is off\. \d+ appointments? reassigned\./).first().waitFor();
       expect(notary.errors.filter((e) => !ignorable(e))).toEqual([]);
     } finally {
       await notary.close();

@@ -294,7 +294,11 @@ describe('not found', () => {
     }
     await page.getByRole('link', { name: 'Return to Home' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Get Your Documents Notarized Online, 24/7');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Get Your Documents Notarized Online');
+    // A fresh install: the real hours, and none of the claims only on-demand notaries working 24/7 would make true.
+    expect(await page.getByTestId('service-hours').textContent()).toContain('Notaries are available every day 8:00 AM–11:00 PM (Central Time).');
+    const hero = await page.locator('main section').first().textContent();
+    for (const claim of ['24/7', 'in minutes', 'No appointments']) expect(hero).not.toContain(claim);
     // The 404 page logs the missing path (console.warn); that is not an error.
     browser!.errors.splice(0);
   });

@@ -7,7 +7,8 @@ import { blogPosts, decodeEntities, firstH1, publicPaths } from './public-pages.
 
 /** What each page must already say in the server's HTML, before any script runs. */
 const expected: Record<string, { h1: string; text: string[] }> = {
-  '/': { h1: 'Get Your Documents Notarized Online, 24/7', text: ['Best Value!', '$25.00', 'Learn More', 'Notarized in four simple steps', 'Monday to Sunday 9:00 AM to 9:00 PM', site.email] },
+  // A fresh install: no notary has hours, so the page states the business hours, never "24/7" (issue 28).
+  '/': { h1: 'Get Your Documents Notarized Online', text: ['Notaries are available every day 8:00 AM–11:00 PM (Central Time).', 'Notary services: every day 8:00 AM–11:00 PM (Central Time)', 'Best Value!', '$25.00', 'Learn More', 'Notarized in four simple steps', 'Monday to Sunday 9:00 AM to 9:00 PM', site.email] },
   '/remote-notarization': { h1: 'Notarize Documents Online, Any Time, Day or Night', text: ['24/7', 'no extra cost', 'Four steps to a notarized document'] },
   '/electronic-signatures': { h1: 'Sign Documents Electronically, Legally and Securely', text: ['ESIGN Act', 'UETA', 'Signed in three steps'] },
   '/identity-verification': { h1: 'Know Who Is Signing, Without Meeting in Person', text: ['Verified in four steps', 'Use cases'] },
@@ -64,12 +65,16 @@ describe('every public route is served as complete HTML', () => {
       '@type': 'LegalService',
       telephone: site.phoneHref,
       email: site.email,
-      openingHours: 'Mo-Su 00:00-23:59',
       areaServed: { name: 'United States' },
       aggregateRating: { ratingValue: 4.9, reviewCount: 527 },
       makesOffer: { price: '25.00', priceCurrency: 'USD' },
       address: { addressLocality: 'Des Moines', addressRegion: 'IA' },
     });
+    // The hours are the real ones (business hours on a fresh install), not "open 24 hours".
+    expect(data.openingHours).toBeUndefined();
+    expect(data.openingHoursSpecification).toHaveLength(7);
+    expect(data.openingHoursSpecification[1]).toEqual({ '@type': 'OpeningHoursSpecification', dayOfWeek: 'Monday', opens: '08:00', closes: '23:00' });
+    expect(data.description).not.toContain('24/7');
   });
 
   it('lists six posts on page 1 and the rest on page 2', async () => {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getBookingView, startBooking } from '../../src/server/features/booking/service.ts';
+import { cachedWorkingHours } from '../../src/server/features/availability/service.ts';
 import { listSlots, slotStartsOnDate } from '../../src/server/features/booking/slots.ts';
 import { businessSlotsOnDate } from '../../src/shared/time.ts';
 import { createTestDeps, type TestContext } from '../helpers/app.ts';
@@ -29,6 +30,7 @@ describe.each(dbKinds)('booking reads (%s)', (kind) => {
   afterAll(() => context.close());
 
   it('lists a day with one capacity query', async () => {
+    await cachedWorkingHours(context.deps.db); // the notaries' hours this node keeps (decision 095)
     const select = vi.spyOn(context.deps.db, 'select');
     const view = await listSlots(context.deps, context.deps.db, { date: '2027-03-11', timeZone: 'America/Chicago' });
     expect(view.slots).toHaveLength(30);

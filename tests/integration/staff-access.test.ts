@@ -23,10 +23,12 @@ const sessionOnly = ['staff.logout', 'staff.totp.verify', 'staff.totp.begin', 's
 const everyRole = [...sessionOnly, 'staff.totp.disable', 'staff.account.updateProfile', 'staff.account.changePassword', 'console.bookings.get', 'console.bookings.markOutcome'];
 /** What each role may call; anything else must answer FORBIDDEN. */
 const notaryOnly = ['console.appointments', 'console.newAppointments'];
+/** Working hours: notaries (their own) and admins (anyone's), never office staff. */
+const hoursOf = (path: string) => path.startsWith('console.availability.');
 const allowedFor = {
   admin: (path: string) => !notaryOnly.includes(path),
-  staff: (path: string) => !path.startsWith('staff.users.') && !notaryOnly.includes(path),
-  notary: (path: string) => everyRole.includes(path) || notaryOnly.includes(path),
+  staff: (path: string) => !path.startsWith('staff.users.') && !notaryOnly.includes(path) && !hoursOf(path),
+  notary: (path: string) => everyRole.includes(path) || notaryOnly.includes(path) || hoursOf(path),
 };
 
 async function insertBooking(deps: Deps, values: { startsAt: Date; status?: 'confirmed' | 'cancelled' | 'completed'; notaryId?: string | null; name?: string; email?: string }) {

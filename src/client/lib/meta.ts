@@ -1,5 +1,6 @@
 import type { Params } from 'react-router-dom';
 import { brand, tagline } from '../../shared/brand.ts';
+import type { PublicConfig } from '../../shared/public-config.ts';
 
 /** What a page says about itself to browsers, search engines and link previews. */
 export interface PageMeta {
@@ -17,6 +18,8 @@ export interface PageMeta {
 export interface MetaArgs<Data = unknown> {
   params: Params;
   data: Data;
+  /** The server's public configuration (the hours of service the home page's markup states). */
+  config?: PublicConfig;
 }
 
 /** Route modules export `handle = { meta }`; the deepest match wins. */
@@ -47,13 +50,14 @@ export function resolveMeta(
   matches: MatchLike[],
   loaderData: Record<string, unknown>,
   hasNotFound: boolean,
+  config?: PublicConfig,
 ): PageMeta {
   if (hasNotFound) return notFoundMeta;
   for (let i = matches.length - 1; i >= 0; i--) {
     const match = matches[i]!;
     const handle = (match.handle ?? match.route?.handle) as RouteHandle | undefined;
     const id = match.id ?? match.route?.id;
-    if (handle?.meta) return handle.meta({ params: match.params, data: (id ? loaderData[id] : undefined) as never });
+    if (handle?.meta) return handle.meta({ params: match.params, data: (id ? loaderData[id] : undefined) as never, config });
   }
   return { title: brand, description: tagline, path: '/' };
 }

@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { centsToDecimal, formatUsd } from '../../shared/money.ts';
 import { defaultPricing } from '../../shared/pricing.ts';
 import { fullAddress, site } from '../../shared/site.ts';
+import { openingHoursSpecification, type ServiceHours } from '../../shared/service-hours.ts';
 import { contactForm } from '../features/contact/deferred-forms.tsx';
 import { islandProps } from '../server-html.ts';
 import { scrollToSection } from '../components/marketing/motion.ts';
@@ -15,15 +16,19 @@ import { usePublicConfig } from '../lib/public-config.tsx';
 /** A transparent 1×1 GIF: the hero's source where its box is hidden. */
 const blankPixel = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
-const description =
-  'Get documents notarized online 24/7 by a certified notary over secure video. $25 per session, legally binding in all 50 states, delivered to you electronically.';
+/** "24/7" only when the notaries' hours cover every slot of the week (decision 096). */
+const descriptionFor = (hours: ServiceHours) =>
+  `Get documents notarized online ${hours.allHours ? '24/7' : 'at a time you book'} by a certified notary over secure video. $25 per session, legally binding in all 50 states, delivered to you electronically.`;
 
-/** Search-engine facts of docs/product.md §3.3, from the site configuration. */
-const legalServiceJsonLd = {
+/** Before the server's configuration is known (never on a served page): the business hours' shape. */
+const fallbackHours: ServiceHours = { allHours: false, days: [], timeZone: site.businessTimeZone };
+
+/** Search-engine facts of docs/product.md §3.3, from the site configuration and the notaries' hours. */
+const legalServiceJsonLd = (hours: ServiceHours) => ({
   '@context': 'https://schema.org',
   '@type': 'LegalService',
   name: site.brand,
-  description,
+  description: descriptionFor(hours),
   email: site.email,
   telephone: site.phoneHref,
   priceRange: '$$',
@@ -36,13 +41,8 @@ const legalServiceJsonLd = {
     addressCountry: site.address.country,
   },
   areaServed: { '@type': 'Country', name: 'United States' },
-  openingHours: 'Mo-Su 00:00-23:59',
-  openingHoursSpecification: {
-    '@type': 'OpeningHoursSpecification',
-    dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'],
-    opens: '00:00',
-    closes: '23:59',
-  },
+  ...(hours.allHours ? { openingHours: 'Mo-Su 00:00-23:59' } : {}),
+  openingHoursSpecification: openingHoursSpecification(hours),
   aggregateRating: { '@type': 'AggregateRating', ratingValue: site.rating.value, reviewCount: site.rating.count, bestRating: 5 },
   makesOffer: {
     '@type': 'Offer',
@@ -51,7 +51,7 @@ const legalServiceJsonLd = {
     price: centsToDecimal(defaultPricing.baseFeeCents),
     priceCurrency: 'USD',
   },
-};
+});
 
 
 /** The server renders the real form; the browser fetches its code when the visitor nears it. */
@@ -61,12 +61,15 @@ export async function loader() {
 }
 
 export const handle: RouteHandle = {
-  meta: () => ({
-    title: 'Online Notary Services 24/7',
-    description,
-    path: '/',
-    jsonLd: [legalServiceJsonLd],
-  }),
+  meta: ({ config }) => {
+    const hours = config?.serviceHours ?? fallbackHours;
+    return {
+      title: hours.allHours ? 'Online Notary Services 24/7' : 'Online Notary Services',
+      description: descriptionFor(hours),
+      path: '/',
+      jsonLd: [legalServiceJsonLd(hours)],
+    };
+  },
 };
 
 const services: Feature[] = [
@@ -121,18 +124,21 @@ const process: Step[] = [
   },
 ];
 
-const figures = [
+const figuresFor = (hours: ServiceHours) => [
   { icon: Files, value: site.stats.documents, label: 'Documents notarized' },
   { icon: MapPin, value: site.stats.states, label: 'States covered' },
   { icon: BadgeCheck, value: 'Certified', label: 'Notaries with background checks' },
-  { icon: Clock, value: '24/7', label: 'Availability, every day of the year' },
+  hours.allHours
+    ? { icon: Clock, value: '24/7', label: 'Availability, every day of the year' }
+    : { icon: Clock, value: `${hours.days.filter((d) => d.length > 0).length} days`, label: 'A week with notaries working' },
   { icon: Lock, value: 'Bank-level', label: 'Security for every document' },
   // Six figures fill the grid evenly in two and in three columns (five left an empty cell).
   { icon: Star, value: `${site.rating.value} / 5`, label: `Average rating from ${site.rating.count} reviews` },
 ];
 
 export function Component() {
-  const { baseFeeCents } = usePublicConfig();
+  const { baseFeeCents, serviceHours, serviceHoursText, onDemand } = usePublicConfig();
+  const figures = figuresFor(serviceHours);
   const { hash } = useLocation();
 
   // Arriving from another page via "/#section": scroll once the sections exist.
@@ -150,12 +156,20 @@ export function Component() {
               <ShieldCheck aria-hidden="true" className="h-4 w-4" /> Legally binding in all 50 states
             </p>
             <h1 className="mt-6 text-4xl font-extrabold tracking-tight sm:text-5xl lg:text-6xl">
-              Get Your Documents Notarized Online, 24/7
+              {serviceHours.allHours ? 'Get Your Documents Notarized Online, 24/7' : 'Get Your Documents Notarized Online'}
             </h1>
-            <p className="mt-6 max-w-xl text-lg text-blue-50">
-              Connect with a certified notary by secure video in minutes. No appointments to wait for, no waiting rooms, no
-              printing: just your ID and your document.
-            </p>
+            {/* Each claim only when the data makes it true (issue 28): "24/7" from the notaries' hours, "in minutes"
+                and "no appointments" from on-demand sessions; otherwise the real hours. */}
+            {serviceHours.allHours && onDemand ? (
+              <p className="mt-6 max-w-xl text-lg text-blue-50">
+                Connect with a certified notary by secure video in minutes. No appointments to wait for, no waiting rooms, no
+                printing: just your ID and your document.
+              </p>
+            ) : (
+              <p className="mt-6 max-w-xl text-lg text-blue-50" data-testid="service-hours">
+                {`Book a time and meet a certified notary by secure video. Notaries are available ${serviceHoursText}. No printing: just your ID and your document.`}
+              </p>
+            )}
             <div className="mt-8 flex items-center gap-4 rounded-2xl bg-white/10 p-4 sm:inline-flex">
               <span className="shrink-0 whitespace-nowrap rounded-full bg-amber-300 px-3 py-1 text-sm font-bold uppercase tracking-wide text-slate-900">Best Value!</span>
               <p>

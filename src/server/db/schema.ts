@@ -651,3 +651,20 @@ export const sessionMessages = pgTable(
   },
   (t) => [uniqueIndex('session_messages_sender_client_idx').on(t.bookingId, t.sender, t.clientId)],
 );
+
+/**
+ * A notary's working hours (issue 28): a weekly pattern in their own zone
+ * (staff_users.time_zone), dates off, and the on-duty switch. No row: no hours
+ * set. While no notary has a row, business hours and BOOKING_SLOT_CAPACITY apply.
+ */
+export const notaryAvailability = pgTable('notary_availability', {
+  staffId: uuid('staff_id')
+    .primaryKey()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  /** [{ day: 0–6 (Sunday first), start, end }] in minutes after local midnight. */
+  weekly: jsonb('weekly').$type<{ day: number; start: number; end: number }[]>().notNull(),
+  /** Local dates 'YYYY-MM-DD' off work. */
+  datesOff: jsonb('dates_off').$type<string[]>().notNull().default([]),
+  onDuty: boolean('on_duty').notNull().default(false),
+  updatedAt: updatedAt(),
+});

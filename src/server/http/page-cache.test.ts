@@ -46,6 +46,20 @@ describe('page cache', () => {
     expect(inlineScripts('<script nonce="x">a()</script><SCRIPT type="text/javascript">b()</SCRIPT><script src=/c.js></script><script type="application/json">{}</script>')).toEqual(['a()', 'b()']);
   });
 
+  it('forgets every page on clear(), and never stores a page rendered before it', async () => {
+    const cache = createPageCache({ maxEntries: 10, maxBytes: 100_000 });
+    await cache.set('/', 200, '<p>24/7</p>');
+    const before = cache.generation;
+    cache.clear();
+    expect(cache.get('/')).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+    // Rendered with the old hours, stored after the clear: answered, not kept.
+    await cache.set('/', 200, '<p>24/7</p>', before);
+    expect(cache.get('/')).toBeUndefined();
+    await cache.set('/', 200, '<p>Monday–Friday</p>', cache.generation);
+    expect(cache.get('/')?.identity.toString()).toBe('<p>Monday–Friday</p>');
+  });
+
   it('evicts the least recently used page beyond the entry bound', async () => {
     const cache = createPageCache({ maxEntries: 2, maxBytes: 10_000 });
     await cache.set('/a', 200, 'a');

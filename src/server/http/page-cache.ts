@@ -30,8 +30,16 @@ export interface CachedPage {
 
 export interface PageCache {
   get(key: string): CachedPage | undefined;
-  /** Hashes, compresses (asynchronously) and stores `html`; resolves the stored page. */
-  set(key: string, status: number, html: string): Promise<CachedPage>;
+  /**
+   * Hashes, compresses (asynchronously) and stores `html`; resolves the page.
+   * With `generation` (read before rendering), a page rendered before a
+   * `clear()` is answered but not stored.
+   */
+  set(key: string, status: number, html: string, generation?: number): Promise<CachedPage>;
+  /** Forgets every page (what they show changed: the notaries' hours, decision 096). */
+  clear(): void;
+  /** Raised by every `clear()`. */
+  readonly generation: number;
   readonly size: number;
   readonly bytes: number;
 }
@@ -78,6 +86,7 @@ export async function compressPage(html: string, status: number): Promise<Cached
 export function createPageCache(options: PageCacheOptions): PageCache {
   const entries = new Map<string, CachedPage>();
   let bytes = 0;
+  let generation = 0;
 
   const evictOldest = () => {
     const oldest = entries.keys().next();
@@ -94,10 +103,10 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       entries.set(key, page);
       return page;
     },
-    async set(key, status, html) {
+    async set(key, status, html, renderedIn) {
       const page = await compressPage(html, status);
       const size = page.bytes + key.length;
-      if (size > options.maxBytes) return page;
+      if (size > options.maxBytes || (renderedIn !== undefined && renderedIn !== generation)) return page;
       const previous = entries.get(key);
       if (previous) {
         bytes -= previous.bytes;
@@ -107,6 +116,14 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       bytes += size;
       while (entries.size > options.maxEntries || bytes > options.maxBytes) evictOldest();
       return page;
+    },
+    clear() {
+      entries.clear();
+      bytes = 0;
+      generation++;
+    },
+    get generation() {
+      return generation;
     },
     get size() {
       return entries.size;

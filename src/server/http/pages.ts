@@ -27,6 +27,8 @@ import { createCriticalStyles } from './critical-styles.ts';
 import { holdUntilHydratedScript } from './hold-until-hydrated.ts';
 import { loadRoutePreloads, type RoutePreloader } from './route-preloads.ts';
 import { redactPath } from './security.ts';
+import { describeServiceHours, type ServiceHours } from '../../shared/service-hours.ts';
+import { currentServiceHours, onAvailabilityChanged, watchAvailability } from '../features/availability/service.ts';
 
 type RenderFn = (typeof import('../../client/entry-server.tsx'))['render'];
 
@@ -136,7 +138,7 @@ export async function mountPages(
     if (inlined) criticalStyles = createCriticalStyles(clientDir);
   }
 
-  const publicConfig: PublicConfig = {
+  const staticConfig: Omit<PublicConfig, 'serviceHours' | 'serviceHoursText' | 'onDemand'> = {
     baseFeeCents: deps.config.BOOKING_BASE_FEE_CENTS,
     extraDocumentFeeCents: deps.config.BOOKING_EXTRA_DOCUMENT_FEE_CENTS,
     paymentsMode: deps.config.paymentsMode,
@@ -147,7 +149,22 @@ export async function mountPages(
     documentRetentionDays: deps.config.DOCUMENT_RETENTION_DAYS,
     notarizedRetentionDays: notarizedRetentionDays(deps.config),
   };
-  const configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
+  // The hours of service the pages state follow the notaries' hours (decision 096): read now,
+  // and again (with every cached page forgotten) when they change here or on another node.
+  const hoursConfig = (serviceHours: ServiceHours) => ({ serviceHours, serviceHoursText: describeServiceHours(serviceHours) });
+  let publicConfig: PublicConfig = { ...staticConfig, ...hoursConfig(await currentServiceHours(deps)), onDemand: false };
+  let configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
+  const stopListening = onAvailabilityChanged(() => {
+    currentServiceHours(deps)
+      .then((serviceHours) => {
+        publicConfig = { ...publicConfig, ...hoursConfig(serviceHours) };
+        configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
+        cache?.clear();
+        pending.clear();
+      })
+      .catch((error: unknown) => deps.log.error({ err: error }, 'could not read the hours of service'));
+  });
+  const watcher = watchAvailability(deps.db, 30_000, (error) => deps.log.warn({ err: error }, 'could not check the notaries’ hours'));
 
   // Production only: in development every edit must show on the next request.
   // Only 200s are kept, so unknown URLs (404s) never take a place; see decision 019.
@@ -168,6 +185,7 @@ export async function mountPages(
         if (hit) return sendCachedPage(req, res, hit);
       }
       const nonce = hashed ? undefined : ((res.locals.cspNonce as string | undefined) ?? randomBytes(16).toString('base64'));
+      const generation = cache?.generation;
       const [template, render] = await Promise.all([(hashed ? loadPublicTemplate : loadTemplate)(req.originalUrl), loadRender()]);
       const result = await render(toFetchRequest(req, deps.config.publicUrl), {
         origin: deps.config.publicUrl,
@@ -179,7 +197,7 @@ export async function mountPages(
       const rendered = fillTemplate(routePreloads.apply(template, req.path), result, nonce);
       if (cacheable && result.status === 200) {
         const critical = criticalStyles && routePreloads.isServerHtml(req.path) ? criticalStyles : undefined;
-        const stored = critical ? critical(rendered).then((page) => cache.set(req.originalUrl, result.status, page)) : cache.set(req.originalUrl, result.status, rendered);
+        const stored = critical ? critical(rendered).then((page) => cache.set(req.originalUrl, result.status, page, generation)) : cache.set(req.originalUrl, result.status, rendered, generation);
         pending.set(req.originalUrl, stored);
         try {
           return sendCachedPage(req, res, await stored);
@@ -220,6 +238,8 @@ export async function mountPages(
 
   return {
     close: async () => {
+      stopListening();
+      watcher.stop();
       await vite?.close();
     },
     renderErrorPage,

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { fullAddress, site } from '../../../shared/site.ts';
+import { usePublicConfig } from '../../lib/public-config.tsx';
 import { BrandMark } from './brand-mark.tsx';
 import { ClockIcon, MailIcon, MapPinIcon, PhoneIcon } from './icons.tsx';
 
@@ -28,6 +29,8 @@ const linkClass =
   'rounded text-slate-300 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 
 export function Footer() {
+  const { serviceHours, serviceHoursText } = usePublicConfig();
+  const allHours = serviceHours.allHours;
   return (
     <footer className="bg-slate-900 text-slate-300">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-2 lg:grid-cols-4 lg:px-8">
@@ -36,7 +39,7 @@ export function Footer() {
             <BrandMark className="h-8 w-8" />
             {site.brand}
           </Link>
-          <p className="mt-4 text-sm leading-6">{site.tagline} Legally binding in all 50 states, available 24/7.</p>
+          <p className="mt-4 text-sm leading-6">{`${site.tagline} Legally binding in all 50 states, ${allHours ? 'available 24/7' : 'at a time you book'}.`}</p>
         </div>
 
         <nav aria-labelledby="footer-services">
@@ -107,7 +110,7 @@ export function Footer() {
               <span>
                 Office: Monday to Sunday 9:00 AM to 9:00 PM (Central Time)
                 <br />
-                Notary services: 24/7
+                {`Notary services: ${serviceHoursText}`}
               </span>
             </li>
           </ul>

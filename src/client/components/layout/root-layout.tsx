@@ -5,6 +5,7 @@ import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 import { controlHeader, headerClass, type HeaderControl } from './header-controller.ts';
 import { followLink } from '../../lib/follow-link.ts';
+import { usePublicConfig } from '../../lib/public-config.tsx';
 import { PageOutlet, useServerHtml } from './page-outlet.tsx';
 
 /** Header, page, footer; keeps the head and scroll position right on navigation. */
@@ -69,6 +70,7 @@ function ServerFooter() {
 function useRouteHead(enabled: boolean) {
   const matches = useMatches();
   const error = useRouteError();
+  const config = usePublicConfig();
   const isFirstRender = useRef(true);
   useEffect(() => {
     // The server wrote the first page's head; meta.ts arrives with the first navigation (docs/decisions/051).
@@ -79,8 +81,8 @@ function useRouteHead(enabled: boolean) {
     if (!enabled) return;
     const loaderData = Object.fromEntries(matches.map((m) => [m.id, m.data]));
     const is404 = (error as { status?: number } | undefined)?.status === 404;
-    void import('../../lib/meta.ts').then(({ applyMetaToDocument, resolveMeta }) => applyMetaToDocument(resolveMeta(matches as never, loaderData, is404)));
-  }, [matches, error, enabled]);
+    void import('../../lib/meta.ts').then(({ applyMetaToDocument, resolveMeta }) => applyMetaToDocument(resolveMeta(matches as never, loaderData, is404, config)));
+  }, [matches, error, enabled, config]);
 }
 
 /** Every route change starts at the top — except in-page anchors, which scroll to their section. */

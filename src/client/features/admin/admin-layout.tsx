@@ -5,6 +5,7 @@ import { Redirect } from '../../lib/router-hooks.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { SetHoursNotice } from './hours-notice.tsx';
 import { consolePages, homePathFor, staffRoleLabels, type ConsolePage, type StaffRole } from '../../../shared/staff.ts';
 import type { StaffChatState } from '../chat/staff-chat.ts';
 import { Store } from '../chat/store.ts';
@@ -20,6 +21,7 @@ const navItems: { page: ConsolePage; label: string }[] = [
   { page: 'mail', label: 'Mail' },
   { page: 'staff', label: 'Staff' },
   { page: 'journal', label: 'Journal' },
+  { page: 'hours', label: 'Working hours' },
   { page: 'account', label: 'Account' },
 ];
 
@@ -102,6 +104,7 @@ export function AdminLayout() {
           </div>
         </header>
         <main id="main" className="mx-auto w-full min-w-0 max-w-7xl flex-1 px-4 py-6 md:py-8">
+          {staff.user.role === 'admin' && <SetHoursNotice />}
           <Outlet />
         </main>
       </div>

@@ -1,4 +1,5 @@
 import { JournalPage } from '../../features/admin/journal-page.tsx';
+import { HoursPage } from '../../features/admin/hours-page.tsx';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useRoutes } from 'react-router-dom';
 import type { RouteHandle } from '../../lib/meta.ts';
@@ -79,6 +80,7 @@ function ConsoleRoutes() {
         { path: 'mail/:messageId', element: <RequireRole page="mail"><MailDetailPage /></RequireRole> },
         { path: 'staff', element: <RequireRole page="staff"><StaffPage /></RequireRole> },
         { path: 'journal', element: <RequireRole page="journal"><JournalPage /></RequireRole> },
+        { path: 'hours', element: <RequireRole page="hours"><HoursPage /></RequireRole> },
         { path: 'account', element: <RequireRole page="account"><AccountPage /></RequireRole> },
         { path: '*', element: <ConsoleNotFound /> },
       ],

@@ -38,6 +38,7 @@ import {
   type PaymentRow,
 } from './repository.ts';
 import { assertBookableSlot } from './slots.ts';
+import { assignAfterMove, assignOnConfirm, cachedWorkingHours, capacityAt, capacityFrom, workingHours } from '../availability/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { DomainError } from '../../errors.ts';
 
@@ -252,7 +253,7 @@ export async function lockEditableBooking(tx: DbOrTx, bookingId: string): Promis
  * lock (`lockSlot`), or the answer may be stale by the time it is acted on.
  */
 export async function slotHasRoom(tx: DbOrTx, deps: Pick<Deps, 'config' | 'now'>, startsAt: Date, bookingId: string): Promise<boolean> {
-  return (await countTaken(tx, startsAt, deps.now(), bookingId)) < deps.config.BOOKING_SLOT_CAPACITY;
+  return (await countTaken(tx, startsAt, deps.now(), bookingId)) < (await capacityAt(tx, deps, startsAt));
 }
 
 function newHoldExpiry(deps: Pick<Deps, 'config' | 'now'>): Date {
@@ -267,11 +268,12 @@ export async function holdSlot(
   deps: Deps,
   { bookingId, startsAt, timeZone }: { bookingId: string; startsAt: Date; timeZone: string },
 ): Promise<{ startsAt: Date; holdExpiresAt: Date }> {
-  assertBookableSlot(deps, startsAt);
+  const hours = await cachedWorkingHours(deps.db);
+  assertBookableSlot(deps, startsAt, hours);
   const holdExpiresAt = newHoldExpiry(deps);
   // The rules of `assertEditable`, `slotHasRoom` and `transition` (draft → held),
   // decided and written by one statement under the slot's lock.
-  const hold = { bookingId, startsAt, timeZone, holdExpiresAt, now: deps.now(), capacity: deps.config.BOOKING_SLOT_CAPACITY };
+  const hold = { bookingId, startsAt, timeZone, holdExpiresAt, now: deps.now(), capacity: capacityFrom(hours, deps, startsAt) };
   const held = await holdInOneRoundTrip(deps.database.queryPool, hold);
   if (held === 'not_found') throw notFound();
   if (held === 'locked') throw new DomainError('CONFLICT', bookingLockedMessage);
@@ -346,7 +348,7 @@ export async function confirmBooking(tx: Tx, deps: Deps, ref: BookingRef): Promi
       action: 'booking.overbooked',
       entityType: 'booking',
       entityId: row.id,
-      data: { startsAt: row.startsAt.toISOString(), taken: others + 1, capacity: deps.config.BOOKING_SLOT_CAPACITY },
+      data: { startsAt: row.startsAt.toISOString(), taken: others + 1, capacity: await capacityAt(tx, deps, row.startsAt) },
     });
     deps.log.warn({ bookingId, startsAt: row.startsAt }, 'booking confirmed into a full slot (hold had expired)');
   }
@@ -360,6 +362,8 @@ export async function confirmBooking(tx: Tx, deps: Deps, ref: BookingRef): Promi
     manageTokenSealed: link.sealed,
   });
   await onBookingConfirmed(tx, deps, { bookingId, manageToken });
+  // Scheduled bookings get their notary now: one working then, least booked first (issue 28).
+  if (!row.notaryId) await assignOnConfirm(tx, deps, bookingId, row.startsAt);
   return { outcome: 'confirmed', manageToken };
 }
 
@@ -388,7 +392,8 @@ export async function moveBooking(
   deps: Deps,
   { bookingId, startsAt, actor = customer }: { bookingId: string; startsAt: Date; actor?: Actor },
 ): Promise<{ previousStartsAt: Date | null; startsAt: Date }> {
-  assertBookableSlot(deps, startsAt);
+  const hours = await workingHours(tx);
+  assertBookableSlot(deps, startsAt, hours);
   await lockSlot(tx, startsAt);
   const row = await lockBookingRow(tx, bookingId);
   if (!row) throw notFound();
@@ -406,6 +411,8 @@ export async function moveBooking(
     entityId: row.id,
     data: { from: row.startsAt?.toISOString() ?? null, to: startsAt.toISOString() },
   });
+  // The notary comes along only if they work the new time (issue 28).
+  await assignAfterMove(tx, deps, row, startsAt, hours);
   return { previousStartsAt: row.startsAt, startsAt };
 }
 

@@ -4,11 +4,13 @@ import {
   slotOutOfHoursMessage,
   type SlotsListView,
 } from '../../../shared/booking.ts';
-import { businessSlotsOnDate, isBusinessSlotStart } from '../../../shared/time.ts';
+import { isSlotBoundary, slotBoundariesBetween, type NotaryHours } from '../../../shared/availability.ts';
+import { businessSlotsOnDate, dayBounds, isBusinessSlotStart } from '../../../shared/time.ts';
 import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { takenBetween } from './repository.ts';
 import { DomainError } from '../../errors.ts';
+import { cachedWorkingHours, capacityFrom } from '../availability/service.ts';
 
 /**
  * The bookable range right now: from the minimum notice to the end of the
@@ -22,9 +24,14 @@ export function bookableRange(deps: Pick<Deps, 'config' | 'now'>): { earliest: D
   };
 }
 
-/** Refuses anything that is not a listed slot: off-grid, out of hours, too soon or too far ahead. */
-export function assertBookableSlot(deps: Pick<Deps, 'config' | 'now'>, startsAt: Date): void {
-  if (!isBusinessSlotStart(startsAt)) throw new DomainError('BAD_REQUEST', slotOutOfHoursMessage);
+/**
+ * Refuses anything that is not a listed slot: off-grid, out of hours, too soon
+ * or too far ahead. Hours are the notaries' (`hours`: some notary works the
+ * slot) or, before anyone has hours (null), business hours.
+ */
+export function assertBookableSlot(deps: Pick<Deps, 'config' | 'now'>, startsAt: Date, hours: NotaryHours[] | null): void {
+  const inHours = hours ? isSlotBoundary(startsAt) && capacityFrom(hours, deps, startsAt) > 0 : isBusinessSlotStart(startsAt);
+  if (!inHours) throw new DomainError('BAD_REQUEST', slotOutOfHoursMessage);
   const { earliest, latest } = bookableRange(deps);
   if (startsAt < earliest) throw new DomainError('BAD_REQUEST', slotInPastMessage);
   if (startsAt > latest) throw new DomainError('BAD_REQUEST', slotBeyondWindowMessage);
@@ -50,10 +57,18 @@ export function slotStartsOnDate(date: string, timeZone: string): readonly Date[
   return starts;
 }
 
+/** Every 30-minute start of `date` in `timeZone` (23, 24 or 25 hours of them). */
+function notaryGrid(date: string, timeZone: string): Date[] {
+  const { start, end } = dayBounds(date, timeZone);
+  return slotBoundariesBetween(start, end);
+}
+
 /**
- * The business slots falling on `date` in the visitor's zone, each with its
- * remaining capacity. Slots that are past, inside the notice or beyond the
- * window are left out rather than shown as unavailable.
+ * The slots falling on `date` in the visitor's zone, each with its remaining
+ * capacity: the notaries working it minus its bookings, or — before any notary
+ * has hours — business hours at BOOKING_SLOT_CAPACITY. Slots that are past,
+ * inside the notice, beyond the window or that nobody works are left out
+ * rather than shown as unavailable.
  */
 export async function listSlots(
   deps: Pick<Deps, 'config' | 'now'>,
@@ -62,15 +77,16 @@ export async function listSlots(
   { date, timeZone }: { date: string; timeZone: string },
 ): Promise<SlotsListView> {
   const { earliest, latest } = bookableRange(deps);
-  const starts = slotStartsOnDate(date, timeZone).filter((s) => s >= earliest && s <= latest);
+  const hours = await cachedWorkingHours(db);
+  const grid = hours ? notaryGrid(date, timeZone) : slotStartsOnDate(date, timeZone);
+  const starts = grid.filter((s) => s >= earliest && s <= latest && (!hours || capacityFrom(hours, deps, s) > 0));
   if (starts.length === 0) return { date, timeZone, slots: [] };
-  const capacity = deps.config.BOOKING_SLOT_CAPACITY;
   const taken = await takenBetween(db, starts[0]!, new Date(starts.at(-1)!.getTime() + 1), deps.now());
   return {
     date,
     timeZone,
     slots: starts.map((startsAt) => {
-      const remaining = Math.max(0, capacity - (taken.get(startsAt.getTime()) ?? 0));
+      const remaining = Math.max(0, capacityFrom(hours, deps, startsAt) - (taken.get(startsAt.getTime()) ?? 0));
       return { startsAt, remaining, available: remaining > 0 };
     }),
   };

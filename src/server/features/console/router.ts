@@ -15,12 +15,36 @@ import {
 import { adminProcedure, roleProcedure } from '../staff/procedures.ts';
 import * as mailService from '../notifications/mail-service.ts';
 import * as consoleService from './service.ts';
+import * as availabilityService from '../availability/service.ts';
+import { actChanged } from '../act/service.ts';
+import { offSickInput, saveHoursInput, setDutyInput } from '../../../shared/availability.ts';
 
 const office = roleProcedure('admin', 'staff');
 /** Notaries pass too, but the service limits them to their own appointments. */
 const anyRole = roleProcedure('admin', 'staff', 'notary');
+/** Working hours: a notary their own, an admin everyone's (the service checks whose); office staff not at all. */
+const notaryOrAdmin = roleProcedure('admin', 'notary');
+
+const availabilityRouter = router({
+  get: notaryOrAdmin.query(({ ctx }) => availabilityService.getAvailability(ctx.deps, ctx.staff)),
+  save: notaryOrAdmin.input(saveHoursInput).mutation(async ({ ctx, input }) => {
+    await availabilityService.saveHours(ctx.deps, ctx.staff, input);
+    return { ok: true as const };
+  }),
+  setDuty: notaryOrAdmin.input(setDutyInput).mutation(async ({ ctx, input }) => {
+    await availabilityService.setDuty(ctx.deps, ctx.staff, input);
+    return { ok: true as const };
+  }),
+  offSick: notaryOrAdmin.input(offSickInput).mutation(async ({ ctx, input }) => {
+    const result = await availabilityService.offSick(ctx.deps, ctx.staff, input);
+    // After the commit: a notary no longer assigned loses the room (as assignNotary).
+    for (const bookingId of result.bookingIds) actChanged(ctx.deps, bookingId, 'access');
+    return { reassigned: result.reassigned, unassigned: result.unassigned };
+  }),
+});
 
 export const consoleRouter = router({
+  availability: availabilityRouter,
   bookings: router({
     list: office.input(bookingListInput).query(({ ctx, input }) => consoleService.listBookings(ctx.deps, ctx.staff, input)),
     get: anyRole.input(consoleBookingIdInput).query(({ ctx, input }) => consoleService.getBooking(ctx.deps, ctx.staff, input.bookingId)),
