@@ -29,8 +29,7 @@ const linkClass =
   'rounded text-slate-300 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
 
 export function Footer() {
-  const { serviceHours, serviceHoursText } = usePublicConfig();
-  const allHours = serviceHours.allHours;
+  const { serviceHoursText } = usePublicConfig();
   return (
     <footer className="bg-slate-900 text-slate-300">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-2 lg:grid-cols-4 lg:px-8">
@@ -39,7 +38,7 @@ export function Footer() {
             <BrandMark className="h-8 w-8" />
             {site.brand}
           </Link>
-          <p className="mt-4 text-sm leading-6">{`${site.tagline} Legally binding in all 50 states, ${allHours ? 'available 24/7' : 'at a time you book'}.`}</p>
+          <p className="mt-4 text-sm leading-6">{site.tagline} Legally binding in all 50 states.</p>
         </div>
 
         <nav aria-labelledby="footer-services">

@@ -3,6 +3,13 @@ import type { RateRule } from '../../rate-limit.ts';
 import type { Deps } from '../../deps.ts';
 import { normalizeVerificationCode, verifyMessages, type VerifiedAct, type VerifyInput, type VerifyResult } from '../../../shared/verification.ts';
 import { findActForVerification, type ActForVerification } from '../journal/service.ts';
+import { signatureLevelLabels, type SignatureLevel } from '../../../shared/notarial-act.ts';
+
+/** "PAdES B-LTA (long-term: …)"; an entry written before the PAdES levels keeps its own words. */
+function levelText(level: string | null): string | null {
+  if (!level) return null;
+  return level in signatureLevelLabels ? `PAdES ${level} (${signatureLevelLabels[level as SignatureLevel]})` : level;
+}
 
 /**
  * The public verification page (docs/decisions/091-public-verification.md).
@@ -21,7 +28,7 @@ function view(act: ActForVerification): VerifiedAct {
     commissionExpiresOn: act.commissionExpiresOn,
     actType: act.actType,
     performedAt: act.performedAt.toISOString(),
-    signatureLevel: act.signatureLevel,
+    signatureLevel: levelText(act.signatureLevel),
     timestampAuthority: act.timestampAuthority,
     verificationCode: act.verificationCode,
   };
