@@ -9,6 +9,7 @@ import { storageFullMessage } from '../../src/shared/booking.ts';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { bookings, customers, sessionRecordingChunks, sessionRecordings } from '../../src/server/db/schema.ts';
+import { assembleNext } from '../../src/server/features/session/assembly.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { identityConfirmed } from '../helpers/identity.ts';
 import { createStaffUser, trpcHttp } from '../helpers/staff.ts';
@@ -195,7 +196,7 @@ describe.skipIf(!faultsEnabled)('faults: a full store during a recording (simula
   });
   afterAll(() => app?.close());
 
-  it('chunk upload → 507 with the upload message, kept nothing; assembly → the same words; both work once space is back', async () => {
+  it('chunk upload → 507 with the upload message, kept nothing; assembly queued, retried after the full store, stored once space is back', async () => {
     const notary = await createStaffUser(app.deps, { role: 'notary' });
     const cookie = await notary.sessionCookie();
     const [customer] = await app.deps.db.insert(customers).values({ firstName: 'Ada', lastName: 'Full', email: `ada-${randomUUID().slice(0, 6)}@example.com` }).returning();
@@ -228,14 +229,19 @@ describe.skipIf(!faultsEnabled)('faults: a full store during a recording (simula
     expect((await put(0)).status).toBe(201);
     expect((await put(1)).status).toBe(201);
 
+    // Stop only queues the assembly (decision 072): it answers at once, whatever the store says.
     app.deps.storage.put = full as typeof app.deps.storage.put;
     const stop = await trpcHttp(app.url, 'session.stopRecording', { input: { recordingId, chunkCount: 2 }, cookie });
-    expect(stop.status).toBe(503);
-    expect(stop.body.error?.json.message).toBe(storageFullMessage('the recording'));
+    expect(stop.status).toBe(200);
+    // The job's try meets the full store: nothing half-written is kept, the recording waits to be tried again (never wedged, never lost).
+    const row = async () => (await app.deps.db.select().from(sessionRecordings).where(eq(sessionRecordings.id, recordingId)))[0]!;
+    await expect.poll(async () => (await row()).assemblyAttempts, { timeout: 15_000 }).toBe(1);
+    expect(await row()).toMatchObject({ status: 'assembling', assemblyAttempts: 1 });
 
+    // Space is back: the next try (its back-off passed) stores it.
     app.deps.storage.put = realPut;
-    const again = await trpcHttp(app.url, 'session.stopRecording', { input: { recordingId, chunkCount: 2 }, cookie });
-    expect(again.status).toBe(200);
+    await app.deps.db.update(sessionRecordings).set({ assemblyLeaseUntil: new Date(Date.now() - 1) }).where(eq(sessionRecordings.id, recordingId));
+    expect(await assembleNext(app.deps, recordingId)).toBe('stored');
     const [recording] = await app.deps.db.select().from(sessionRecordings).where(eq(sessionRecordings.id, recordingId));
     expect(recording!.status).toBe('stored');
   });
