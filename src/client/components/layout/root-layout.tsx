@@ -21,7 +21,7 @@ export function RootLayout() {
   useEffect(() => {
     if (chromeMissing) window.location.reload();
   }, [chromeMissing]);
-  if (call) {
+  if (call || chromeMissing) {
     // The room is a call, not a marketing page: no header, footer or chat button a tap could leave it by.
     return (
       <div className="flex min-h-screen flex-col">
