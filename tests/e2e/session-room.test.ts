@@ -127,6 +127,9 @@ describe('session room', () => {
     await c.getByRole('heading', { name: 'Check your camera and microphone' }).waitFor();
     await expect.poll(() => c.getByRole('button', { name: 'Join session' }).isEnabled(), { timeout: 15_000 }).toBe(true);
     expect(await axeViolations(c)).toEqual([]);
+    // The room is a call, not a marketing page: no site header or footer, no chat button a tap could leave it by.
+    expect(await c.getByRole('button', { name: 'Chat with us' }).count()).toBe(0);
+    expect(await c.locator('header, footer').count()).toBe(0);
 
     // Identity proofing with the TEST MODE provider: the failing name is refused with its message.
     await c.goto(`${fixture.server.url}/booking/${f.manageToken}`);
@@ -141,6 +144,8 @@ describe('session room', () => {
     await c.getByTestId('connection-status').getByText('Connected with Nia Notary.').waitFor();
     expect(await axeViolations(c)).toEqual([]);
     expect(await axeViolations(n)).toEqual([]);
+    expect(await n.getByRole('button', { name: 'Chat with us' }).count()).toBe(0);
+    expect(await n.locator('footer').count()).toBe(0);
 
     // Chat both ways; the customer also sees the notary's line as a caption on the video.
     await c.getByLabel('Type a message').fill('My name is spelled G-R-A-C-E');
@@ -188,6 +193,8 @@ describe('session room', () => {
     await n.getByText('Identity verified and confirmed.').waitFor();
     await c.getByTestId('act-stage').getByText(actStageLabels.location_and_consent).waitFor();
     expect(await axeViolations(n)).toEqual([]);
+    // Captions fade: the notary's line has left the customer's video seconds after it arrived.
+    await expect.poll(() => c.getByTestId('captions').getByText('please hold your ID').count(), { timeout: 15_000 }).toBe(0);
 
     // Signing and sealing while recording: commission, placement, adopted signature, seal.
     await n.getByRole('tab', { name: 'Sign & seal' }).click();
@@ -279,6 +286,7 @@ describe('session room', () => {
     await n.goto(`${fixture.server.url}/admin/appointments/${f.bookingId}`);
     const player = n.getByRole('region', { name: 'Video session' }).locator('video');
     await player.waitFor();
+    expect(await player.getAttribute('controls')).not.toBeNull();
     const src = (await player.getAttribute('src'))!;
     // The browser itself loads it through the authorised handler (metadata read: a playable WebM).
     await player.evaluate((v: HTMLVideoElement) => {
@@ -304,7 +312,18 @@ describe('session room', () => {
     await expect
       .poll(() => readdirSync(mailDir).some((f) => readFileSync(path.join(mailDir, f), 'utf8').includes(`Subject: ${actLabels.documentReadySubject}`)), { timeout: 20_000 })
       .toBe(true);
-    await c.goto(`${fixture.server.url}/booking/${f.manageToken}`);
+    // Out of the room (first loaded without header or footer) by a client-side navigation, the
+    // router's own: the booking page comes back whole, header and footer included.
+    await c.getByRole('link', { name: actLabels.downloadNotarized }).waitFor();
+    await Promise.all([
+      c.waitForEvent('load'),
+      c.evaluate((href) => {
+        history.pushState(null, '', href);
+        dispatchEvent(new PopStateEvent('popstate'));
+      }, `/booking/${f.manageToken}`),
+    ]);
+    await c.getByRole('contentinfo').waitFor();
+    await c.getByRole('banner').waitFor();
     // The row names the file it delivers: "{original name} (notarized).pdf" (issue 30).
     await c.getByText('Deed of trust (notarized).pdf', { exact: true }).first().waitFor();
     const [download] = await Promise.all([c.waitForEvent('download'), c.getByRole('link', { name: actLabels.downloadNotarized }).click()]);

@@ -14,14 +14,25 @@ export function RootLayout() {
   // A page shown as its server HTML keeps the server's head (it has no route handle in the browser yet).
   useRouteHead(serverHtml === null);
   useScrollToTopOnNavigate();
+  const { pathname } = useLocation();
+  const call = isCallRoute(pathname);
+  // A first load in the room has no header or footer HTML to keep: leaving it loads the next page whole.
+  const chromeMissing = !import.meta.env.SSR && !call && headerHtml === '';
+  useEffect(() => {
+    if (chromeMissing) window.location.reload();
+  }, [chromeMissing]);
+  if (call || chromeMissing) {
+    // The room is a call, not a marketing page: no header, footer or chat button a tap could leave it by.
+    return (
+      <div className="flex min-h-screen flex-col">
+        <SkipLink />
+        <PageOutlet serverHtml={serverHtml} />
+      </div>
+    );
+  }
   return (
     <div className="flex min-h-screen flex-col">
-      <a
-        href="#main"
-        className="sr-only z-[100] rounded bg-white px-4 py-2 font-semibold text-blue-800 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
-      >
-        Skip to main content
-      </a>
+      <SkipLink />
       {import.meta.env.SSR ? <Header /> : <ServerHeader />}
       <PageOutlet serverHtml={serverHtml} />
       {import.meta.env.SSR ? <Footer /> : <ServerFooter />}
@@ -29,6 +40,22 @@ export function RootLayout() {
       <div aria-hidden="true" className="hidden h-16 bg-slate-900 md:block 2xl:h-20" />
       <ChatLauncher />
     </div>
+  );
+}
+
+/** The customer's session room (/booking/:token/session). */
+export function isCallRoute(pathname: string): boolean {
+  return /^\/booking\/[^/]+\/session\/?$/.test(pathname);
+}
+
+function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only z-[100] rounded bg-white px-4 py-2 font-semibold text-blue-800 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+    >
+      Skip to main content
+    </a>
   );
 }
 

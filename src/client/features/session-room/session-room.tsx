@@ -33,6 +33,7 @@ import {
 } from '../../../shared/session.ts';
 import { actStageLabels } from '../../../shared/act-stages.ts';
 import { actLabels } from '../../../shared/notarial-act.ts';
+import { useCaptions } from './captions.ts';
 import { senderName } from './chat-tab.tsx';
 import { RoomConnection, type ConnectionStatus } from './connection.ts';
 import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
@@ -193,7 +194,7 @@ function RoomView(props: {
     connection.close();
     choice.stream.getTracks().forEach((track) => track.stop());
   }, [finished, connection, choice.stream]);
-  const captions = state.messages.filter((m) => m.sender !== role).slice(-2);
+  const captions = useCaptions(state.messages, role);
 
   return (
     <RoomContext.Provider value={context}>
@@ -222,8 +223,12 @@ function RoomView(props: {
               <video ref={remoteRef} autoPlay playsInline data-testid="remote-video" aria-label={`Video of ${other}`} className="aspect-video w-full object-contain" />
               {captionsOn && captions.length > 0 && (
                 <div data-testid="captions" aria-hidden="true" className="absolute inset-x-4 bottom-4 grid gap-1">
-                  {captions.map((message) => (
-                    <p key={message.id} className="justify-self-center rounded bg-black/80 px-3 py-1 text-center text-lg text-white">
+                  {captions.map(({ message, fading }) => (
+                    <p
+                      key={message.id}
+                      data-fading={fading}
+                      className={`justify-self-center rounded bg-black/80 px-3 py-1 text-center text-lg text-white transition-opacity duration-1000 motion-reduce:transition-none ${fading ? 'opacity-0' : 'opacity-100'}`}
+                    >
                       {senderName(message, role, session)}: {message.body}
                     </p>
                   ))}

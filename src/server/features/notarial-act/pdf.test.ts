@@ -9,7 +9,8 @@ import { pngBomb } from '../../../../tests/helpers/images.ts';
 import { rewriteIterations } from '../../../../tests/helpers/pkcs12.ts';
 import forge from 'node-forge';
 import { forgePkcs12Kdf, generateTestCertificate, openP12, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
-import { buildSealedPdf, inspectDocument, remoteStatement, type SealInput } from './pdf.ts';
+import { actTypes } from '../../../shared/notarial-act.ts';
+import { buildSealedPdf, communicationTechnologyStatement, inspectDocument, remoteStatement, type SealInput } from './pdf.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
 /**
@@ -148,6 +149,23 @@ describe('sealing', () => {
     writeFileSync(file, sealed.pdf);
     expect(pdfsig(file)).toContain('Signature is Valid');
     expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).toContain('Signed and sworn to (or affirmed) before me');
+  });
+
+  it('certifies in the commissioning state\'s zone in US formats, with the communication-technology statement, for every act type', async () => {
+    // 16:30 UTC on March 4 is 10:30 AM in Iowa (Central); an Eastern console would have said 11:30 AM.
+    for (const type of actTypes) {
+      const sealed = await seal({ bytes: samplePdf, contentType: 'application/pdf' }, { act: { ...act, type } });
+      const file = path.join(dir, `certificate-${type}.pdf`);
+      writeFileSync(file, sealed.pdf);
+      const page = String(sealed.pageCount);
+      const text = execFileSync('pdftotext', ['-f', page, '-l', page, file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      expect(text, type).toContain(communicationTechnologyStatement);
+      expect(text, type).toContain('March 4, 2026');
+      expect(text, type).toContain('Performed March 4, 2026 at 10:30 AM CST');
+      expect(text, type).toContain('My commission expires: December 31, 2028');
+      expect(text, type).toContain('My commission expires December 31, 2028');
+      expect(text, type).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    }
   });
 
   it('refuses a placement on a page the document does not have', async () => {

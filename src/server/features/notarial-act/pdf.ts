@@ -20,7 +20,7 @@ import {
 } from 'pdf-lib';
 import { signDetached, type CmsSigner } from '../../crypto/cms.ts';
 import { requestTimestamp, type TimestampAuthority } from '../../crypto/timestamp-authority.ts';
-import { formatInZone } from '../../../shared/time.ts';
+import { formatDateInZone, formatInZone, parseIsoDate, zoneAbbreviation, zonedInstant } from '../../../shared/time.ts';
 import { signatureLevelLabels, type ActType, type SignatureLevel } from '../../../shared/notarial-act.ts';
 import { imageSize, maxDocumentImagePixels, maxSignatureSize, pngDataFits } from '../../images/image-header.ts';
 import { openP12, testCertificateLabel } from './certificates.ts';
@@ -206,6 +206,20 @@ export function certificateWording(act: SealInput['act']): string {
 
 export const remoteStatement = 'This notarial act was performed for a remotely located individual by audio-visual communication.';
 
+/** The statement RULONA's section on remotely located individuals requires on every remote act's certificate. */
+export const communicationTechnologyStatement = 'This notarial act involved the use of communication technology.';
+
+/** 'November 26, 2026 at 2:05 PM CST': the act's moment in the commissioning state's zone, US style. */
+export function certificateDateTime(instant: Date, zone: string): string {
+  return `${formatInZone(instant, zone).dateTime} ${zoneAbbreviation(instant, zone)}`;
+}
+
+/** A calendar date ('2028-12-31') as 'December 31, 2028'. */
+export function usDate(isoDate: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) return isoDate;
+  return formatDateInZone(zonedInstant(parseIsoDate(isoDate), 12 * 60, 'UTC'), 'UTC');
+}
+
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = '';
@@ -230,7 +244,7 @@ function drawSeal(page: PDFPage, fonts: { bold: PDFFont; regular: PDFFont }, act
     ['NOTARIAL SEAL', fonts.bold, 10],
     [act.notaryName, fonts.bold, 12],
     [`Commission No. ${act.commissionNumber}`, fonts.regular, 10],
-    [`My commission expires ${act.commissionExpiresOn}`, fonts.regular, 10],
+    [`My commission expires ${usDate(act.commissionExpiresOn)}`, fonts.regular, 10],
     [`State of ${act.commissionState}`, fonts.bold, 10],
   ];
   let cursor = y + height - 22;
@@ -267,6 +281,7 @@ async function addCertificatePage(pdf: PDFDocument, act: SealInput['act'], state
   write(`County of ${act.county ?? '________________'}`, bold, 11, 16);
   write(certificateWording(act), regular, 12, 8);
   y -= 6;
+  write(communicationTechnologyStatement, regular, 11, 6);
   write(remoteStatement, regular, 11, 18);
   // The notary's electronic signature, then the printed name and title.
   page.drawText(winAnsi(act.notaryName), { x: left, y, size: 22, font: script, color: rgb(0.05, 0.1, 0.35) });
@@ -274,8 +289,8 @@ async function addCertificatePage(pdf: PDFDocument, act: SealInput['act'], state
   page.drawLine({ start: { x: left, y }, end: { x: left + 260, y }, thickness: 0.75 });
   y -= 14;
   write(`${act.notaryName}, Notary Public`, regular, 10, 4);
-  write(`My commission expires: ${act.commissionExpiresOn}`, regular, 10, 4);
-  write(`Performed ${formatInZone(act.performedAt, act.timeZone).full}`, regular, 10, 18);
+  write(`My commission expires: ${usDate(act.commissionExpiresOn)}`, regular, 10, 4);
+  write(`Performed ${certificateDateTime(act.performedAt, act.timeZone)}`, regular, 10, 18);
   drawSeal(page, { bold, regular }, act, left, Math.max(96, y - 110));
   // The signature's level, at the foot of the page.
   let foot = 60;
