@@ -21,24 +21,26 @@ export function RootLayout() {
   useEffect(() => {
     if (chromeMissing) window.location.reload();
   }, [chromeMissing]);
-  if (call || chromeMissing) {
-    // The room is a call, not a marketing page: no header, footer or chat button a tap could leave it by.
-    return (
-      <div className="flex min-h-screen flex-col">
-        <SkipLink />
-        <PageOutlet serverHtml={serverHtml} />
-      </div>
-    );
-  }
+  // The room is a call, not a marketing page: no header, footer or chat button a tap could leave it by.
+  const chrome = !call && !chromeMissing;
   return (
     <div className="flex min-h-screen flex-col">
-      <SkipLink />
-      {import.meta.env.SSR ? <Header /> : <ServerHeader />}
+      <a
+        href="#main"
+        className="sr-only z-[100] rounded bg-white px-4 py-2 font-semibold text-blue-800 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+      >
+        Skip to main content
+      </a>
+      {chrome && (import.meta.env.SSR ? <Header /> : <ServerHeader />)}
       <PageOutlet serverHtml={serverHtml} />
-      {import.meta.env.SSR ? <Footer /> : <ServerFooter />}
-      {/* Room below the footer for the corner chat button (md and up), so the last line can scroll clear of it. */}
-      <div aria-hidden="true" className="hidden h-16 bg-slate-900 md:block 2xl:h-20" />
-      <ChatLauncher />
+      {chrome && (
+        <>
+          {import.meta.env.SSR ? <Footer /> : <ServerFooter />}
+          {/* Room below the footer for the corner chat button (md and up), so the last line can scroll clear of it. */}
+          <div aria-hidden="true" className="hidden h-16 bg-slate-900 md:block 2xl:h-20" />
+          <ChatLauncher />
+        </>
+      )}
     </div>
   );
 }
@@ -46,17 +48,6 @@ export function RootLayout() {
 /** The customer's session room (/booking/:token/session). */
 export function isCallRoute(pathname: string): boolean {
   return /^\/booking\/[^/]+\/session\/?$/.test(pathname);
-}
-
-function SkipLink() {
-  return (
-    <a
-      href="#main"
-      className="sr-only z-[100] rounded bg-white px-4 py-2 font-semibold text-blue-800 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
-    >
-      Skip to main content
-    </a>
-  );
 }
 
 /**
