@@ -1,4 +1,4 @@
-import { createElement, useEffect, useRef, type ComponentType } from 'react';
+import { createElement, useEffect, useRef } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { followLink } from '../../lib/follow-link.ts';
@@ -36,16 +36,6 @@ export function PageOutlet({ serverHtml }: { serverHtml: string | null }) {
   return <ServerHtmlPage key="server-html" html={serverHtml} />;
 }
 
-/** Interactive parts of a server-HTML page, each hydrated on its own when it comes near. */
-const islands: Record<string, () => Promise<ComponentType<never>>> = {
-  'share-buttons': () => import('../marketing/share-buttons.tsx').then((m) => m.ShareButtons),
-  // The forms' deferred boundary itself: it hydrates the form once its code is in (defer-until-visible.tsx).
-  'contact-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.contactForm.Component as ComponentType<never>),
-  'inquiry-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.inquiryForm.Component as ComponentType<never>),
-  'waitlist-form': () => import('../../features/contact/deferred-forms.tsx').then((m) => m.waitlistForm.Component as ComponentType<never>),
-  'verify-form': () => import('../../features/verification/verify-form.tsx').then((m) => m.VerifyForm as ComponentType<never>),
-};
-
 function ServerHtmlPage({ html }: { html: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
@@ -60,12 +50,11 @@ function ServerHtmlPage({ html }: { html: string }) {
     // of its own it would be one more file on the first load of most marketing pages.
     const stopReveals = observeReveals(page);
     for (const element of page.querySelectorAll<HTMLElement>('[data-island]')) {
-      const load = islands[element.dataset.island!];
-      if (!load) continue;
       void whenElementNear(element)
-        .then(load)
+        .then(() => import('./islands.ts'))
+        .then(({ islands }) => islands[element.dataset.island!]?.())
         .then((Island) => {
-          if (active) roots.push(hydrateRoot(element, createElement(Island, JSON.parse(element.dataset.props ?? '{}') as never)));
+          if (active && Island) roots.push(hydrateRoot(element, createElement(Island, JSON.parse(element.dataset.props ?? '{}') as never)));
         });
     }
     return () => {

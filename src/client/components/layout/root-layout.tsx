@@ -5,7 +5,6 @@ import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 import { controlHeader, headerClass, type HeaderControl } from './header-controller.ts';
 import { followLink } from '../../lib/follow-link.ts';
-import { usePublicConfig } from '../../lib/public-config.tsx';
 import { PageOutlet, useServerHtml } from './page-outlet.tsx';
 
 /** Header, page, footer; keeps the head and scroll position right on navigation. */
@@ -13,16 +12,10 @@ export function RootLayout() {
   const serverHtml = useServerHtml();
   // A page shown as its server HTML keeps the server's head (it has no route handle in the browser yet).
   useRouteHead(serverHtml === null);
-  useScrollToTopOnNavigate();
-  const { pathname } = useLocation();
-  const call = isCallRoute(pathname);
-  // A first load in the room has no header or footer HTML to keep: leaving it loads the next page whole.
-  const chromeMissing = !import.meta.env.SSR && !call && headerHtml === '';
-  useEffect(() => {
-    if (chromeMissing) window.location.reload();
-  }, [chromeMissing]);
+  const pathname = useScrollToTopOnNavigate();
   // The room is a call, not a marketing page: no header, footer or chat button a tap could leave it by.
-  const chrome = !call && !chromeMissing;
+  // Its links out are plain ones (a whole page load), so a room loaded first never lends its missing header to another page.
+  const chrome = !pathname.endsWith('/session');
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -43,11 +36,6 @@ export function RootLayout() {
       )}
     </div>
   );
-}
-
-/** The customer's session room (/booking/:token/session). */
-export function isCallRoute(pathname: string): boolean {
-  return /^\/booking\/[^/]+\/session\/?$/.test(pathname);
 }
 
 /**
@@ -88,7 +76,6 @@ function ServerFooter() {
 function useRouteHead(enabled: boolean) {
   const matches = useMatches();
   const error = useRouteError();
-  const config = usePublicConfig();
   const isFirstRender = useRef(true);
   useEffect(() => {
     // The server wrote the first page's head; meta.ts arrives with the first navigation (docs/decisions/051).
@@ -99,15 +86,16 @@ function useRouteHead(enabled: boolean) {
     if (!enabled) return;
     const loaderData = Object.fromEntries(matches.map((m) => [m.id, m.data]));
     const is404 = (error as { status?: number } | undefined)?.status === 404;
-    void import('../../lib/meta.ts').then(({ applyMetaToDocument, resolveMeta }) => applyMetaToDocument(resolveMeta(matches as never, loaderData, is404, config)));
-  }, [matches, error, enabled, config]);
+    void import('../../lib/meta.ts').then(({ applyMetaToDocument, resolveMeta }) => applyMetaToDocument(resolveMeta(matches as never, loaderData, is404, window.__PUBLIC_CONFIG__)));
+  }, [matches, error, enabled]);
 }
 
-/** Every route change starts at the top — except in-page anchors, which scroll to their section. */
+/** Every route change starts at the top — except in-page anchors, which scroll to their section. Returns the path. */
 function useScrollToTopOnNavigate() {
   const { pathname, hash } = useLocation();
   useEffect(() => {
     if (hash) return;
     window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }, [pathname, hash]);
+  return pathname;
 }
