@@ -1,5 +1,5 @@
-import { FormSent } from './form-sent.tsx';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { FormSent, useSendState } from './form-sent.tsx';
+import { useId, type FormEvent } from 'react';
 import { businessInquiryInput, businessInterests, contactMessages, honeypotField } from '../../../shared/contact.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select, Textarea } from '../../components/ui/input.tsx';
@@ -20,14 +20,9 @@ export function BusinessInquiryForm() {
   const id = useId();
   // Set by /api/business-inquiry when the browser posted the form before this script ran.
   const posted = usePostedOutcome('inquiry');
-  const [state, setState] = useState<'idle' | 'sending' | 'sent'>(posted === 'sent' ? 'sent' : 'idle');
-  const confirmation = useRef<HTMLDivElement>(null);
+  const { state, setState, confirmation } = useSendState(posted);
   const hydrated = useHydrated();
   const email = useEmailField(id, businessInquiryInput.shape.email);
-
-  useEffect(() => {
-    if (state === 'sent') confirmation.current?.focus();
-  }, [state]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -1,5 +1,19 @@
 import { CheckCircle2 } from 'lucide-react';
-import type { Ref } from 'react';
+import { useEffect, useRef, useState, type Ref } from 'react';
+import type { PostedOutcome } from './posted-outcome.tsx';
+
+/**
+ * A contact-style form's sending state: 'sent' already when the browser posted it before the
+ * script ran (`posted`), and focus on the confirmation once it shows.
+ */
+export function useSendState(posted: PostedOutcome | null) {
+  const [state, setState] = useState<'idle' | 'sending' | 'sent'>(posted === 'sent' ? 'sent' : 'idle');
+  const confirmation = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (state === 'sent') confirmation.current?.focus();
+  }, [state]);
+  return { state, setState, confirmation };
+}
 
 /** What a contact-style form shows once it is sent; focus moves to it (`ref`), and it is announced. */
 export function FormSent({ ref, title, description }: { ref: Ref<HTMLDivElement>; title: string; description: string }) {

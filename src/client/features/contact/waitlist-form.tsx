@@ -1,5 +1,5 @@
-import { FormSent } from './form-sent.tsx';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { FormSent, useSendState } from './form-sent.tsx';
+import { useId, useState, type FormEvent } from 'react';
 import { contactMessages, honeypotField, waitlistInput, waitlistMessages, waitlistPlans } from '../../../shared/contact.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select } from '../../components/ui/input.tsx';
@@ -21,14 +21,9 @@ type Field = 'name' | 'email' | 'plan';
 export function WaitlistForm() {
   const id = useId();
   const posted = usePostedOutcome('waitlist');
-  const [state, setState] = useState<'idle' | 'sending' | 'sent'>(posted === 'sent' ? 'sent' : 'idle');
+  const { state, setState, confirmation } = useSendState(posted);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const confirmation = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
-  useEffect(() => {
-    if (state === 'sent') confirmation.current?.focus();
-  }, [state]);
-
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
