@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.ts';
 import { sweepStorage } from '../storage-sweep/sweep.ts';
 import { runRetention } from './service.ts';
+import { repeat } from '../../repeat.ts';
 
 export interface RetentionJob {
   /** Waits for a run in progress, then stops. */
@@ -28,15 +29,11 @@ export function startRetentionJob(deps: Deps, options: { intervalMs?: number; fi
         running = null;
       });
   };
-  const first = setTimeout(tick, options.firstRunMs ?? 30_000);
-  const every = setInterval(tick, intervalMs);
-  first.unref();
-  every.unref();
+  const cancel = repeat(tick, options.firstRunMs ?? 30_000, intervalMs);
   return {
     async stop() {
       stopped = true;
-      clearTimeout(first);
-      clearInterval(every);
+      cancel();
       await running;
     },
   };

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { writeAudit } from '../audit.ts';
 import * as repo from './repository.ts';
 import type { AssemblyClaim } from './repository.ts';
+import { repeat } from '../../repeat.ts';
 
 /**
  * Recording assembly as a background job (issue 24 finding 7, issue 31;
@@ -124,16 +125,12 @@ export function startAssemblyJob(deps: Deps, options: { intervalMs?: number } = 
   const tick = () => {
     if (!stopped) void kickAssembly(deps);
   };
-  const first = setTimeout(tick, 1_000);
-  const every = setInterval(tick, options.intervalMs ?? assemblyIntervalMs);
-  first.unref();
-  every.unref();
+  const cancel = repeat(tick, 1_000, options.intervalMs ?? assemblyIntervalMs);
   return {
     /** Stops starting new work. A run under way is not waited for: if the process ends first, its lease runs out and another node (or the next start) takes the recording over. */
     async stop() {
       stopped = true;
-      clearTimeout(first);
-      clearInterval(every);
+      cancel();
     },
   };
 }
