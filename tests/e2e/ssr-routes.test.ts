@@ -9,7 +9,8 @@ import { blogPosts, decodeEntities, firstH1, publicPaths } from './public-pages.
 const expected: Record<string, { h1: string; text: string[] }> = {
   // A fresh install: no notary has hours, so the page states the business hours, never "24/7" (issue 28).
   '/': { h1: 'Get Your Documents Notarized Online', text: ['Notaries are available every day 8:00 AM–11:00 PM (Central Time).', 'Notary services: every day 8:00 AM–11:00 PM (Central Time)', 'Best Value!', '$25.00', 'Learn More', 'Notarized in four simple steps', 'Monday to Sunday 9:00 AM to 9:00 PM', site.email] },
-  '/remote-notarization': { h1: 'Notarize Documents Online, Any Time, Day or Night', text: ['24/7', 'no extra cost', 'Four steps to a notarized document'] },
+  // A fresh install has business hours, not 24/7: the page says the real ones (decision 096).
+  '/remote-notarization': { h1: 'Notarize Documents Online by Secure Video', text: ['every day 8:00 AM–11:00 PM (Central Time)', 'no extra cost', 'Four steps to a notarized document'] },
   '/electronic-signatures': { h1: 'Sign Documents Electronically, Legally and Securely', text: ['ESIGN Act', 'UETA', 'Signed in three steps'] },
   '/identity-verification': { h1: 'Know Who Is Signing, Without Meeting in Person', text: ['Verified in four steps', 'Use cases'] },
   '/document-management': { h1: 'Your Notarized Documents, Delivered Securely', text: ['Personal Documents', '5GB storage', 'Business Pro', '50GB storage', 'Enterprise', 'Unlimited storage', 'Contact Sales', 'Join the waiting list'] },

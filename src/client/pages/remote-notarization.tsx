@@ -8,16 +8,20 @@ import { formatUsd } from '../../shared/money.ts';
 import { maxDocumentsPerBooking } from '../../shared/booking-rules.ts';
 
 export const handle: RouteHandle = {
-  meta: () => ({
+  // "24/7" only when the notaries' hours cover the week (decision 096), as on the home page.
+  meta: ({ config }) => ({
     title: 'Remote Online Notarization',
-    description:
-      'Have documents notarized by a commissioned notary over secure video, 24/7. Several documents in one session at no extra cost, valid in all 50 states.',
+    description: `Have documents notarized by a commissioned notary over secure video${config?.serviceHours.allHours ? ', 24/7' : ''}. Several documents in one session at no extra cost, valid in all 50 states.`,
     path: '/remote-notarization',
   }),
 };
 
+const hoursFeature = (allHours: boolean, hoursText: string) =>
+  allHours
+    ? { icon: Clock, title: 'Available 24/7', text: 'Notarization around the clock, every day of the year, including weekends and holidays.' }
+    : { icon: Clock, title: 'Real hours, shown as they are', text: `Notaries are available ${hoursText}; the times you can book are the times a notary works.` };
+
 const features = [
-  { icon: Clock, title: 'Available 24/7', text: 'Notarization around the clock, every day of the year, including weekends and holidays.' },
   { icon: FileStack, title: 'Multiple documents, one session', text: `Upload up to ${maxDocumentsPerBooking} documents; they are all covered by one session at no extra cost.` },
   { icon: Video, title: 'Recorded for your protection', text: 'Each session is recorded and securely retained as state law requires, so your notarization can be proven.' },
   { icon: ShieldCheck, title: 'Tamper-evident seal', text: 'Your notarized PDF carries the notary’s electronic seal and a digital certificate that reveals any later change.' },
@@ -60,14 +64,15 @@ const faq = [
 ];
 
 export function Component() {
-  const { baseFeeCents } = usePublicConfig();
+  const { baseFeeCents, serviceHours, serviceHoursText } = usePublicConfig();
+  const allHours = serviceHours.allHours;
   return (
     <main id="main">
       <PageHero
         aside={<HeroIllustration name="remote-notarization" alt="A signer and a notary on a video session, next to a document with a notary seal" />}
         eyebrow="Remote online notarization"
-        title="Notarize Documents Online, Any Time, Day or Night"
-        lead={`A commissioned notary meets you by secure video, 24/7. Upload up to ${maxDocumentsPerBooking} documents: they are all covered by one ${formatUsd(baseFeeCents)} session at no extra cost.`}
+        title={allHours ? 'Notarize Documents Online, Any Time, Day or Night' : 'Notarize Documents Online by Secure Video'}
+        lead={`A commissioned notary meets you by secure video, ${allHours ? '24/7' : serviceHoursText}. Upload up to ${maxDocumentsPerBooking} documents: they are all covered by one ${formatUsd(baseFeeCents)} session at no extra cost.`}
       >
         <Link to="/schedule" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
           Schedule a Notary
@@ -79,7 +84,7 @@ export function Component() {
 
       <Section labelledBy="features-heading">
         <SectionHeading id="features-heading" title="Why notarize online with us" intro="The same legal result as visiting a notary in person, without the trip." />
-        <FeatureGrid features={features} />
+        <FeatureGrid features={[hoursFeature(allHours, serviceHoursText), ...features]} />
       </Section>
 
       <Section labelledBy="steps-heading" tone="muted">
@@ -93,7 +98,7 @@ export function Component() {
       </Section>
 
       <CtaBand
-        title="Ready when you are, 24/7"
+        title={allHours ? 'Ready when you are, 24/7' : 'Ready when you are'}
         text="Book a session now and have your documents notarized today."
         secondary={{ to: '/identity-verification', label: 'How we verify identity' }}
       />

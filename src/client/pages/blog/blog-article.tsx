@@ -103,7 +103,7 @@ export function Component() {
           <h2 id="article-cta-heading" className="text-3xl font-bold text-white">
             Need a document notarized?
           </h2>
-          <p className="mt-4 text-lg text-blue-50">Meet a commissioned notary by video, 24/7, and have your notarized document in minutes.</p>
+          <p className="mt-4 text-lg text-blue-50">Meet a commissioned notary by secure video and download your notarized document as soon as it is sealed.</p>
           <div className="mt-8 flex flex-wrap justify-center gap-4">
             <Link to="/schedule" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
               Schedule a Notary
