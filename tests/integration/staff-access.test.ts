@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, contactMessages, customers, documents, payments } from '../../src/server/db/schema.ts';
 import { appRouter } from '../../src/server/router.ts';
 import { queryRows } from '../../src/server/db/client.ts';
+import { matchingIds } from '../../src/server/features/console/repository.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { consolePages, homePathFor } from '../../src/shared/staff.ts';
 import { dbKinds } from '../helpers/db.ts';
@@ -296,6 +297,27 @@ describe.each(dbKinds)('console bookings (%s)', (kind) => {
     const plan = await queryRows(app.deps.db, sql`explain select id from customers where email ilike '%hopper@navy%'`);
     await app.deps.db.execute(sql`set enable_seqscan = on`);
     expect(JSON.stringify(plan)).toContain('customers_email_trgm_idx');
+  });
+
+  it('finds an address by the end of its local part (a btree), the domain checked after; trigram indexes keep a small pending list', async () => {
+    const match = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 74 * 3600_000), name: 'Ada', email: 'ada.byron@analytical.example' });
+    await insertBooking(app.deps, { startsAt: new Date(Date.now() + 75 * 3600_000), name: 'Adam', email: 'ada.byron@other.example' });
+    const search = async (q: string) => ((await call('console.bookings.list', { q })).body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id);
+    expect(await search('BYRON@ANALYTICAL')).toEqual([match.id]);
+    expect(await search('ada.byron@analytical.example')).toEqual([match.id]);
+    expect(await search('byron@analytical.example.com')).toEqual([]);
+    expect(await search('a@b@analytical')).toEqual([]);
+    // The address is looked up by the reversed local part, not by trigrams every address shares.
+    await app.deps.db.execute(sql`set enable_seqscan = off`);
+    const plan = JSON.stringify(await queryRows(app.deps.db, sql`explain ${matchingIds('byron@analytical')}`));
+    await app.deps.db.execute(sql`set enable_seqscan = on`);
+    expect(plan).toContain("reverse(split_part(lower(email), '@'::text, 1)) ~~ 'noryb%'");
+    expect(plan).not.toContain('customers_email_trgm_idx');
+    const options = await queryRows<{ reloptions: string[] | null }>(
+      app.deps.db,
+      sql`select reloptions from pg_class where relname in ('bookings_reference_trgm_idx', 'customers_email_trgm_idx', 'customers_name_trgm_idx') order by relname`,
+    );
+    expect(options.map((o) => o.reloptions)).toEqual([['gin_pending_list_limit=64'], ['gin_pending_list_limit=64'], ['gin_pending_list_limit=64']]);
   });
 
   it('assigns a notary, refuses an outcome before the start, and records history', async () => {

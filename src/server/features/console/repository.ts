@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.ts';
 import { auditLog, bookings, contactMessages, customers, documents, staffUsers, type BookingStatus } from '../../db/schema.ts';
 
@@ -36,13 +36,18 @@ function escapeLike(value: string): string {
 }
 
 /**
- * A search is answered one of two ways (decision 080), chosen by the
- * planner's estimate of its matches (an EXPLAIN, ~1 ms, no rows read):
- * - narrow (a reference, an email): the ids of every match, found by the
- *   trigram indexes (pg_trgm GIN, migration 0007), then sorted;
- * - broad ("smith", or more than `searchIdCap` matches found after all): the
+ * A search is answered one of two ways (decisions 080, 115), chosen by the
+ * planner's estimate of its matches (an EXPLAIN, well under a millisecond, no
+ * rows read):
+ * - narrow (a reference, an email): one statement finds the ids of every
+ *   match (`searchIdCap` at most) by the search indexes and sorts those
+ *   bookings into the console's order itself (a thousand rows at most);
+ * - broad ("smith", or more than `searchIdCap` matches found after all): each
  *   run's index walked in order with the match as a filter, which fills a page
  *   after a few dozen rows per match.
+ * Without the estimate one way would be slow for the other kind: the ids of
+ * thousands of matches cost tens of ms, a walk looking for one match reads the
+ * whole table.
  */
 const searchIdCap = 1000;
 
@@ -55,26 +60,31 @@ function matchesSearch(pattern: string): SQL {
     or (${customers.firstName} || ' ' || ${customers.lastName}) ilike ${pattern})`;
 }
 
-/** Every booking a search matches, each side by its own trigram index. `union all` streams: a limit stops it early. */
-function matchingIds(pattern: string): SQL {
+/**
+ * The customers whose email contains the search. A search with one `@` and
+ * at least three characters before it (`jane.doe@exa`) can only match an
+ * address whose local part ends with those characters (an address has one
+ * `@`, `isMailSafeEmail`): found by prefix on the reversed local part (a
+ * btree), where the trigram index would read the posting lists of trigrams
+ * every address shares (`com`, `gma`…). Otherwise the trigram index.
+ */
+function emailMatches(search: string, pattern: string): SQL {
+  const at = search.indexOf('@');
+  if (at !== search.lastIndexOf('@')) return sql`false`;
+  if (at < 3) return sql`c.email ilike ${pattern}`;
+  const reversedLocal = [...search.slice(0, at).toLowerCase()].reverse().join('');
+  // strpos, not ilike: the planner would add the trigram index to the btree's answer.
+  return sql`(reverse(split_part(lower(c.email), '@', 1)) like ${`${escapeLike(reversedLocal)}%`} and strpos(lower(c.email), ${search.toLowerCase()}) > 0)`;
+}
+
+/** Every booking a search matches, each side by its own index. `union all` streams: the limit stops it early. */
+export function matchingIds(search: string): SQL {
+  const pattern = searchPattern(search);
   return sql`select b.id from ${bookings} b where b.reference ilike ${pattern}
     union all
     select b.id from ${customers} c join ${bookings} b on b.customer_id = c.id
-      where c.email ilike ${pattern} or (c.first_name || ' ' || c.last_name) ilike ${pattern}`;
-}
-
-/** The bookings a narrow search matches; null for a broad one (estimated or found to match more than `searchIdCap`). */
-async function searchBookingIds(db: DbOrTx, search: string): Promise<string[] | null> {
-  const pattern = searchPattern(search);
-  const [plan] = await queryRows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(db, sql`explain (format json) ${matchingIds(pattern)}`);
-  if ((plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0) > searchIdCap) return null;
-  const rows = await queryRows<{ id: string }>(db, sql`${matchingIds(pattern)} limit ${searchIdCap + 1}`);
-  return rows.length > searchIdCap ? null : [...new Set(rows.map((r) => r.id))];
-}
-
-/** One array parameter (the ids came from the database: UUIDs), not a thousand. */
-function idIn(ids: string[]): SQL {
-  return sql`${bookings.id} = any(${`{${ids.join(',')}}`}::uuid[])`;
+      where ${emailMatches(search, pattern)} or (c.first_name || ' ' || c.last_name) ilike ${pattern}
+    limit ${searchIdCap + 1}`;
 }
 
 function bookingConditions(filter: BookingListFilter): SQL[] {
@@ -87,14 +97,17 @@ function bookingConditions(filter: BookingListFilter): SQL[] {
   return conditions;
 }
 
+/** A listed booking: its who-and-when, its key in its run and its stored documents. */
+const selectedBookingColumns = {
+  ...bookingColumns,
+  /** The row's key in its run, in microseconds since 1970 (timestamptz's own precision: a Date would drop the last three digits). */
+  keyMicros: sql<string>`(extract(epoch from coalesce(${bookings.startsAt}, ${bookings.createdAt})) * 1000000)::bigint::text`,
+  documentCount: sql<number>`(select count(*)::int from ${documents} where ${documents.bookingId} = ${bookings.id} and ${documents.status} = 'stored')`,
+};
+
 function selectBookingRows(db: DbOrTx) {
   return db
-    .select({
-      ...bookingColumns,
-      /** The row's key in its run, in microseconds since 1970 (timestamptz's own precision: a Date would drop the last three digits). */
-      keyMicros: sql<string>`(extract(epoch from coalesce(${bookings.startsAt}, ${bookings.createdAt})) * 1000000)::bigint::text`,
-      documentCount: sql<number>`(select count(*)::int from ${documents} where ${documents.bookingId} = ${bookings.id} and ${documents.status} = 'stored')`,
-    })
+    .select(selectedBookingColumns)
     .from(bookings)
     .leftJoin(customers, eq(customers.id, bookings.customerId))
     .leftJoin(notary, eq(notary.id, bookings.notaryId));
@@ -158,23 +171,80 @@ function runOrder(run: BookingRun) {
  */
 export async function pageBookings(db: DbOrTx, filter: BookingListFilter, after: BookingCursor | null, now: Date, pageSize: number) {
   const conditions = bookingConditions(filter);
-  const rows: Array<Awaited<ReturnType<typeof queryRun>>[number] & { run: BookingRun }> = [];
-  /** A narrow search's matches by id; null for a broad one (walked with a filter). */
-  const search = filter.search ? { pattern: searchPattern(filter.search), ids: await searchBookingIds(db, filter.search) } : null;
-  const first = after ? bookingRuns.indexOf(after.run) : 0;
-  for (const run of bookingRuns.slice(first)) {
-    if (rows.length > pageSize) break;
+  const runs = bookingRuns
+    .slice(after ? bookingRuns.indexOf(after.run) : 0)
     // A day's filter leaves nothing undated.
-    if (run === 'undated' && (filter.from || filter.to)) continue;
-    const inRun = [...conditions, runCondition(run, now, after)];
-    if (search) inRun.push(search.ids ? idIn(search.ids) : matchesSearch(search.pattern));
-    const found = await queryRun(db, inRun, run, pageSize + 1 - rows.length);
-    rows.push(...found.map((row) => ({ ...row, run })));
+    .filter((run) => run !== 'undated' || !(filter.from || filter.to));
+  let rows: RunRow[] = [];
+  let broad = false;
+  if (filter.search) {
+    const narrow = await narrowSearchRows(db, filter.search, conditions, runs, after, now, pageSize + 1);
+    if (narrow) rows = narrow;
+    else broad = true;
+  }
+  if (!filter.search || broad) {
+    for (const run of runs) {
+      if (rows.length > pageSize) break;
+      const inRun = [...conditions, runCondition(run, now, after)];
+      if (broad) inRun.push(matchesSearch(searchPattern(filter.search!)));
+      const found = await queryRun(db, inRun, run, pageSize + 1 - rows.length);
+      rows.push(...found.map((row) => ({ ...row, run })));
+    }
   }
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   const next: BookingCursor | null = rows.length > pageSize && last ? { run: last.run, atMicros: last.keyMicros, id: last.id } : null;
   return { rows: page, next };
+}
+
+type RunRow = Awaited<ReturnType<typeof queryRun>>[number] & { run: BookingRun };
+
+/**
+ * A narrow search's page in one statement: the matches' ids (a CTE, by the
+ * search indexes), their bookings in the console's order (the runs one after
+ * another, each in its own order) after the cursor. Null when the search is
+ * broad: estimated, or found, to match more than `searchIdCap`.
+ */
+async function narrowSearchRows(
+  db: DbOrTx,
+  search: string,
+  conditions: SQL[],
+  runs: BookingRun[],
+  after: BookingCursor | null,
+  now: Date,
+  limit: number,
+): Promise<RunRow[] | null> {
+  const [plan] = await queryRows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(db, sql`explain (format json) ${matchingIds(search)}`);
+  if ((plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0) > searchIdCap) return null;
+  const matches = db.$with('search_matches', { id: sql<string>`id` }).as(matchingIds(search));
+  const nowIso = now.toISOString();
+  const rank = sql`(case when ${bookings.startsAt} is null then 2 when ${bookings.startsAt} >= ${nowIso}::timestamptz then 0 else 1 end)`;
+  const found = await db
+    .with(matches)
+    .select({
+      ...selectedBookingColumns,
+      rank: sql<number>`${rank}::int`,
+      matchCount: sql<number>`(select count(*)::int from search_matches)`,
+    })
+    .from(bookings)
+    .leftJoin(customers, eq(customers.id, bookings.customerId))
+    .leftJoin(notary, eq(notary.id, bookings.notaryId))
+    .where(and(sql`${bookings.id} in (select id from search_matches)`, ...conditions, or(...runs.map((run) => runCondition(run, now, after)))))
+    .orderBy(
+      rank,
+      sql`case when ${rank} = 0 then ${bookings.startsAt} end`,
+      sql`case when ${rank} = 1 then ${bookings.startsAt} end desc`,
+      sql`case when ${rank} = 2 then ${bookings.createdAt} end desc`,
+      sql`case when ${rank} = 0 then ${bookings.id} end`,
+      sql`case when ${rank} <> 0 then ${bookings.id} end desc`,
+    )
+    .limit(limit);
+  // An empty page says nothing of the count: ask for it (a narrow search that found nothing here).
+  const matchCount = found.length
+    ? Number(found[0]!.matchCount)
+    : Number((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${matchingIds(search)}) m`))[0]?.n ?? 0);
+  if (matchCount > searchIdCap) return null;
+  return found.map(({ rank: r, matchCount: _count, ...row }) => ({ ...row, run: bookingRuns[Number(r)]! }));
 }
 
 function queryRun(db: DbOrTx, conditions: SQL[], run: BookingRun, limit: number) {
