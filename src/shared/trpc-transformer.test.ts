@@ -1,6 +1,6 @@
 import superjson from 'superjson';
 import { describe, expect, it } from 'vitest';
-import { deserialize, serialize } from './trpc-transformer.ts';
+import { deepFreeze, deserialize, serialize } from './trpc-transformer.ts';
 
 /** What goes over the wire and comes back out of it. */
 const wire = (value: unknown) => JSON.parse(JSON.stringify(value)) as never;
@@ -88,6 +88,17 @@ describe('tRPC transformer', () => {
     expect(deserialize(wire(serialize(new Date(5))))).toEqual(new Date(5));
     expect(deserialize(wire(serialize(undefined)))).toBeUndefined();
     expect(JSON.stringify(serialize({ at: new Date(Number.NaN) }))).toBe(JSON.stringify(superjson.serialize({ at: new Date(Number.NaN) })));
+  });
+
+  it('writes a deeply frozen value once, and walks any other value again', () => {
+    const frozen = deepFreeze({ slots: [{ startsAt: new Date('2027-03-12T15:00:00Z'), remaining: 2 }] });
+    expect(Object.isFrozen(frozen.slots[0])).toBe(true);
+    const first = serialize(frozen);
+    expect(serialize(frozen)).toBe(first);
+    expect(first).toEqual(superjson.serialize(frozen));
+    const plain = { slots: [{ startsAt: new Date('2027-03-12T15:00:00Z'), remaining: 2 }] };
+    expect(serialize(plain)).not.toBe(serialize(plain));
+    expect(serialize(plain)).toEqual(first);
   });
 
   it('does not loop on a cycle', () => {

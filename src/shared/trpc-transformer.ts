@@ -89,7 +89,32 @@ function encode(value: unknown, segments: Array<string | number>, annotations: A
   return copy ?? record;
 }
 
+/**
+ * Answers written once per frozen value: a producer that freezes what it
+ * returns (deeply: `deepFreeze`) promises it never changes, so the same value
+ * served again — `slots.list`'s shared answer (decision 116) — is not walked again.
+ */
+const frozenResults = new WeakMap<object, SuperJSONResult>();
+
+/** `value`, each object and array in it frozen: its serialized form may be kept (`serialize`). */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export function serialize(value: unknown): SuperJSONResult {
+  if (value !== null && typeof value === 'object' && Object.isFrozen(value)) {
+    let result = frozenResults.get(value);
+    if (!result) frozenResults.set(value, (result = serializeValue(value)));
+    return result;
+  }
+  return serializeValue(value);
+}
+
+function serializeValue(value: unknown): SuperJSONResult {
   if (value === undefined || value instanceof Date) return superjson.serialize(value);
   const annotations: Annotations = {};
   const encoded = encode(value, [], annotations);

@@ -22,6 +22,7 @@ import {
   moveBooking,
 } from '../../src/server/features/booking/service.ts';
 import { hashToken } from '../../src/server/tokens.ts';
+import { slotsCacheMs } from '../../src/server/features/booking/slots.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { bookingClient, type BookingClient } from './booking-helpers.ts';
@@ -185,6 +186,26 @@ describe.each(dbKinds)('booking API (%s)', (kind) => {
       // 16 minutes later the third booking's hold has lapsed; the paid and processing ones still count.
       app.deps.now = () => new Date(now.getTime() + 16 * 60_000);
       expect(await remaining()).toMatchObject({ remaining: 1, available: true });
+    });
+
+    it('shares one answer per day for up to a second (a booking written by another node shows after it); this node’s holds at once', async () => {
+      const slot = chicago('2027-03-17', '11:00');
+      const remaining = async () =>
+        (await api.slots.list.query({ date: '2027-03-17', timeZone: 'America/Chicago' })).slots.find((s) => s.startsAt.getTime() === slot.getTime())!.remaining;
+      const started = Date.now();
+      expect(await remaining()).toBe(3);
+      // Another node's booking: written to the database, not through this node's service.
+      await app.deps.db.insert(bookings).values({ reference: 'NOTARY-CACHE001', status: 'confirmed', startsAt: slot, timeZone: 'America/Chicago', priceCents: 2500 });
+      const shared = await remaining();
+      // On a machine so loaded that the two reads took longer than the cache lives, the second read is a fresh one.
+      expect(shared).toBe(Date.now() - started < slotsCacheMs ? 3 : 2);
+      // A second later by the clock, the list is read again.
+      app.deps.now = () => new Date(now.getTime() + slotsCacheMs);
+      expect(await remaining()).toBe(2);
+      // A hold through this node shows at once.
+      const bookingId = await draft();
+      await api.booking.hold.mutate({ bookingId, startsAt: slot, timeZone: 'America/Chicago' });
+      expect(await remaining()).toBe(1);
     });
   });
 

@@ -4,7 +4,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Request, type Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deserialize, serialize, transformer } from '../../shared/trpc-transformer.ts';
+import { deepFreeze, deserialize, serialize, transformer } from '../../shared/trpc-transformer.ts';
 import { trpcFastLane } from './trpc-fast-lane.ts';
 
 /**
@@ -24,13 +24,15 @@ const counted = t.procedure.use(async ({ ctx, path, next }) => {
   ctx.calls.push(path);
   return next();
 });
+/** An answer shared between calls (as `slots.list`'s cache shares its answer): its bytes are written once. */
+const sharedAnswer = deepFreeze({ date: '2027-03-13', slots: [{ startsAt: new Date('2027-03-13T14:00:00.000Z'), remaining: 1, available: true }] });
 const router = t.router({
   slots: t.router({
-    list: counted.input(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) })).query(({ input }) => ({
+    list: counted.input(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) })).query(({ input }) => input.date === sharedAnswer.date ? sharedAnswer : {
       date: input.date,
       slots: [{ startsAt: new Date(`${input.date}T14:00:00.000Z`), remaining: 2, available: true }],
       note: undefined,
-    })),
+    }),
     other: counted.query(() => 'other'),
   }),
   booking: t.router({
@@ -77,6 +79,9 @@ const startsAt = new Date('2027-03-12T15:00:00.000Z');
 const requests: Array<[string, boolean, string, RequestInit?]> = [
   ['single query', true, `/trpc/slots.list?input=${query(serialize({ date: '2027-03-12' }))}`],
   ['batch of one (the client link)', true, `/trpc/slots.list?batch=1&input=${query({ 0: serialize({ date: '2027-03-12' }) })}`],
+  ['a shared (frozen) answer', true, `/trpc/slots.list?input=${query(serialize({ date: '2027-03-13' }))}`],
+  ['the same shared answer again (its bytes kept)', true, `/trpc/slots.list?input=${query(serialize({ date: '2027-03-13' }))}`],
+  ['the shared answer in a batch of one', true, `/trpc/slots.list?batch=1&input=${query({ 0: serialize({ date: '2027-03-13' }) })}`],
   ['bad input', true, `/trpc/slots.list?input=${query(serialize({ date: '12/03/2027' }))}`],
   ['bad input in a batch', true, `/trpc/slots.list?batch=1&input=${query({ 0: serialize({ date: 'x' }) })}`],
   ['no input', true, '/trpc/slots.list'],

@@ -88,6 +88,8 @@ export function trpcFastLane<TRouter extends AnyTRPCRouter>(options: TrpcFastLan
     const ctx = options.createContext({ req, res });
     let input: unknown;
     let item: object;
+    /** What the procedure answered (undefined on an error). */
+    let answered: unknown;
     try {
       const data = await callProcedure({
         router: options.router,
@@ -98,6 +100,7 @@ export function trpcFastLane<TRouter extends AnyTRPCRouter>(options: TrpcFastLan
         signal: undefined,
         getRawInput: async () => (input = raw === undefined ? undefined : deserialize(raw)),
       });
+      answered = data;
       item = { result: { data } };
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
@@ -109,10 +112,25 @@ export function trpcFastLane<TRouter extends AnyTRPCRouter>(options: TrpcFastLan
     if (res.statusCode === 200) res.statusCode = getHTTPStatusCode(untransformed as never);
     res.setHeader('content-type', 'application/json');
     res.setHeader('vary', 'trpc-accept, accept');
-    const body = JSON.stringify(transformTRPCResponse(config, untransformed as never));
+    const body = bodyOf(untransformed, call.batch, answered);
     // One write with its length (compression drops the length when it compresses).
-    res.setHeader('content-length', Buffer.byteLength(body));
+    res.setHeader('content-length', body.length);
     res.end(body);
+  }
+
+  /**
+   * The answer's bytes. A frozen result (`deepFreeze`: it never changes, e.g.
+   * `slots.list`'s shared answer, decision 116) is written once and its bytes
+   * served again while the procedure keeps answering it.
+   */
+  const frozenBodies = new WeakMap<object, { single?: Buffer; batch?: Buffer }>();
+  function bodyOf(untransformed: object, batch: boolean, data: unknown): Buffer {
+    const write = () => Buffer.from(JSON.stringify(transformTRPCResponse(config, untransformed as never)));
+    if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return write();
+    let bodies = frozenBodies.get(data);
+    if (!bodies) frozenBodies.set(data, (bodies = {}));
+    const kind = batch ? 'batch' : 'single';
+    return (bodies[kind] ??= write());
   }
 
   return (req, res, next) => {

@@ -37,7 +37,7 @@ import {
   type BookingRow,
   type PaymentRow,
 } from './repository.ts';
-import { assertBookableSlot } from './slots.ts';
+import { assertBookableSlot, slotsChanged } from './slots.ts';
 import { assignAfterMove, assignOnConfirm, cachedWorkingHours, capacityAt, capacityFrom, workingHours } from '../availability/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { DomainError } from '../../errors.ts';
@@ -278,6 +278,7 @@ export async function holdSlot(
   if (held === 'not_found') throw notFound();
   if (held === 'locked') throw new DomainError('CONFLICT', bookingLockedMessage);
   if (held === 'full') throw new DomainError('CONFLICT', slotTakenMessage);
+  slotsChanged();
   return { startsAt, holdExpiresAt };
 }
 
@@ -404,6 +405,7 @@ export async function moveBooking(
   if (!(await slotHasRoom(tx, deps, startsAt, row.id))) throw new DomainError('CONFLICT', slotTakenMessage);
   // A new SEQUENCE so calendars replace the entry they hold (RFC 5546 §2.1.4).
   await updateBooking(tx, row.id, { startsAt, reminderSentAt: null, calendarSequence: row.calendarSequence + 1 });
+  slotsChanged();
   await writeAudit(tx, {
     ...actor,
     action: 'booking.rescheduled',
@@ -434,6 +436,7 @@ export async function cancelBookingRecord(
 }
 
 function cancelRow(tx: DbOrTx, deps: Pick<Deps, 'now'>, row: BookingRow, reason: string, actor: Actor, data: Record<string, unknown> = {}) {
+  slotsChanged();
   // A new SEQUENCE: the customer's calendar replaces its entry with the cancelled one (RFC 5546 §2.1.4).
   return transition(
     tx,

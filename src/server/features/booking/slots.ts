@@ -6,6 +6,7 @@ import {
 } from '../../../shared/booking.ts';
 import { isSlotBoundary, slotBoundariesBetween, type NotaryHours } from '../../../shared/availability.ts';
 import { businessSlotsOnDate, dayBounds, isBusinessSlotStart } from '../../../shared/time.ts';
+import { deepFreeze } from '../../../shared/trpc-transformer.ts';
 import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { takenBetween } from './repository.ts';
@@ -64,20 +65,68 @@ function notaryGrid(date: string, timeZone: string): Date[] {
 }
 
 /**
- * The slots falling on `date` in the visitor's zone, each with its remaining
- * capacity: the notaries working it minus its bookings, or — before any notary
- * has hours — business hours at BOOKING_SLOT_CAPACITY. Slots that are past,
- * inside the notice, beyond the window or that nobody works are left out
- * rather than shown as unavailable.
+ * The answer of `listSlots` per database and (date, zone), shared for up to
+ * `slotsCacheMs` (decision 116): the busiest public call then costs no query.
+ * A hold, move or cancellation made through this node drops every entry at
+ * once (`slotsChanged`); one made on another node shows within `slotsCacheMs`
+ * — a list is a view, the hold's own statement under the slot's lock is what
+ * decides. An entry also ends when the clock (`deps.now`) has moved by as much,
+ * or the notaries' hours read (`cachedWorkingHours`) is a newer one.
  */
+export const slotsCacheMs = 1_000;
+const slotsCacheMaxEntries = 1_000;
+let slotsEpoch = 0;
+interface SlotsEntry {
+  at: number;
+  nowAt: number;
+  epoch: number;
+  hours: NotaryHours[] | null;
+  view: Promise<SlotsListView>;
+}
+const slotsCache = new WeakMap<Db, Map<string, SlotsEntry>>();
+
+/** Bookings changed on this node: the next list reads them again. */
+export function slotsChanged(): void {
+  slotsEpoch++;
+}
+
 export async function listSlots(
   deps: Pick<Deps, 'config' | 'now'>,
   /** The database, not a transaction: the capacity query is prepared on it. */
   db: Db,
   { date, timeZone }: { date: string; timeZone: string },
 ): Promise<SlotsListView> {
-  const { earliest, latest } = bookableRange(deps);
   const hours = await cachedWorkingHours(db);
+  let entries = slotsCache.get(db);
+  if (!entries) slotsCache.set(db, (entries = new Map()));
+  const key = `${date}|${timeZone}`;
+  const at = Date.now();
+  const nowAt = deps.now().getTime();
+  const hit = entries.get(key);
+  if (hit && hit.epoch === slotsEpoch && hit.hours === hours && at - hit.at < slotsCacheMs && nowAt >= hit.nowAt && nowAt - hit.nowAt < slotsCacheMs) return hit.view;
+  // Frozen: every caller shares it, and its wire form is written once (`serialize`).
+  const view = readSlots(deps, db, hours, { date, timeZone }).then(deepFreeze);
+  if (!hit && entries.size >= slotsCacheMaxEntries) entries.delete(entries.keys().next().value!);
+  const entry: SlotsEntry = { at, nowAt, epoch: slotsEpoch, hours, view };
+  entries.set(key, entry);
+  view.catch(() => entries.get(key) === entry && entries.delete(key));
+  return view;
+}
+
+/**
+ * The slots falling on `date` in the visitor's zone, each with its remaining
+ * capacity: the notaries working it minus its bookings, or — before any notary
+ * has hours — business hours at BOOKING_SLOT_CAPACITY. Slots that are past,
+ * inside the notice, beyond the window or that nobody works are left out
+ * rather than shown as unavailable.
+ */
+async function readSlots(
+  deps: Pick<Deps, 'config' | 'now'>,
+  db: Db,
+  hours: NotaryHours[] | null,
+  { date, timeZone }: { date: string; timeZone: string },
+): Promise<SlotsListView> {
+  const { earliest, latest } = bookableRange(deps);
   const grid = hours ? notaryGrid(date, timeZone) : slotStartsOnDate(date, timeZone);
   const starts = grid.filter((s) => s >= earliest && s <= latest && (!hours || capacityFrom(hours, deps, s) > 0));
   if (starts.length === 0) return { date, timeZone, slots: [] };
