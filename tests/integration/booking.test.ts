@@ -192,13 +192,16 @@ describe.each(dbKinds)('booking API (%s)', (kind) => {
       const slot = chicago('2027-03-17', '11:00');
       const remaining = async () =>
         (await api.slots.list.query({ date: '2027-03-17', timeZone: 'America/Chicago' })).slots.find((s) => s.startsAt.getTime() === slot.getTime())!.remaining;
+      await app.deps.db.delete(bookings).where(eq(bookings.startsAt, slot)); // a retry starts clean
       const started = Date.now();
       expect(await remaining()).toBe(3);
       // Another node's booking: written to the database, not through this node's service.
       await app.deps.db.insert(bookings).values({ reference: 'NOTARY-CACHE001', status: 'confirmed', startsAt: slot, timeZone: 'America/Chicago', priceCents: 2500 });
+      const asked = Date.now();
       const shared = await remaining();
-      // On a machine so loaded that the two reads took longer than the cache lives, the second read is a fresh one.
-      expect(shared).toBe(Date.now() - started < slotsCacheMs ? 3 : 2);
+      // Asked within the second, the shared answer; later (a machine too loaded), either.
+      if (asked - started < slotsCacheMs) expect(shared).toBe(3);
+      else expect([2, 3]).toContain(shared);
       // A second later by the clock, the list is read again.
       app.deps.now = () => new Date(now.getTime() + slotsCacheMs);
       expect(await remaining()).toBe(2);
