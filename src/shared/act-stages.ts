@@ -45,6 +45,7 @@ export const actTexts = {
   abroadStatement:
     'I confirm that the document is to be filed with or relates to a matter before a public official or court, governmental entity or other entity subject to the jurisdiction of the United States, or involves property located in the United States or a transaction substantially connected with the United States; and that making the statement or signing the document is not prohibited by the country where the signer is located.',
   confirmAbroad: 'Confirm the act is allowed',
+  abroadWaiting: 'You are outside the United States: the notary confirms the document may be notarized for a signer abroad before you sign.',
 } as const;
 
 export const actStageMessages = {
