@@ -507,12 +507,22 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
     const adopt = () => call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
     expect(await adopt()).toMatchObject({ status: 412, message: actStageMessages.abroadNotConfirmed });
+    // The manage page and the console read the same stage; office staff see the signer's identity status (not the ID's details).
+    const stages = async () => ({
+      manage: ((await call('manageBooking.get', { token: b.token }, { type: 'query' })).data as { actStage: string }).actStage,
+      console: ((await call('console.bookings.get', { bookingId: b.bookingId }, { cookie: cookies.staff, type: 'query' })).data as { session: { actStage: string } }).session.actStage,
+    });
+    expect(await stages()).toEqual({ manage: 'location_and_consent', console: 'location_and_consent' });
+    expect((await call('console.bookings.get', { bookingId: b.bookingId }, { cookie: cookies.staff, type: 'query' })).data).toMatchObject({
+      session: { identity: { credentialAnalysis: true, kba: 'passed', notaryConfirmed: true } },
+    });
     // Only the booking's notary confirms (another notary, office staff: refused; the signer has no such call).
     expect((await confirmAbroad(cookies.notary2)).status).toBe(403);
     expect((await confirmAbroad(cookies.staff)).status).toBe(403);
     const confirmed = await confirmAbroad(cookies.notary);
     expect(confirmed).toMatchObject({ status: 200, data: { stage: 'signing', abroadConfirmed: true } });
     expect((await confirmAbroad(cookies.notary)).status).toBe(200);
+    expect(await stages()).toEqual({ manage: 'signing', console: 'signing' });
     const trail = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, b.bookingId), eq(auditLog.action, 'act.confirmAbroad')));
     // Once, by the notary, with the statement confirmed and the stages it moved between.
     expect(trail).toHaveLength(1);
