@@ -75,6 +75,11 @@ export async function loadActFacts(db: DbOrTx, bookingId: string, kbaFreshnessHo
   return { stage, kbaPassed };
 }
 
+/** A file the customer marked as supporting at upload (the same mark the notary sets in the room). */
+export async function markSupporting(db: DbOrTx, bookingId: string, documentId: string, at: Date): Promise<void> {
+  await db.insert(notarialDocuments).values({ bookingId, documentId, supportingAt: at }).onConflictDoUpdate({ target: notarialDocuments.documentId, set: { supportingAt: at } });
+}
+
 /** Locks the booking's row (the act's transitions and cancelling serialise on it). */
 export async function lockBookingForAct(tx: DbOrTx, bookingId: string): Promise<boolean> {
   const rows = await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, bookingId)).for('update');

@@ -106,6 +106,18 @@ export function actChanged(deps: Deps, bookingId: string, kind: ActChangeKind = 
   }
 }
 
+// ---- Supporting files -------------------------------------------------------------------
+
+/**
+ * The customer marks a file as supporting when uploading it (an ID photo, a
+ * reference copy): the same mark the notary sets in the room — shown, never
+ * signed, sealed, journaled or charged, never waited for by Finish. Inside
+ * the upload's transaction (the booking is still editable, so no act yet).
+ */
+export async function markSupportingAtUpload(tx: Tx, deps: Pick<Deps, 'now'>, input: { bookingId: string; documentId: string }): Promise<void> {
+  await repo.markSupporting(tx, input.bookingId, input.documentId, deps.now());
+}
+
 // ---- The signer's location and consent, the oath --------------------------------------
 
 const usStates = new Set(
