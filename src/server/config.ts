@@ -84,7 +84,7 @@ const configSchema = z.object({
   BOOKING_EXTRA_DOCUMENT_FEE_CENTS: z.coerce.number().int().min(0).default(0),
   /**
    * The most a notary may charge for one act, by commissioning state, in cents, as JSON
-   * ({"Florida":2500}); replaces the default table (docs/product.md §12.7, decision 108).
+   * ({"Florida":2500}); replaces the default table (docs/product.md §12.11, decision 108).
    * A state absent from it has no cap beyond what the customer paid.
    */
   NOTARY_MAX_FEE_CENTS_BY_STATE: z.preprocess(

@@ -310,7 +310,7 @@ export async function visibleDocuments(db: DbOrTx, bookingId: string) {
     .orderBy(asc(documents.createdAt), asc(documents.id));
 }
 
-/** The documents to notarize: the price counts them (a supporting file is never charged, docs/product.md §12.6). */
+/** The documents to notarize: the price counts them (a supporting file is never charged, docs/product.md §12.10). */
 export async function countStoredDocuments(db: DbOrTx, bookingId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
