@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCommissionState } from '../shared/commission-zones.ts';
 
 /**
  * Every environment variable the server reads, validated once at start-up.
@@ -13,6 +14,20 @@ const boolean = (fallback: boolean) =>
     (value) => (value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase())),
     z.boolean(),
   );
+
+/**
+ * The default maximum fee per remote notarial act by commissioning state, in cents (decision
+ * 108): the statutory figures we know; states not listed (Iowa among them) set no maximum here.
+ * A business must check its notaries' states and set NOTARY_MAX_FEE_CENTS_BY_STATE.
+ */
+export const defaultMaxFeeCentsByState: Record<string, number> = {
+  Florida: 2500,
+  Indiana: 2500,
+  Minnesota: 2500,
+  Ohio: 3000,
+  Texas: 2500,
+  Virginia: 2500,
+};
 
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -67,6 +82,26 @@ const configSchema = z.object({
 
   BOOKING_BASE_FEE_CENTS: z.coerce.number().int().min(50).default(2500),
   BOOKING_EXTRA_DOCUMENT_FEE_CENTS: z.coerce.number().int().min(0).default(0),
+  /**
+   * The most a notary may charge for one act, by commissioning state, in cents, as JSON
+   * ({"Florida":2500}); replaces the default table (docs/product.md §12.11, decision 108).
+   * A state absent from it has no cap beyond what the customer paid.
+   */
+  NOTARY_MAX_FEE_CENTS_BY_STATE: z.preprocess(
+    (value) => {
+      if (value === undefined || value === '') return defaultMaxFeeCentsByState;
+      try {
+        return JSON.parse(String(value));
+      } catch {
+        return value;
+      }
+    },
+    z.record(
+      z.string().refine(isCommissionState),
+      z.number({ error: 'each maximum is a whole number of cents (e.g. 2500 for $25)' }).int().min(0).max(1_000_000),
+      { error: 'a JSON object of US state names, as on the commission, to cents, e.g. {"Florida":2500}' },
+    ),
+  ),
   BOOKING_SLOT_CAPACITY: z.coerce.number().int().min(1).default(3),
   BOOKING_HOLD_MINUTES: z.coerce.number().int().min(1).default(15),
   BOOKING_MIN_NOTICE_MINUTES: z.coerce.number().int().min(0).default(60),

@@ -41,6 +41,11 @@ export const actTexts = {
   administerOath: 'Administer oath',
   swear: 'I swear',
   affirm: 'I affirm',
+  /** RULONA (2018) §14A, Iowa Code 9B.14A: what the notary confirms for a signer outside the US (decision 106). */
+  abroadStatement:
+    'I confirm that the document is to be filed with or relates to a matter before a public official or court, governmental entity or other entity subject to the jurisdiction of the United States, or involves property located in the United States or a transaction substantially connected with the United States; and that making the statement or signing the document is not prohibited by the country where the signer is located.',
+  confirmAbroad: 'Confirm the act is allowed',
+  abroadWaiting: 'You are outside the United States: the notary confirms the document may be notarized for a signer abroad before you sign.',
 } as const;
 
 export const actStageMessages = {
@@ -50,6 +55,8 @@ export const actStageMessages = {
   consentRequired: 'The signer must first say where they are and consent to sign electronically.',
   oathRequired: 'A jurat needs the oath or affirmation first: press “Administer oath” and wait for the signer’s answer.',
   oathNotAsked: 'The notary has not asked for an oath.',
+  abroadNotConfirmed: 'The signer is outside the United States: the notary must first confirm the act is allowed for a signer abroad.',
+  notAbroad: 'The signer has not said they are outside the United States.',
   finished: 'This session has ended.',
 } as const;
 

@@ -74,6 +74,12 @@ export const uploadInterruptedMessage = (file: string) =>
   `${file} was interrupted because the server is restarting. Nothing was kept. Please upload it again.`;
 export const uploadLinkInvalidMessage = 'This upload link is invalid or has expired.';
 export const noDocumentsMessage = 'Please upload at least one document before continuing.';
+/** Supporting files (an ID photo, a reference copy) are shown to the notary but not notarized: a booking needs one document to notarize. */
+export const onlySupportingMessage = 'Please upload at least one document to notarize: supporting files are shown to the notary but not notarized.';
+/** The wizard's mark on a file at upload (docs/product.md §12.10). */
+export const supportingFileLabel = 'Supporting file — an ID photo or a reference copy; shown to the notary, not notarized';
+/** Whether a booking has a document to notarize (supporting files do not count). */
+export const hasDocumentToNotarize = (documents: readonly { supporting: boolean }[]): boolean => documents.some((d) => !d.supporting);
 export const tooManyDocumentsMessage = `You can upload at most ${maxDocumentsPerBooking} documents.`;
 
 // ---- Messages for the other refusals -------------------------------------

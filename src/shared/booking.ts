@@ -61,6 +61,8 @@ export const createUploadInput = z.object({
   sizeBytes: z.number().int().min(0),
   /** What the browser declared; informational only, the bytes decide. */
   contentType: z.string().max(255).default(''),
+  /** The customer marks it supporting (an ID photo, a reference copy): shown to the notary, never notarized or charged. */
+  supporting: z.boolean().default(false),
 });
 export const removeDocumentInput = z.object({ bookingId: bookingIdSchema, documentId: documentIdSchema });
 
@@ -73,6 +75,8 @@ export interface DocumentView {
   contentType: AcceptedContentType;
   /** 'skipped' when no scanner is configured; an 'infected' document blocks payment. */
   scanStatus: 'unscanned' | 'clean' | 'infected' | 'skipped';
+  /** A supporting file (marked at upload, or by the notary in the room): never sealed, journaled or charged. */
+  supporting: boolean;
 }
 
 export interface ContactView {

@@ -21,3 +21,8 @@ const zones: Record<string, string> = {
 export function commissionStateTimeZone(state: string): string | null {
   return zones[state.trim()] ?? null;
 }
+
+/** Whether `state` is a commissioning state we know by name (as the notary's profile spells it). */
+export function isCommissionState(state: string): boolean {
+  return Object.hasOwn(zones, state);
+}

@@ -23,6 +23,13 @@ export type BookingListInput = z.input<typeof bookingListInput>;
 /** Bookings the console shows on one page. */
 export const bookingPageSize = 50;
 
+/** A notary's past appointments (before today, their zone), most recent first; `after` is the previous page's `next`. */
+export const pastAppointmentsInput = z.object({
+  after: z.string().regex(bookingCursorPattern, invalidPageLinkMessage).nullish(),
+});
+/** Past appointments on one page. */
+export const pastAppointmentsPageSize = 20;
+
 export const consoleBookingIdInput = z.object({ bookingId: z.uuid() });
 export const assignNotaryInput = z.object({ bookingId: z.uuid(), notaryId: z.uuid().nullable() });
 export const markOutcomeInput = z.object({ bookingId: z.uuid(), outcome: z.enum(['completed', 'no_show', 'not_completed']), reason: z.string().trim().max(1000).optional() });

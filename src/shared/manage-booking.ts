@@ -1,3 +1,4 @@
+import type { ActStage } from './act-stages.ts';
 import { z } from 'zod';
 import type { BookingStatus } from './booking.ts';
 import { formatUsd } from './money.ts';
@@ -52,4 +53,6 @@ export interface ManageBookingView {
   canJoinSession: boolean;
   /** When that button goes live (null: no session to join). */
   sessionOpensAt: Date | null;
+  /** The act's stage as the server derives it: the same one the room and the console show (decision 073). */
+  actStage: ActStage;
 }

@@ -172,6 +172,8 @@ export interface ActView {
   stage: ActStage;
   signerLocation: string | null;
   consentGiven: boolean;
+  /** A signer outside the US: the notary has confirmed RULONA's conditions (decision 106). */
+  abroadConfirmed: boolean;
   oathRequested: boolean;
   oathKind: 'swear' | 'affirm' | null;
 }

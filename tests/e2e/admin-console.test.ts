@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actStageLabels } from '../../src/shared/act-stages.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { bookings, contactMessages, customers, documents, notarialDocuments, notaryProfiles, payments } from '../../src/server/db/schema.ts';
@@ -46,6 +47,7 @@ async function seed(dataDir: string) {
   const mine = await book('Grace', new Date(Math.ceil((Date.now() + 3 * hour) / (30 * 60_000)) * 30 * 60_000), null);
   const theirs = await book('Alan', new Date(Math.ceil((Date.now() + 5 * hour) / (30 * 60_000)) * 30 * 60_000), users.otherNotary.id);
   // 60 past appointments, completed, two to the same hour each: more than one page of the console's list.
+  // The notary had the first 25: more than one page of their past appointments (20 a page).
   const [pager] = await deps.db.insert(customers).values({ firstName: 'Paige', lastName: 'Pager', email: 'paige@example.com' }).returning();
   await deps.db.insert(bookings).values(
     Array.from({ length: 60 }, (_, i) => ({
@@ -54,6 +56,7 @@ async function seed(dataDir: string) {
       startsAt: new Date(Math.floor(Date.now() / hour) * hour - (24 + Math.floor(i / 2)) * hour),
       priceCents: 2500,
       customerId: pager!.id,
+      notaryId: i < 25 ? users.notary.id : null,
     })),
   );
   // Alan's act already happened: paid, and his document sealed (the console's refund-with-reason case).
@@ -313,7 +316,23 @@ describe('staff console', () => {
       await page.getByRole('link', { name: /PDT|PST/ }).first().click();
       await page.getByRole('link', { name: 'Grace deed.pdf' }).waitFor();
       await page.getByRole('link', { name: 'Start session' }).waitFor();
+      // The act's stage and the signer's identity status, as the server says.
+      expect(await page.getByTestId('act-stage').textContent()).toBe(`Act: ${actStageLabels.waiting}`);
+      expect(await page.getByTestId('signer-identity').textContent()).toContain('Not verified yet');
       expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: '← My appointments' }).click();
+      // Past appointments stay reachable after the day ends: their own, 20 a page.
+      const past = page.getByTestId('past-appointments');
+      await expect.poll(() => past.getByRole('listitem').count(), { timeout: 15_000 }).toBe(20);
+      expect(await past.getByText(/NOTARY-PAGE/).count()).toBe(20);
+      await page.getByRole('button', { name: 'Older' }).click();
+      await expect.poll(() => past.getByRole('listitem').count(), { timeout: 15_000 }).toBe(5);
+      expect(await page.getByRole('button', { name: 'Older' }).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Newer' }).click();
+      await expect.poll(() => past.getByRole('listitem').count(), { timeout: 15_000 }).toBe(20);
+      await past.getByRole('link').first().click();
+      await page.getByTestId('act-stage').waitFor();
       await page.getByRole('link', { name: '← My appointments' }).click();
       await expect.poll(() => page.getByTestId('new-appointments').count(), { timeout: 10_000 }).toBe(0);
       expect((await page.request.get(`${url}/api/staff/documents/${seeded.mine.document.id}`)).status()).toBe(200);

@@ -1,3 +1,4 @@
+import { supportingFileLabel } from '../../src/shared/booking-rules.ts';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,9 +28,18 @@ async function uploadDocuments(page: Page) {
   await stepHeading(page, 'Upload Documents').waitFor();
   await page.getByLabel('Choose files').setInputFiles([pdf, png]);
   await expect.poll(() => page.getByRole('button', { name: /^Remove sample\.(pdf|png)$/ }).count()).toBe(2);
+  // The photo is a supporting file: shown to the notary, not notarized (nor charged).
+  await page.getByRole('checkbox', { name: `${supportingFileLabel} (sample.png)` }).check();
   await page.getByRole('button', { name: 'Continue to Booking' }).click();
   await stepHeading(page, 'Select Date & Time').waitFor();
   await toastWith(page, '2 document(s) uploaded successfully!').waitFor();
+  const bookingId = new URL(page.url()).searchParams.get('booking')!;
+  const view = await page.request.get(`/trpc/booking.get?input=${encodeURIComponent(JSON.stringify({ json: { bookingId } }))}`);
+  const documents = ((await view.json()) as { result: { data: { json: { documents: { name: string; supporting: boolean }[] } } } }).result.data.json.documents;
+  expect(documents.map((d) => [d.name, d.supporting])).toEqual([
+    ['sample.pdf', false],
+    ['sample.png', true],
+  ]);
 }
 
 async function chooseSlot(page: Page) {

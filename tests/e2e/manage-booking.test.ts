@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { kbaLabels, kbaMessages, noneOfTheAbove } from '../../src/shared/kba.ts';
 import { manageMessages } from '../../src/shared/manage-booking.ts';
+import { actStageLabels } from '../../src/shared/act-stages.ts';
 import { addDays, localDateOf, parseIsoDate, toIsoDate } from '../../src/shared/time.ts';
 import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
 import { confirmedBookingWithManageLink } from './bookings.ts';
@@ -49,6 +50,8 @@ describe('booking page from the manage link', () => {
     expect(await page.getByTestId('booking-time').textContent()).toMatch(/at \d{1,2}:\d{2} (AM|PM) \(Central (Standard|Daylight) Time\)$/);
     await page.getByRole('listitem').filter({ hasText: 'lease-agreement.pdf' }).waitFor();
     await page.getByText(manageMessages.refundPolicy).waitFor();
+    // The act's stage, the same label the room and the console show.
+    expect(await page.getByTestId('act-stage').textContent()).toBe(actStageLabels.waiting);
     expect(await axeViolations(page)).toEqual([]);
 
     // The document downloads through the authorised handler.

@@ -15,7 +15,8 @@ import {
   unsupportedFileMessage,
   uploadLinkInvalidMessage,
 } from '../../src/shared/booking.ts';
-import { documents } from '../../src/server/db/schema.ts';
+import { documents, notarialDocuments } from '../../src/server/db/schema.ts';
+import { incompleteStepsMessage } from '../../src/server/features/payments/service.ts';
 import { confirmBooking } from '../../src/server/features/booking/service.ts';
 import { receiveUpload, recordScanResult } from '../../src/server/features/documents/service.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
@@ -131,6 +132,32 @@ describe.each(dbKinds)('document uploads (%s)', (kind) => {
     expect(view.documents.map((d) => d.name)).toEqual(cases.map((c) => c[0]));
     // Base fee plus two extra documents at the configured 5.00 each, computed on the server.
     expect(view.priceCents).toBe(3500);
+  });
+
+  it('a file the customer marks as supporting at upload is the act’s supporting file: shown, never charged, and not enough on its own to pay', async () => {
+    const bookingId = await draft();
+    const photo = fixture('sample.jpg');
+    const { uploadUrl, documentId } = await api.documents.createUpload.mutate({ bookingId, fileName: 'my id.jpg', sizeBytes: photo.length, contentType: 'image/jpeg', supporting: true });
+    expect((await putBytes(app.url, uploadUrl, photo)).status).toBe(201);
+    let view = await api.booking.get.query({ bookingId });
+    expect(view.documents).toMatchObject([{ id: documentId, supporting: true }]);
+    // The same mark the notary sets in the room: the act never seals or waits for it.
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, documentId));
+    expect(act!.supportingAt).toEqual(now);
+    // Supporting files alone are not a notarization: the payment step is refused.
+    await api.booking.hold.mutate({ bookingId, startsAt: chicago('2027-03-12', '11:00'), timeZone: 'America/Chicago' });
+    await api.booking.saveContact.mutate({ bookingId, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '(515) 555-0100' });
+    expect((await api.booking.get.query({ bookingId })).status).toBe('awaiting_payment');
+    expect(await rejectionOf(api.payments.createIntent.mutate({ bookingId }))).toMatchObject({ message: incompleteStepsMessage });
+    // A document to notarize is charged; the supporting file is not (base fee only, not base + 5.00).
+    const pdf = fixture('sample.pdf');
+    expect((await upload(bookingId, 'affidavit.pdf', pdf)).status).toBe(201);
+    view = await api.booking.get.query({ bookingId });
+    expect(view.documents.map((d) => d.supporting)).toEqual([true, false]);
+    expect(view.priceCents).toBe(2500);
+    expect((await upload(bookingId, 'deed.pdf', pdf)).status).toBe(201);
+    expect((await api.booking.get.query({ bookingId })).priceCents).toBe(3000);
+    expect((await api.payments.createIntent.mutate({ bookingId })).amountCents).toBe(3000);
   });
 
   it('refuses an image over 50 megapixels (a 17 KB decompression bomb) and an encrypted PDF, keeping nothing', async () => {

@@ -18,7 +18,7 @@ import { verificationLinkPattern, verifyMessages } from '../../src/shared/verifi
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
 import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
-import { actStageMessages } from '../../src/shared/act-stages.ts';
+import { actStageMessages, actTexts } from '../../src/shared/act-stages.ts';
 import { finishBlocker } from '../../src/server/features/notarial-act/service.ts';
 import { notaryProfiles } from '../../src/server/db/schema.ts';
 import { generateTestCertificate } from '../../src/server/features/notarial-act/certificates.ts';
@@ -380,7 +380,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
   });
 
   /** A booking whose document is placed and signed, identity confirmed, a recording running: ready to seal. */
-  async function readyToSeal(who: TestStaffUser = notary) {
+  async function readyToSeal(who: TestStaffUser = notary, location = 'IA') {
     const b = await confirmedBooking(app.deps);
     await assign(b.bookingId, who.id);
     cookies.notary = await who.sessionCookie();
@@ -389,8 +389,9 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
     await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/${b.documentId}.webm` });
     await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
-    expect((await call('manageAct.giveConsent', { token: b.token, location: 'Outside the United States: Canada', consent: true })).status).toBe(200);
+    expect((await call('manageAct.giveConsent', { token: b.token, location, consent: true })).status).toBe(200);
     expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    if (location.startsWith(actTexts.outsideUs)) expect((await call('act.confirmAbroad', { bookingId: b.bookingId }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
     await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
     return b;
@@ -458,6 +459,93 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const [booking] = await app.deps.db.select({ priceCents: bookings.priceCents }).from(bookings).where(eq(bookings.id, b.bookingId));
     const fees = (await journalOf(b.bookingId)).map((e) => (e as unknown as { feeCents: number }).feeCents);
     expect(fees).toEqual([booking!.priceCents, 0]);
+  });
+
+  it('the state’s maximum fee per act caps each journal entry; the session’s fee is attributed in order and never exceeded', async () => {
+    const b = await readyToSeal();
+    await app.deps.db.update(bookings).set({ priceCents: 5000 }).where(eq(bookings.id, b.bookingId));
+    const docs = [];
+    for (const name of ['second.pdf', 'third.pdf']) {
+      const [doc] = await app.deps.db
+        .insert(documents)
+        .values({ bookingId: b.bookingId, originalName: name, contentType: 'application/pdf', sizeBytes: samplePdf.length, storageKey: `${b.bookingId}/${name}`, status: 'stored', scanStatus: 'skipped' })
+        .returning();
+      await app.deps.storage.put(doc!.storageKey, Readable.from(samplePdf), { contentType: 'application/pdf' });
+      await call('act.place', { bookingId: b.bookingId, documentId: doc!.id, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+      await call('manageAct.adoptSignature', { token: b.token, documentId: doc!.id, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
+      docs.push(doc!.id);
+    }
+    const table = app.deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE;
+    // Iowa (the notary's commission) capped at $20 for this test: $50 paid for three acts records 20 + 20 + 10.
+    app.deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE = { ...table, Iowa: 2000 };
+    try {
+      for (const documentId of [b.documentId, ...docs]) {
+        expect((await call('act.seal', { bookingId: b.bookingId, documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
+      }
+    } finally {
+      app.deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE = table;
+    }
+    const fees = (await journalOf(b.bookingId)).map((e) => (e as unknown as { feeCents: number }).feeCents);
+    expect(fees).toEqual([2000, 2000, 1000]);
+  });
+
+  it('a signer abroad (RULONA): signing waits for the notary’s confirmation, which is on the act’s audit trail and in the journal entry', async () => {
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, notary.id);
+    cookies.notary = await notary.sessionCookie();
+    await submit(b.token, 'Grace Hopper');
+    await kbaPassed(app.deps, b.bookingId);
+    const identity = await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' });
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/abroad.webm` });
+    await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
+    const confirmAbroad = (cookie: string) => call('act.confirmAbroad', { bookingId: b.bookingId }, { cookie });
+    // Nothing to confirm while the signer has not said they are abroad.
+    expect(await confirmAbroad(cookies.notary)).toMatchObject({ status: 412, message: actStageMessages.notAbroad });
+    const answered = await call('manageAct.giveConsent', { token: b.token, location: 'Outside the United States: France', consent: true });
+    // The act stays at "location and consent": the notary sees the country and has not confirmed.
+    expect(answered.data).toMatchObject({ stage: 'location_and_consent', signerLocation: 'Outside the United States: France', consentGiven: true, abroadConfirmed: false });
+    await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    const adopt = () => call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
+    expect(await adopt()).toMatchObject({ status: 412, message: actStageMessages.abroadNotConfirmed });
+    // The manage page and the console read the same stage; office staff see the signer's identity status (not the ID's details).
+    const stages = async () => ({
+      manage: ((await call('manageBooking.get', { token: b.token }, { type: 'query' })).data as { actStage: string }).actStage,
+      console: ((await call('console.bookings.get', { bookingId: b.bookingId }, { cookie: cookies.staff, type: 'query' })).data as { session: { actStage: string } }).session.actStage,
+    });
+    expect(await stages()).toEqual({ manage: 'location_and_consent', console: 'location_and_consent' });
+    expect((await call('console.bookings.get', { bookingId: b.bookingId }, { cookie: cookies.staff, type: 'query' })).data).toMatchObject({
+      session: { identity: { credentialAnalysis: true, kba: 'passed', notaryConfirmed: true } },
+    });
+    // Only the booking's notary confirms (another notary, office staff: refused; the signer has no such call).
+    expect((await confirmAbroad(cookies.notary2)).status).toBe(403);
+    expect((await confirmAbroad(cookies.staff)).status).toBe(403);
+    const confirmed = await confirmAbroad(cookies.notary);
+    expect(confirmed).toMatchObject({ status: 200, data: { stage: 'signing', abroadConfirmed: true } });
+    expect((await confirmAbroad(cookies.notary)).status).toBe(200);
+    expect(await stages()).toEqual({ manage: 'signing', console: 'signing' });
+    const trail = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, b.bookingId), eq(auditLog.action, 'act.confirmAbroad')));
+    // Once, by the notary, with the statement confirmed and the stages it moved between.
+    expect(trail).toHaveLength(1);
+    expect(trail[0]).toMatchObject({ actorType: 'staff', actorId: notary.id, data: { from: 'location_and_consent', to: 'signing', statement: actTexts.abroadStatement } });
+    const [sessionRow] = await app.deps.db.select().from(notarySessions).where(eq(notarySessions.bookingId, b.bookingId));
+    expect(sessionRow).toMatchObject({ abroadConfirmedBy: notary.id, abroadConfirmedAt: clock });
+    expect((await adopt()).status).toBe(200);
+    await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
+    expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
+    const [entry] = (await journalOf(b.bookingId)) as unknown as JournalActData[];
+    expect(entry).toMatchObject({ signerLocation: 'Outside the United States: France', abroadConfirmation: { confirmedBy: notary.id, confirmedAt: clock.toISOString(), statement: actTexts.abroadStatement } });
+  });
+
+  it('identity questions are one of the act’s facts: a pass no longer fresh (the booking moved) stops signing and sealing', async () => {
+    const b = await readyToSeal();
+    await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    const [booking] = await app.deps.db.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, b.bookingId));
+    await app.deps.db.update(bookings).set({ startsAt: new Date(booking!.startsAt!.getTime() + 3 * 86_400_000) }).where(eq(bookings.id, b.bookingId));
+    const adopt = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
+    expect(adopt).toMatchObject({ status: 412, message: kbaMessages.notaryPending });
+    expect(await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actMessages.identityFirst });
+    await app.deps.db.update(bookings).set({ startsAt: booking!.startsAt }).where(eq(bookings.id, b.bookingId));
+    expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(200);
   });
 
   it('the certificate is dated in the commissioning state’s zone, not the notary’s console zone', async () => {

@@ -8,6 +8,7 @@ import { queryRows } from '../../src/server/db/client.ts';
 import { matchingIds } from '../../src/server/features/console/repository.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { consolePages, homePathFor } from '../../src/shared/staff.ts';
+import { actStages } from '../../src/shared/act-stages.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { createStaffUser, trpcHttp, type TestStaffUser } from '../helpers/staff.ts';
@@ -23,7 +24,7 @@ const publicProcedures = ['staff.me', 'staff.login', 'staff.invitation', 'staff.
 const sessionOnly = ['staff.logout', 'staff.totp.verify', 'staff.totp.begin', 'staff.totp.confirm'];
 const everyRole = [...sessionOnly, 'staff.totp.disable', 'staff.account.updateProfile', 'staff.account.changePassword', 'console.bookings.get', 'console.bookings.markOutcome'];
 /** What each role may call; anything else must answer FORBIDDEN. */
-const notaryOnly = ['console.appointments', 'console.newAppointments'];
+const notaryOnly = ['console.appointments', 'console.pastAppointments', 'console.newAppointments'];
 /** Working hours: notaries (their own) and admins (anyone's), never office staff. */
 const hoursOf = (path: string) => path.startsWith('console.availability.');
 const allowedFor = {
@@ -181,6 +182,40 @@ describe.each(dbKinds)('staff access control (%s)', (kind) => {
     expect(appointments.find((a) => a.id === mine.id)!.customer.phone).toBe('(515) 555-0100');
     expect((await trpcHttp(app.url, 'console.bookings.get', { type: 'query', cookie: cookies.notary, input: { bookingId: theirs.id } })).status).toBe(403);
     expect((await trpcHttp(app.url, 'console.bookings.get', { type: 'query', cookie: cookies.notary, input: { bookingId: mine.id } })).status).toBe(200);
+  });
+
+  it('a notary’s past appointments stay reachable after the day ends: only their own, before today, most recent first, a page at a time', async () => {
+    type Page = { appointments: { id: string; startsAt: string; actStage: string }[]; next: string | null };
+    const past = async (after?: string | null) => {
+      const res = await trpcHttp(app.url, 'console.pastAppointments', { type: 'query', cookie: cookies.notary, input: { after } });
+      expect(res.status).toBe(200);
+      return res.body.result!.data.json as Page;
+    };
+    const days = Array.from({ length: 23 }, (_, i) => i + 30);
+    const mine = [];
+    for (const day of days) mine.push(await insertBooking(app.deps, { startsAt: new Date(Date.now() - day * 86400_000), notaryId: users.notary.id, status: 'completed' }));
+    const theirs = await insertBooking(app.deps, { startsAt: new Date(Date.now() - 31 * 86400_000), notaryId: users.otherNotary.id, status: 'completed' });
+    const upcoming = await insertBooking(app.deps, { startsAt: new Date(Date.now() + 86400_000), notaryId: users.notary.id });
+    const seen: Page['appointments'] = [];
+    let page = await past();
+    expect(page.appointments).toHaveLength(20);
+    expect(page.next).not.toBeNull();
+    seen.push(...page.appointments);
+    for (let i = 0; page.next && i < 10; i++) {
+      page = await past(page.next);
+      seen.push(...page.appointments);
+    }
+    const ids = seen.map((a) => a.id);
+    // Every one of theirs, once, most recent first; never another notary's, never today's or later.
+    for (const booking of mine) expect(ids.filter((id) => id === booking.id)).toHaveLength(1);
+    expect(ids).not.toContain(theirs.id);
+    expect(ids).not.toContain(upcoming.id);
+    const times = seen.map((a) => new Date(a.startsAt).getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // Each with the act's stage, as the appointment page shows it.
+    for (const a of seen) expect(actStages).toContain(a.actStage);
+    // A forged page link is refused with the list's message.
+    expect((await trpcHttp(app.url, 'console.pastAppointments', { type: 'query', cookie: cookies.notary, input: { after: 'past_1_x' } })).status).toBe(400);
   });
 });
 

@@ -582,6 +582,9 @@ export const notarySessions = pgTable('notary_sessions', {
   consentAddress: text('consent_address'),
   /** "Where are you right now?": a US state's code, or a country's name when outside the US. */
   signerLocation: text('signer_location'),
+  /** A signer outside the US: the notary confirmed RULONA's conditions for the act (decision 106), when and who. */
+  abroadConfirmedAt: timestamp('abroad_confirmed_at', { withTimezone: true }),
+  abroadConfirmedBy: uuid('abroad_confirmed_by').references(() => staffUsers.id, { onDelete: 'set null' }),
   /** The notary pressed "Administer oath"; the signer answered "I swear" or "I affirm". */
   oathRequestedAt: timestamp('oath_requested_at', { withTimezone: true }),
   oathAnsweredAt: timestamp('oath_answered_at', { withTimezone: true }),

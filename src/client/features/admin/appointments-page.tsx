@@ -5,8 +5,9 @@ import { sessionStateLabels } from '../../../shared/session.ts';
 import { timeIn } from './format.ts';
 import { PageHeading } from './page-heading.tsx';
 import { StatusBadge } from './status-badge.tsx';
+import { PastAppointments } from './past-appointments.tsx';
 
-/** A notary's day: their own appointments, today and upcoming, in their zone. */
+/** A notary's day: their own appointments, today and upcoming, in their zone; the past ones below, a page at a time. */
 export function AppointmentsPage() {
   const list = trpc.console.appointments.useQuery(undefined, { refetchInterval: 60_000 });
   if (list.isLoading) return <p>Loading appointments…</p>;
@@ -61,6 +62,7 @@ export function AppointmentsPage() {
           )}
         </section>
       ))}
+      <PastAppointments />
     </>
   );
 }

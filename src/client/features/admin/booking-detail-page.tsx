@@ -215,6 +215,7 @@ export function BookingDetailPage() {
         <p className="mt-1 text-sm text-slate-800" data-testid="act-stage">
           Act: {actStageLabels[b.session.actStage]}
         </p>
+        <SignerIdentity identity={b.session.identity} />
         {b.session.canStart && (
           <Button asChild className="mt-3">
             {/* A full page load: the room's own Permissions-Policy allows the camera. */}
@@ -324,6 +325,22 @@ export function BookingDetailPage() {
 }
 
 /** The signer's identity proofing (notary of the booking and admins only; every view is audited). */
+const kbaStatusWords = { not_started: 'not started', in_progress: 'under way', passed: 'passed', failed: 'not passed', locked: 'not passed, locked out for 24 hours', stale: 'passed too long ago, to answer again' } as const;
+
+/** Each signer's identity proofing as a status (every console role; the details below are for the notary and admins). */
+function SignerIdentity({ identity }: { identity: { credentialAnalysis: boolean; kba: keyof typeof kbaStatusWords; notaryConfirmed: boolean } }) {
+  return (
+    <dl className="mt-2 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm" data-testid="signer-identity">
+      <dt className="font-medium text-slate-600">Signer’s ID</dt>
+      <dd className="text-slate-900">{identity.credentialAnalysis ? 'Verified' : 'Not verified yet'}</dd>
+      <dt className="font-medium text-slate-600">Identity questions</dt>
+      <dd className="text-slate-900">{kbaStatusWords[identity.kba][0]!.toUpperCase() + kbaStatusWords[identity.kba].slice(1)}</dd>
+      <dt className="font-medium text-slate-600">Notary’s confirmation</dt>
+      <dd className="text-slate-900">{identity.notaryConfirmed ? 'Confirmed on camera' : 'Not yet'}</dd>
+    </dl>
+  );
+}
+
 function IdentityProofing({ bookingId }: { bookingId: string }) {
   const identity = trpc.act.identity.useQuery({ bookingId }, { retry: false });
   return (

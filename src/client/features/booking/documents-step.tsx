@@ -1,7 +1,7 @@
 import { FileText, Trash2, Upload } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import type { BookingView } from '../../../shared/booking.ts';
-import { acceptedFileExtensions, noDocumentsMessage } from '../../../shared/booking-rules.ts';
+import { acceptedFileExtensions, hasDocumentToNotarize, noDocumentsMessage, onlySupportingMessage, supportingFileLabel } from '../../../shared/booking-rules.ts';
 import { buttonVariants } from '../../components/ui/button-variants.ts';
 import { toast } from '../../components/ui/toast.tsx';
 import { cx } from '../../lib/cx.ts';
@@ -15,6 +15,8 @@ interface QueuedFile {
   file: File;
   progress: number | null;
   error: string | null;
+  /** Marked by the customer as a supporting file (shown to the notary, not notarized, not charged). */
+  supporting: boolean;
 }
 
 export interface DocumentsStepProps {
@@ -46,7 +48,7 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
     for (const file of Array.from(files)) {
       const problem = precheckFile(file);
       if (problem) rejected.push(problem);
-      else accepted.push({ key: `f${nextKey++}`, file, progress: null, error: null });
+      else accepted.push({ key: `f${nextKey++}`, file, progress: null, error: null, supporting: false });
     }
     setRejections(rejected);
     for (const message of rejected) toast({ title: message, variant: 'destructive' });
@@ -88,12 +90,14 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
   }
 
   async function uploadAll() {
-    if (queue.length === 0) {
-      if (uploaded.length > 0) return onDone(0);
-      setStepError(noDocumentsMessage);
-      toast({ title: noDocumentsMessage, variant: 'destructive' });
-      return;
-    }
+    const refuse = (message: string) => {
+      setStepError(message);
+      toast({ title: message, variant: 'destructive' });
+    };
+    if (queue.length === 0 && uploaded.length === 0) return refuse(noDocumentsMessage);
+    // Supporting files alone are not a notarization.
+    if (!hasDocumentToNotarize([...uploaded, ...queue])) return refuse(onlySupportingMessage);
+    if (queue.length === 0) return onDone(0);
     setBusy(true);
     setStepError(null);
     let bookingId: string;
@@ -122,6 +126,7 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
                   fileName: item.file.name,
                   sizeBytes: item.file.size,
                   contentType: item.file.type,
+                  supporting: item.supporting,
                 });
               } catch (error) {
                 // A refusal with a reason (size, type, paid booking) is final; a network error may pass next time.
@@ -217,6 +222,7 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
               <li key={doc.id} className="flex items-center gap-3 rounded-lg border border-slate-200 bg-white p-3">
                 <FileText className="h-5 w-5 shrink-0 text-green-700" aria-hidden="true" />
                 <span className="flex-1 truncate">{doc.name}</span>
+                {doc.supporting && <span className="shrink-0 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-900">Supporting file</span>}
                 <span className="text-sm text-slate-600">{formatFileSize(doc.sizeBytes)}</span>
                 <button className={buttonVariants({ variant: 'ghost', size: 'icon' })} aria-label={`Remove ${doc.name}`} disabled={busy} onClick={() => void removeUploaded(doc.id)}>
                   <Trash2 className="h-4 w-4" aria-hidden="true" />
@@ -248,6 +254,19 @@ export function DocumentsStep({ booking, ensureBooking, onDone }: DocumentsStepP
                     <Trash2 className="h-4 w-4" aria-hidden="true" />
                   </button>
                 </div>
+                <label className="flex items-start gap-2 text-sm text-slate-800">
+                  <input
+                    type="checkbox"
+                    className="mt-0.5 h-4 w-4 shrink-0 accent-blue-700"
+                    checked={item.supporting}
+                    disabled={busy}
+                    onChange={(event) => update(item.key, { supporting: event.target.checked })}
+                  />
+                  <span>
+                    {supportingFileLabel}
+                    <span className="sr-only"> ({item.file.name})</span>
+                  </span>
+                </label>
                 {item.progress !== null && (
                   <progress
                     className="h-2 w-full accent-blue-700"

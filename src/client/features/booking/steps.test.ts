@@ -4,7 +4,7 @@ import { parseStep, reachableByHistory, resumeStep, tabEnabled } from './steps.t
 
 const now = new Date('2026-03-02T18:00:00Z');
 const later = new Date('2026-03-02T18:10:00Z');
-const doc = { id: 'd1', name: 'a.pdf', sizeBytes: 10, contentType: 'application/pdf' as const, scanStatus: 'skipped' as const };
+const doc = { id: 'd1', name: 'a.pdf', sizeBytes: 10, contentType: 'application/pdf' as const, scanStatus: 'skipped' as const, supporting: false };
 const contact = { firstName: 'A', lastName: 'B', email: 'a@b.co', phone: '5555550100' };
 
 function booking(patch: Partial<BookingView> = {}): BookingView {
@@ -28,6 +28,10 @@ describe('resumeStep', () => {
   it('picks up at the first step the booking lacks', () => {
     expect(resumeStep(booking(), now).step).toBe('documents');
     expect(resumeStep(booking({ documents: [doc] }), now).step).toBe('booking');
+    // Supporting files alone (an ID photo) are not a document to notarize.
+    expect(resumeStep(booking({ documents: [{ ...doc, supporting: true }] }), now).step).toBe('documents');
+    expect(tabEnabled('booking', 'documents', booking({ documents: [{ ...doc, supporting: true }] }))).toBe(false);
+    expect(resumeStep(booking({ documents: [{ ...doc, supporting: true }, doc] }), now).step).toBe('booking');
     expect(resumeStep(booking({ status: 'held', documents: [doc], startsAt: later, holdExpiresAt: later }), now).step).toBe('contact');
     expect(resumeStep(booking({ status: 'awaiting_payment', documents: [doc], startsAt: later, holdExpiresAt: later, contact }), now).step).toBe('payment');
     expect(resumeStep(booking({ status: 'payment_processing', documents: [doc], startsAt: later, contact }), now).step).toBe('payment');

@@ -1,5 +1,5 @@
 import type { BookingView } from '../../../shared/booking.ts';
-import { isPaid as isPaidStatus } from '../../../shared/booking-rules.ts';
+import { hasDocumentToNotarize, isPaid as isPaidStatus } from '../../../shared/booking-rules.ts';
 
 /** The wizard's five steps, in order (docs/product.md §4.1). */
 export const steps = [
@@ -27,7 +27,7 @@ export function holdExpired(booking: Pick<BookingView, 'holdExpiresAt'>, now: Da
 export function resumeStep(booking: BookingView, now: Date): { step: StepId; holdLost: boolean } {
   if (isPaid(booking)) return { step: 'confirm', holdLost: false };
   if (booking.status === 'payment_processing') return { step: 'payment', holdLost: false };
-  if (booking.documents.length === 0) return { step: 'documents', holdLost: false };
+  if (!hasDocumentToNotarize(booking.documents)) return { step: 'documents', holdLost: false };
   if (!booking.startsAt) return { step: 'booking', holdLost: false };
   if (holdExpired(booking, now)) return { step: 'booking', holdLost: true };
   if (!booking.contact) return { step: 'contact', holdLost: false };
@@ -45,7 +45,7 @@ export function tabEnabled(tab: StepId, current: StepId, booking: BookingView | 
   if (!booking || isPaid(booking) || booking.status === 'payment_processing') return false;
   switch (tab) {
     case 'booking':
-      return booking.documents.length > 0;
+      return hasDocumentToNotarize(booking.documents);
     case 'contact':
       return booking.startsAt !== null;
     case 'payment':

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Download, FileText, Video } from 'lucide-react';
 import { sessionMessages } from '../../../shared/session.ts';
+import { actStageLabels } from '../../../shared/act-stages.ts';
 import { appointmentEvent, calendarDownloadPath } from '../../../shared/calendar.ts';
 import { CalendarLinks } from '../../components/calendar-links.tsx';
 import { formatInZone } from '../../../shared/time.ts';
@@ -69,10 +70,14 @@ function JoinSession({ token, opensAt, liveNow }: { token: string; opensAt: Date
   );
 }
 
+/** How often the page asks for the act's stage while the session room is open. */
+const actStageRefreshMs = 10_000;
+
 /** The customer's private booking page, reached from the email's manage link. */
 export function ManageBooking({ token }: { token: string }) {
   const utils = trpc.useUtils();
-  const query = trpc.manageBooking.get.useQuery({ token }, { retry: false });
+  // While the room is open the act moves on: its stage is asked again every few seconds (and on every load).
+  const query = trpc.manageBooking.get.useQuery({ token }, { retry: false, refetchInterval: (q) => (q.state.data?.canJoinSession ? actStageRefreshMs : false) });
   const setView = (view: ManageBookingView) => {
     utils.manageBooking.get.setData({ token }, view);
     // What the act's panels offer follows the booking (a cancelled one has no identity check to do).
@@ -122,6 +127,14 @@ export function ManageBooking({ token }: { token: string }) {
               'Not scheduled'
             )}
           </dd>
+          {booking.status !== 'cancelled' && (
+            <>
+              <dt className="font-medium text-slate-600">Notarization</dt>
+              <dd className="text-slate-900" data-testid="act-stage">
+                {actStageLabels[booking.actStage]}
+              </dd>
+            </>
+          )}
           {booking.contact && (
             <>
               <dt className="font-medium text-slate-600">Your phone</dt>

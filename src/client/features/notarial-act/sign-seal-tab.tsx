@@ -10,6 +10,7 @@ import { useSessionUpdates } from './use-session-updates.ts';
 import type { RoomTabProps } from '../session-room/room-context.ts';
 import { SignaturePad } from './signature-pad.tsx';
 import { CommissionForm } from './commission-form.tsx';
+import { AbroadControl, AbroadWaiting } from './abroad-control.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 
 /**
@@ -43,6 +44,7 @@ function SignerSide({ token }: { token: string }) {
       {view.oathRequested && !view.oathKind && <OathAnswer token={token} onView={onView} />}
       {view.oathKind && <p className="text-sm text-slate-800">You {view.oathKind === 'swear' ? 'swore' : 'affirmed'} before the notary.</p>}
       {!view.consentGiven && view.stage === 'location_and_consent' && <ConsentForm token={token} onView={onView} />}
+      <AbroadWaiting view={view} />
     <ul className="grid gap-4">
       {view.documents.map((doc) => (
         <li key={doc.documentId} className="grid gap-2 rounded-md border border-slate-200 p-3">
@@ -171,6 +173,7 @@ function NotarySide({ bookingId }: { bookingId: string }) {
   return (
     <div className="grid gap-4 text-sm">
       {commissionMissing && <CommissionForm />}
+      <AbroadControl bookingId={bookingId} view={view} onView={setView} />
       <OathControl bookingId={bookingId} view={view} onView={setView} />
       <ul className="grid gap-4">
         {view.documents.map((doc) => (

@@ -1,16 +1,30 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { bookings, documents, identityVerifications, notarialDocuments, notarySessions, sessionRecordings } from '../../db/schema.ts';
-import type { ActFacts } from './stages.ts';
+import { bookings, documents, identityVerifications, kbaAttempts, notarialDocuments, notarySessions, sessionRecordings } from '../../db/schema.ts';
+import { isAbroad, type StageFacts } from './stages.ts';
 
-/** The act's facts in four reads: the booking and its session row, identity, recordings, documents. */
-export async function loadFacts(db: DbOrTx, bookingId: string): Promise<ActFacts | null> {
+/** What the stage reads: the booking and its session row, identity, recordings, documents (four reads). */
+export async function loadFacts(db: DbOrTx, bookingId: string): Promise<StageFacts | null> {
+  const facts = await loadActFacts(db, bookingId, null);
+  return facts && facts.stage;
+}
+
+/**
+ * Every fact, the identity questions' standing included when `kbaFreshnessHours`
+ * is given: passed when the signer's latest attempt passed within that many hours
+ * before the session's start (identity/kba-rules.ts `standing`, decision 085: a
+ * later attempt — open, failed — or a pass before the window, e.g. the booking
+ * moved, does not count).
+ */
+export async function loadActFacts(db: DbOrTx, bookingId: string, kbaFreshnessHours: number | null): Promise<{ stage: StageFacts; kbaPassed: boolean } | null> {
   const [booking] = await db
     .select({
       status: bookings.status,
+      startsAt: bookings.startsAt,
       outcome: notarySessions.outcome,
       consentAt: notarySessions.consentAt,
       signerLocation: notarySessions.signerLocation,
+      abroadConfirmedAt: notarySessions.abroadConfirmedAt,
       oathRequestedAt: notarySessions.oathRequestedAt,
       oathAnsweredAt: notarySessions.oathAnsweredAt,
     })
@@ -18,7 +32,7 @@ export async function loadFacts(db: DbOrTx, bookingId: string): Promise<ActFacts
     .leftJoin(notarySessions, eq(notarySessions.bookingId, bookings.id))
     .where(eq(bookings.id, bookingId));
   if (!booking) return null;
-  const [identity, recordings, docs] = await Promise.all([
+  const [identity, recordings, docs, kba] = await Promise.all([
     db
       .select({ confirmedAt: identityVerifications.confirmedAt })
       .from(identityVerifications)
@@ -29,8 +43,19 @@ export async function loadFacts(db: DbOrTx, bookingId: string): Promise<ActFacts
       .from(documents)
       .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
       .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored'), sql`${documents.scanStatus} <> 'infected'`)),
+    kbaFreshnessHours === null
+      ? Promise.resolve([])
+      : db
+          .select({ status: kbaAttempts.status, finishedAt: kbaAttempts.finishedAt, expiresAt: kbaAttempts.expiresAt })
+          .from(kbaAttempts)
+          .where(eq(kbaAttempts.bookingId, bookingId))
+          .orderBy(desc(kbaAttempts.attempt))
+          .limit(1),
   ]);
-  return {
+  const latest = kba[0];
+  const kbaPassed =
+    latest?.status === 'passed' && !!booking.startsAt && (latest.finishedAt ?? latest.expiresAt).getTime() >= booking.startsAt.getTime() - (kbaFreshnessHours ?? 0) * 3_600_000;
+  const stage: StageFacts = {
     bookingStatus: booking.status,
     outcome: booking.outcome ?? null,
     identityVerified: identity.length > 0,
@@ -40,11 +65,19 @@ export async function loadFacts(db: DbOrTx, bookingId: string): Promise<ActFacts
     recordingStored: recordings.some((r) => r.status === 'stored'),
     locationGiven: !!booking.signerLocation,
     consentGiven: !!booking.consentAt,
+    signerAbroad: isAbroad(booking.signerLocation),
+    abroadConfirmed: !!booking.abroadConfirmedAt,
     oathRequested: !!booking.oathRequestedAt,
     oathTaken: !!booking.oathAnsweredAt,
     // Set aside (not notarizable) and supporting files are neither sealed nor waited for.
     documents: docs.map((d) => ({ signed: !!d.signedAt, sealed: !!d.sealedAt, excluded: !!d.excludedAt || !!d.supportingAt })),
   };
+  return { stage, kbaPassed };
+}
+
+/** A file the customer marked as supporting at upload (the same mark the notary sets in the room). */
+export async function markSupporting(db: DbOrTx, bookingId: string, documentId: string, at: Date): Promise<void> {
+  await db.insert(notarialDocuments).values({ bookingId, documentId, supportingAt: at }).onConflictDoUpdate({ target: notarialDocuments.documentId, set: { supportingAt: at } });
 }
 
 /** Locks the booking's row (the act's transitions and cancelling serialise on it). */
@@ -63,7 +96,12 @@ export async function updateActSession(db: DbOrTx, bookingId: string, patch: Par
 
 export async function actSessionRow(db: DbOrTx, bookingId: string) {
   const [row] = await db
-    .select({ consentAt: notarySessions.consentAt, signerLocation: notarySessions.signerLocation, oathRequestedAt: notarySessions.oathRequestedAt, oathAnsweredAt: notarySessions.oathAnsweredAt, oathKind: notarySessions.oathKind })
+    .select({
+      consentAt: notarySessions.consentAt,
+      signerLocation: notarySessions.signerLocation,
+      abroadConfirmedAt: notarySessions.abroadConfirmedAt,
+      abroadConfirmedBy: notarySessions.abroadConfirmedBy,
+      oathRequestedAt: notarySessions.oathRequestedAt, oathAnsweredAt: notarySessions.oathAnsweredAt, oathKind: notarySessions.oathKind })
     .from(notarySessions)
     .where(eq(notarySessions.bookingId, bookingId));
   return row ?? null;

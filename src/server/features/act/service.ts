@@ -1,12 +1,12 @@
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
-import { actStageMessages, type ActStage } from '../../../shared/act-stages.ts';
+import { actStageMessages, actTexts, type ActStage } from '../../../shared/act-stages.ts';
 import type { SessionOutcome } from '../../../shared/session.ts';
 import { controlCharacters } from '../../../shared/fields.ts';
 import { writeAudit, type ActorType } from '../audit.ts';
 import * as repo from './repository.ts';
-import { finishRefusals, refusalOf, stageOf, type ActFacts, type ActTransition, type TransitionInput } from './stages.ts';
+import { finishRefusals, refusalOf, stageOf, type ActFacts, type ActTransition, type StageFacts, type TransitionInput } from './stages.ts';
 
 /**
  * The one home of the act's state (docs/decisions/073-act-state-machine.md).
@@ -25,20 +25,28 @@ import { finishRefusals, refusalOf, stageOf, type ActFacts, type ActTransition, 
 export { actStages, actStageLabels } from '../../../shared/act-stages.ts';
 export type { ActFacts, ActTransition } from './stages.ts';
 
-export async function actFacts(db: DbOrTx, bookingId: string): Promise<ActFacts> {
+/** What the stage and finishing read: every fact but the identity questions' standing (which needs the clock and configuration). */
+async function stageFacts(db: DbOrTx, bookingId: string): Promise<StageFacts> {
   const facts = await repo.loadFacts(db, bookingId);
   if (!facts) throw new DomainError('NOT_FOUND', 'Booking not found.');
   return facts;
 }
 
-export async function actStage(db: DbOrTx, bookingId: string): Promise<{ stage: ActStage; facts: ActFacts }> {
-  const facts = await actFacts(db, bookingId);
+/** Every fact the guards read, the identity questions (KBA, passed within KBA_FRESHNESS_HOURS before the start; decision 085) included. */
+export async function actFacts(deps: Pick<Deps, 'config'>, db: DbOrTx, bookingId: string): Promise<ActFacts> {
+  const facts = await repo.loadActFacts(db, bookingId, deps.config.KBA_FRESHNESS_HOURS);
+  if (!facts) throw new DomainError('NOT_FOUND', 'Booking not found.');
+  return { ...facts.stage, kbaPassed: facts.kbaPassed };
+}
+
+export async function actStage(db: DbOrTx, bookingId: string): Promise<{ stage: ActStage; facts: StageFacts }> {
+  const facts = await stageFacts(db, bookingId);
   return { stage: stageOf(facts), facts };
 }
 
 /** Why finishing with `outcome` is refused now (every reason; empty when allowed). */
 export async function finishRefusalsFor(db: DbOrTx, bookingId: string, outcome: SessionOutcome): Promise<string[]> {
-  return finishRefusals(await actFacts(db, bookingId), outcome);
+  return finishRefusals(await stageFacts(db, bookingId), outcome);
 }
 
 export interface TransitionActor {
@@ -52,18 +60,19 @@ export interface TransitionActor {
  * answers whether it changed anything; a repeat that did not writes no audit.
  */
 export async function takeTransition<T>(
+  deps: Pick<Deps, 'config'>,
   tx: Tx,
   args: { bookingId: string; transition: ActTransition; actor: TransitionActor; input?: TransitionInput; data?: Record<string, unknown> },
   change: (facts: ActFacts) => Promise<{ changed: boolean; result: T }>,
 ): Promise<T> {
   if (!(await repo.lockBookingForAct(tx, args.bookingId))) throw new DomainError('NOT_FOUND', 'Booking not found.');
-  const before = await actFacts(tx, args.bookingId);
+  const before = await actFacts(deps, tx, args.bookingId);
   const refusal = refusalOf(args.transition, before, args.input);
   // Starting and finishing answer 409 as the room always has; the act's own steps 412 (a precondition).
   if (refusal) throw new DomainError(refusal === actStageMessages.finished || args.transition === 'finish' || args.transition === 'startRecording' ? 'CONFLICT' : 'PRECONDITION_FAILED', refusal);
   const { changed, result } = await change(before);
   if (changed) {
-    const after = await actFacts(tx, args.bookingId);
+    const after = await stageFacts(tx, args.bookingId);
     await writeAudit(tx, {
       actorType: args.actor.type,
       actorId: args.actor.id ?? null,
@@ -97,6 +106,18 @@ export function actChanged(deps: Deps, bookingId: string, kind: ActChangeKind = 
   }
 }
 
+// ---- Supporting files -------------------------------------------------------------------
+
+/**
+ * The customer marks a file as supporting when uploading it (an ID photo, a
+ * reference copy): the same mark the notary sets in the room — shown, never
+ * signed, sealed, journaled or charged, never waited for by Finish. Inside
+ * the upload's transaction (the booking is still editable, so no act yet).
+ */
+export async function markSupportingAtUpload(tx: Tx, deps: Pick<Deps, 'now'>, input: { bookingId: string; documentId: string }): Promise<void> {
+  await repo.markSupporting(tx, input.bookingId, input.documentId, deps.now());
+}
+
 // ---- The signer's location and consent, the oath --------------------------------------
 
 const usStates = new Set(
@@ -114,7 +135,7 @@ export function validLocation(location: string): boolean {
 export async function giveConsent(deps: Deps, bookingId: string, input: { location: string; address: string | null }): Promise<void> {
   if (!validLocation(input.location)) throw new DomainError('BAD_REQUEST', 'Choose the state you are in, or name the country if you are outside the United States.');
   await deps.db.transaction((tx) =>
-    takeTransition(tx, { bookingId, transition: 'giveConsent', actor: { type: 'customer' }, data: { location: input.location } }, async (facts) => {
+    takeTransition(deps, tx, { bookingId, transition: 'giveConsent', actor: { type: 'customer' }, data: { location: input.location } }, async (facts) => {
       if (facts.consentGiven && facts.locationGiven) return { changed: false, result: undefined };
       await repo.updateActSession(tx, bookingId, { consentAt: deps.now(), consentAddress: input.address, signerLocation: input.location });
       return { changed: true, result: undefined };
@@ -123,10 +144,27 @@ export async function giveConsent(deps: Deps, bookingId: string, input: { locati
   actChanged(deps, bookingId);
 }
 
+/**
+ * A signer outside the US (RULONA 2018 §14A, Iowa Code 9B.14A; decision 106):
+ * the notary confirms the document relates to a US matter, court or property
+ * and the act is not prohibited where the signer is. Who and when go on the
+ * session row, the act's audit trail and the journal entry.
+ */
+export async function confirmAbroad(deps: Deps, staffId: string, bookingId: string): Promise<void> {
+  const changed = await deps.db.transaction((tx) =>
+    takeTransition(deps, tx, { bookingId, transition: 'confirmAbroad', actor: { type: 'staff', id: staffId }, data: { statement: actTexts.abroadStatement } }, async (facts) => {
+      if (facts.abroadConfirmed) return { changed: false, result: false };
+      await repo.updateActSession(tx, bookingId, { abroadConfirmedAt: deps.now(), abroadConfirmedBy: staffId });
+      return { changed: true, result: true };
+    }),
+  );
+  if (changed) actChanged(deps, bookingId);
+}
+
 /** The notary asks for the oath or affirmation (jurats). */
 export async function administerOath(deps: Deps, staffId: string, bookingId: string): Promise<void> {
   await deps.db.transaction((tx) =>
-    takeTransition(tx, { bookingId, transition: 'administerOath', actor: { type: 'staff', id: staffId } }, async (facts) => {
+    takeTransition(deps, tx, { bookingId, transition: 'administerOath', actor: { type: 'staff', id: staffId } }, async (facts) => {
       if (facts.oathRequested) return { changed: false, result: undefined };
       await repo.updateActSession(tx, bookingId, { oathRequestedAt: deps.now() });
       return { changed: true, result: undefined };
@@ -141,7 +179,7 @@ export async function answerOath(deps: Deps, bookingId: string, kind: 'swear' | 
     const recording = await repo.runningRecording(tx, bookingId);
     const now = deps.now();
     const mark = recording ? { recordingId: recording.id, atMs: now.getTime() - recording.startedAt.getTime() } : {};
-    await takeTransition(tx, { bookingId, transition: 'answerOath', actor: { type: 'customer' }, data: { kind, ...mark } }, async (facts) => {
+    await takeTransition(deps, tx, { bookingId, transition: 'answerOath', actor: { type: 'customer' }, data: { kind, ...mark } }, async (facts) => {
       if (facts.oathTaken) return { changed: false, result: undefined };
       await repo.updateActSession(tx, bookingId, { oathAnsweredAt: now, oathKind: kind });
       return { changed: true, result: undefined };
@@ -156,6 +194,8 @@ export async function actAnswers(db: DbOrTx, bookingId: string) {
   return {
     consentAt: row?.consentAt ?? null,
     signerLocation: row?.signerLocation ?? null,
+    abroadConfirmedAt: row?.abroadConfirmedAt ?? null,
+    abroadConfirmedBy: row?.abroadConfirmedBy ?? null,
     oathRequested: !!row?.oathRequestedAt,
     oathKind: row?.oathKind ?? null,
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actStageMessages as m } from '../../../shared/act-stages.ts';
+import { actStageMessages as m, actStages, type ActStage } from '../../../shared/act-stages.ts';
+import { kbaMessages } from '../../../shared/kba.ts';
 import { actMessages } from '../../../shared/notarial-act.ts';
 import { sessionMessages } from '../../../shared/session.ts';
 import { actTransitions, finishRefusals, refusalOf, stageOf, type ActFacts, type ActTransition } from './stages.ts';
@@ -14,51 +15,77 @@ const base: ActFacts = {
   outcome: null,
   identityVerified: false,
   identityConfirmed: false,
+  kbaPassed: false,
   recordingRunning: false,
   recordingSaving: false,
   recordingStored: false,
   locationGiven: false,
   consentGiven: false,
+  signerAbroad: false,
+  abroadConfirmed: false,
   oathRequested: false,
   oathTaken: false,
   documents: [{ signed: false, sealed: false, excluded: false }],
 };
+const proven = { ...base, identityVerified: true, kbaPassed: true };
+const confirmed = { ...proven, recordingRunning: true, identityConfirmed: true };
+const answered = { ...confirmed, locationGiven: true, consentGiven: true };
+const abroad = { ...answered, signerAbroad: true };
 const at = {
   waiting: base,
-  identity_proven: { ...base, identityVerified: true },
-  recording: { ...base, identityVerified: true, recordingRunning: true },
-  location_and_consent: { ...base, identityVerified: true, recordingRunning: true, identityConfirmed: true },
-  oath: { ...base, identityVerified: true, recordingRunning: true, identityConfirmed: true, locationGiven: true, consentGiven: true, oathRequested: true },
-  signing: { ...base, identityVerified: true, recordingRunning: true, identityConfirmed: true, locationGiven: true, consentGiven: true },
-  sealed: { ...base, identityVerified: true, recordingRunning: true, identityConfirmed: true, locationGiven: true, consentGiven: true, documents: [{ signed: true, sealed: true, excluded: false }] },
-  finished: { ...base, identityVerified: true, identityConfirmed: true, recordingStored: true, outcome: 'completed' as const, bookingStatus: 'completed' as const },
+  identity_proven: proven,
+  recording: { ...proven, recordingRunning: true },
+  location_and_consent: confirmed,
+  oath: { ...answered, oathRequested: true },
+  signing: answered,
+  sealed: { ...answered, documents: [{ signed: true, sealed: true, excluded: false }] },
+  finished: { ...proven, identityConfirmed: true, recordingStored: true, outcome: 'completed' as const, bookingStatus: 'completed' as const },
   not_completed: { ...base, outcome: 'not_completed' as const, bookingStatus: 'not_completed' as const },
   no_show: { ...base, outcome: 'no_show' as const, bookingStatus: 'no_show' as const },
-} satisfies Record<string, ActFacts>;
+} satisfies Record<ActStage, ActFacts>;
+
+/** Rows beyond one per stage: the cases a stage hides (a signer abroad, identity questions not passed). */
+const more = {
+  'a signer abroad, not yet confirmed by the notary': { stage: 'location_and_consent', facts: abroad },
+  'a signer abroad, confirmed by the notary': { stage: 'signing', facts: { ...abroad, abroadConfirmed: true } },
+  'signing without the identity questions passed': { stage: 'signing', facts: { ...answered, kbaPassed: false } },
+} satisfies Record<string, { stage: ActStage; facts: ActFacts }>;
 
 const ok = null;
-// Rows: stage; columns: transitions in `actTransitions` order (seal as an acknowledgment; finish as completed).
-const table: Record<keyof typeof at, Record<ActTransition, string | null>> = {
-  waiting: { startRecording: m.identityNotVerified, confirmIdentity: m.recordingRequired, giveConsent: m.recordingRequired, administerOath: m.recordingRequired, answerOath: m.recordingRequired, adoptSignature: m.recordingRequired, seal: m.recordingRequired, finish: sessionMessages.recordingRequired },
-  identity_proven: { startRecording: ok, confirmIdentity: m.recordingRequired, giveConsent: m.recordingRequired, administerOath: m.recordingRequired, answerOath: m.recordingRequired, adoptSignature: m.recordingRequired, seal: m.recordingRequired, finish: sessionMessages.recordingRequired },
-  recording: { startRecording: ok, confirmIdentity: ok, giveConsent: m.identityNotConfirmed, administerOath: m.identityNotConfirmed, answerOath: m.oathNotAsked, adoptSignature: m.identityNotConfirmed, seal: actMessages.identityFirst, finish: sessionMessages.recordingActive },
-  location_and_consent: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: m.consentRequired, seal: ok, finish: sessionMessages.recordingActive },
-  oath: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, administerOath: ok, answerOath: ok, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
-  signing: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
-  sealed: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
-  finished: { startRecording: m.finished, confirmIdentity: m.finished, giveConsent: m.finished, administerOath: m.finished, answerOath: m.finished, adoptSignature: m.finished, seal: m.finished, finish: 'Only a confirmed booking can be finished.' },
-  not_completed: { startRecording: m.finished, confirmIdentity: m.finished, giveConsent: m.finished, administerOath: m.finished, answerOath: m.finished, adoptSignature: m.finished, seal: m.finished, finish: 'Only a confirmed booking can be finished.' },
-  no_show: { startRecording: m.finished, confirmIdentity: m.finished, giveConsent: m.finished, administerOath: m.finished, answerOath: m.finished, adoptSignature: m.finished, seal: m.finished, finish: 'Only a confirmed booking can be finished.' },
+const ended = { startRecording: m.finished, confirmIdentity: m.finished, giveConsent: m.finished, confirmAbroad: m.finished, administerOath: m.finished, answerOath: m.finished, adoptSignature: m.finished, seal: m.finished, finish: 'Only a confirmed booking can be finished.' };
+// Rows: facts; columns: every transition (seal as an acknowledgment; finish as completed).
+const table: Record<keyof typeof at | keyof typeof more, Record<ActTransition, string | null>> = {
+  waiting: { startRecording: m.identityNotVerified, confirmIdentity: m.recordingRequired, giveConsent: m.recordingRequired, confirmAbroad: m.recordingRequired, administerOath: m.recordingRequired, answerOath: m.recordingRequired, adoptSignature: m.recordingRequired, seal: m.recordingRequired, finish: sessionMessages.recordingRequired },
+  identity_proven: { startRecording: ok, confirmIdentity: m.recordingRequired, giveConsent: m.recordingRequired, confirmAbroad: m.recordingRequired, administerOath: m.recordingRequired, answerOath: m.recordingRequired, adoptSignature: m.recordingRequired, seal: m.recordingRequired, finish: sessionMessages.recordingRequired },
+  recording: { startRecording: ok, confirmIdentity: ok, giveConsent: m.identityNotConfirmed, confirmAbroad: m.identityNotConfirmed, administerOath: m.identityNotConfirmed, answerOath: m.oathNotAsked, adoptSignature: m.identityNotConfirmed, seal: actMessages.identityFirst, finish: sessionMessages.recordingActive },
+  location_and_consent: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: m.consentRequired, seal: ok, finish: sessionMessages.recordingActive },
+  oath: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: ok, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
+  signing: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
+  sealed: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
+  finished: ended,
+  not_completed: ended,
+  no_show: ended,
+  'a signer abroad, not yet confirmed by the notary': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: m.abroadNotConfirmed, seal: m.abroadNotConfirmed, finish: sessionMessages.recordingActive },
+  'a signer abroad, confirmed by the notary': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
+  'signing without the identity questions passed': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: kbaMessages.notaryPending, seal: actMessages.identityFirst, finish: sessionMessages.recordingActive },
 };
+const rows: [string, ActStage, ActFacts][] = [
+  ...Object.entries(at).map(([stage, facts]): [string, ActStage, ActFacts] => [stage, stage as ActStage, facts]),
+  ...Object.entries(more).map(([label, row]): [string, ActStage, ActFacts] => [label, row.stage, row.facts]),
+];
 
 describe('the act state machine', () => {
-  it.each(Object.entries(at))('the facts of %s derive that stage', (stage, facts) => {
+  it('every stage has a row', () => {
+    expect(Object.keys(at).sort()).toEqual([...actStages].sort());
+  });
+
+  it.each(rows)('the facts of %s derive the stage %s', (_label, stage, facts) => {
     expect(stageOf(facts)).toBe(stage);
   });
 
-  for (const [stage, row] of Object.entries(table)) {
-    it.each(actTransitions)(`at ${stage}: %s`, (transition) => {
-      expect(refusalOf(transition, at[stage as keyof typeof at], { actType: 'acknowledgment', outcome: 'completed' })).toBe(row[transition]);
+  for (const [label, , facts] of rows) {
+    it.each(actTransitions)(`at ${label}: %s`, (transition) => {
+      expect(refusalOf(transition, facts, { actType: 'acknowledgment', outcome: 'completed' })).toBe(table[label as keyof typeof table][transition]);
     });
   }
 

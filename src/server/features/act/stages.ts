@@ -1,6 +1,7 @@
 import type { BookingStatus } from '../../../shared/booking.ts';
 import { actStageMessages as m, type ActStage } from '../../../shared/act-stages.ts';
 import { actMessages } from '../../../shared/notarial-act.ts';
+import { kbaMessages } from '../../../shared/kba.ts';
 import { sessionMessages, type SessionOutcome } from '../../../shared/session.ts';
 
 /**
@@ -17,18 +18,31 @@ export interface ActFacts {
   outcome: SessionOutcome | null;
   identityVerified: boolean;
   identityConfirmed: boolean;
+  /** Identity questions (KBA) passed, fresh for this session (decision 085). */
+  kbaPassed: boolean;
   recordingRunning: boolean;
   recordingSaving: boolean;
   recordingStored: boolean;
   locationGiven: boolean;
   consentGiven: boolean;
+  /** The signer answered "Where are you right now?" with a country outside the US. */
+  signerAbroad: boolean;
+  /** The notary confirmed the act is allowed for a signer abroad (RULONA; decision 106). */
+  abroadConfirmed: boolean;
   oathRequested: boolean;
   oathTaken: boolean;
   /** Documents to notarize (set-aside ones are `excluded`). */
   documents: { signed: boolean; sealed: boolean; excluded: boolean }[];
 }
 
-export function stageOf(f: ActFacts): ActStage {
+/** The prefix of a location outside the US ("Outside the United States: France"). */
+export const abroadPrefix = 'Outside the United States: ';
+export const isAbroad = (location: string | null | undefined): boolean => !!location?.startsWith(abroadPrefix);
+
+/** The stage and finishing do not depend on the identity questions (signing and sealing do, through their guards). */
+export type StageFacts = Omit<ActFacts, 'kbaPassed'>;
+
+export function stageOf(f: StageFacts): ActStage {
   if (f.outcome === 'completed') return 'finished';
   if (f.outcome === 'not_completed') return 'not_completed';
   if (f.outcome === 'no_show') return 'no_show';
@@ -36,14 +50,14 @@ export function stageOf(f: ActFacts): ActStage {
   if (toSeal.length > 0 && toSeal.every((d) => d.sealed)) return 'sealed';
   if (f.recordingRunning) {
     if (!f.identityConfirmed) return 'recording';
-    if (!f.locationGiven || !f.consentGiven) return 'location_and_consent';
+    if (!f.locationGiven || !f.consentGiven || (f.signerAbroad && !f.abroadConfirmed)) return 'location_and_consent';
     if (f.oathRequested && !f.oathTaken) return 'oath';
     return 'signing';
   }
   return f.identityVerified ? 'identity_proven' : 'waiting';
 }
 
-export const actTransitions = ['startRecording', 'confirmIdentity', 'giveConsent', 'administerOath', 'answerOath', 'adoptSignature', 'seal', 'finish'] as const;
+export const actTransitions = ['startRecording', 'confirmIdentity', 'giveConsent', 'confirmAbroad', 'administerOath', 'answerOath', 'adoptSignature', 'seal', 'finish'] as const;
 export type ActTransition = (typeof actTransitions)[number];
 
 /** What a transition may depend on beyond the facts (the act type being sealed, the outcome asked for). */
@@ -57,6 +71,10 @@ type Guard = (f: ActFacts, input: TransitionInput) => string | null;
 const ended: Guard = (f) => (f.outcome !== null || f.bookingStatus !== 'confirmed' ? m.finished : null);
 const recorded: Guard = (f) => (f.recordingRunning ? null : m.recordingRequired);
 const confirmed: Guard = (f) => (f.identityConfirmed ? null : m.identityNotConfirmed);
+/** Identity proofing's second method (decision 085): asked before signing and sealing, after the notary's own look. */
+const kba: Guard = (f) => (f.kbaPassed ? null : kbaMessages.notaryPending);
+/** A signer abroad signs only once the notary has confirmed RULONA's conditions (decision 106). */
+const abroadCleared: Guard = (f) => (f.signerAbroad && !f.abroadConfirmed ? m.abroadNotConfirmed : null);
 const all =
   (...guards: Guard[]): Guard =>
   (f, input) => {
@@ -75,18 +93,28 @@ export const transitionGuards: Record<ActTransition, { who: 'notary' | 'signer';
   confirmIdentity: { who: 'notary', guard: all(ended, recorded, (f) => (f.identityVerified ? null : m.identityNotVerified)) },
   /** "Where are you right now?" and "I consent to sign electronically". */
   giveConsent: { who: 'signer', guard: all(ended, recorded, confirmed) },
+  /** The notary confirms the act is allowed for a signer outside the US (RULONA, decision 106). */
+  confirmAbroad: { who: 'notary', guard: all(ended, recorded, confirmed, (f) => (f.signerAbroad ? null : m.notAbroad)) },
   administerOath: { who: 'notary', guard: all(ended, recorded, confirmed) },
   answerOath: { who: 'signer', guard: all(ended, recorded, (f) => (f.oathRequested ? null : m.oathNotAsked)) },
-  adoptSignature: { who: 'signer', guard: all(ended, recorded, confirmed, (f) => (f.locationGiven && f.consentGiven ? null : m.consentRequired)) },
+  adoptSignature: { who: 'signer', guard: all(ended, recorded, confirmed, (f) => (f.locationGiven && f.consentGiven ? null : m.consentRequired), abroadCleared, kba) },
   seal: {
     who: 'notary',
-    guard: all(ended, recorded, (f) => (f.identityConfirmed ? null : actMessages.identityFirst), (f, input) => (input.actType === 'jurat' && !f.oathTaken ? m.oathRequired : null)),
+    guard: all(
+      ended,
+      recorded,
+      (f) => (f.identityConfirmed ? null : actMessages.identityFirst),
+      (f, input) => (input.actType === 'jurat' && !f.oathTaken ? m.oathRequired : null),
+      // Identity proofing complete, identity questions included (decision 085).
+      (f) => (f.kbaPassed ? null : actMessages.identityFirst),
+      abroadCleared,
+    ),
   },
   finish: { who: 'notary', guard: (f, input) => finishRefusals(f, input.outcome ?? 'completed')[0] ?? null },
 };
 
 /** Every reason finishing with `outcome` is refused now (the room lists them); empty when allowed. */
-export function finishRefusals(f: ActFacts, outcome: SessionOutcome): string[] {
+export function finishRefusals(f: StageFacts, outcome: SessionOutcome): string[] {
   const refusals: string[] = [];
   if (f.bookingStatus !== 'confirmed' || f.outcome !== null) return ['Only a confirmed booking can be finished.'];
   if (outcome === 'no_show') return refusals;

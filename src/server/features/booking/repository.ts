@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gte, inArray, is, lt, ne, or, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, is, isNull, lt, ne, or, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { editableStatuses, holdingStatuses, slotKeepingStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { bookings, customers, documents, payments } from '../../db/schema.ts';
+import { bookings, customers, documents, notarialDocuments, payments } from '../../db/schema.ts';
 import { currentPayment } from '../../../shared/payments.ts';
 
 /** The only module of the booking feature that speaks to the ORM. */
@@ -302,17 +302,21 @@ export async function visibleDocuments(db: DbOrTx, bookingId: string) {
       sizeBytes: documents.sizeBytes,
       contentType: documents.contentType,
       scanStatus: documents.scanStatus,
+      supporting: sql<boolean>`${notarialDocuments.supportingAt} is not null`,
     })
     .from(documents)
+    .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
     .where(and(eq(documents.bookingId, bookingId), inArray(documents.status, ['stored', 'infected'])))
     .orderBy(asc(documents.createdAt), asc(documents.id));
 }
 
+/** The documents to notarize: the price counts them (a supporting file is never charged, docs/product.md §12.10). */
 export async function countStoredDocuments(db: DbOrTx, bookingId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(documents)
-    .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored')));
+    .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
+    .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored'), isNull(notarialDocuments.supportingAt)));
   return Number(row?.n ?? 0);
 }
 

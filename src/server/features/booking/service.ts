@@ -185,6 +185,7 @@ export async function getBookingView(db: DbOrTx, bookingId: string): Promise<Boo
       sizeBytes: d.sizeBytes ?? 0,
       contentType: d.contentType as DocumentView['contentType'],
       scanStatus: d.scanStatus,
+      supporting: d.supporting,
     })),
     contact: contact ? { ...contact, phone: contact.phone ?? '' } : null,
     payment: payment && paymentView(payment),

@@ -11,6 +11,7 @@ import {
   adminRefundInput,
   staffCancelInput,
   staffRescheduleInput,
+  pastAppointmentsInput,
 } from '../../../shared/console.ts';
 import { adminProcedure, roleProcedure } from '../staff/procedures.ts';
 import * as mailService from '../notifications/mail-service.ts';
@@ -66,6 +67,7 @@ export const consoleRouter = router({
     refund: adminProcedure.input(adminRefundInput).mutation(({ ctx, input }) => consoleService.refundBooking(ctx.deps, ctx.staff, input)),
   }),
   appointments: roleProcedure('notary').query(({ ctx }) => consoleService.listAppointments(ctx.deps, ctx.staff)),
+  pastAppointments: roleProcedure('notary').input(pastAppointmentsInput).query(({ ctx, input }) => consoleService.listPastAppointments(ctx.deps, ctx.staff, input)),
   newAppointments: roleProcedure('notary').query(({ ctx }) => consoleService.newAppointmentCount(ctx.deps, ctx.staff)),
   messages: router({
     list: office.input(messageListInput).query(({ ctx, input }) => consoleService.listMessages(ctx.deps, input.show)),

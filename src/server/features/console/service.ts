@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { authorise, staffMay } from '../access/service.ts';
 import { writeAudit } from '../audit.ts';
 import { actChanged, actStage } from '../act/service.ts';
+import { identityProofingStatus } from '../identity/service.ts';
 import { currentPaymentOf, lockBooking, moveBooking, paymentView } from '../booking/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { bookingHasSealedDocument } from '../notarial-act/sealed-service.ts';
@@ -15,7 +16,7 @@ import type { SessionOutcome } from '../../../shared/session.ts';
 import { onBookingRescheduled, onNotaryAssigned } from '../notifications/events.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { addDays, dayBounds, localDateOf, parseIsoDate, toIsoDate } from '../../../shared/time.ts';
-import { bookingPageSize, outcomeTooEarlyMessage, type BookingListInput } from '../../../shared/console.ts';
+import { bookingPageSize, outcomeTooEarlyMessage, pastAppointmentsPageSize, type BookingListInput } from '../../../shared/console.ts';
 import { cancellableStatuses, paidStatuses } from '../../../shared/booking.ts';
 import * as repo from './repository.ts';
 import { DomainError } from '../../errors.ts';
@@ -58,6 +59,29 @@ export async function listBookings(deps: Deps, staff: StaffIdentity, input: Book
   return {
     items: rows.map((row) => ({ ...listItem(row), notary: notaryOf(row) })),
     /** The next page's `after`, or null on the last page. */
+    next: next && `${next.run}_${next.atMicros}_${next.id}`,
+  };
+}
+
+/**
+ * A notary's own appointments before today (their zone), most recent first, a
+ * page at a time (the bookings list's keyset, decision 080): the day's list
+ * no longer shows them, and the act's records stay reachable.
+ */
+export async function listPastAppointments(deps: Deps, staff: StaffIdentity, input: { after?: string | null }) {
+  const today = localDateOf(deps.now(), staff.user.timeZone);
+  const { start } = dayBounds(today, staff.user.timeZone);
+  const { rows, next } = await repo.pageBookings(
+    deps.db,
+    { to: start, notaryId: staff.user.id, statuses: appointmentStatuses },
+    input.after ? parseCursor(input.after) : null,
+    deps.now(),
+    pastAppointmentsPageSize,
+  );
+  const stages = await Promise.all(rows.map((row) => actStage(deps.db, row.id)));
+  return {
+    timeZone: staff.user.timeZone,
+    appointments: rows.map((row, index) => ({ ...listItem(row), actStage: stages[index]!.stage })),
     next: next && `${next.run}_${next.atMicros}_${next.id}`,
   };
 }
@@ -142,7 +166,7 @@ async function staffPaymentOf(db: DbOrTx, bookingId: string) {
 
 export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: string) {
   const row = await loadBookingFor(deps, staff, bookingId);
-  const [documents, payment, history, session, recordings, sealed, act] = await Promise.all([
+  const [documents, payment, history, session, recordings, sealed, act, proofing] = await Promise.all([
     repo.bookingDocuments(deps.db, bookingId),
     staffPaymentOf(deps.db, bookingId),
     staff.user.role === 'notary' ? Promise.resolve([]) : repo.bookingHistory(deps.db, bookingId),
@@ -150,6 +174,7 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
     listRecordings(deps.db, bookingId),
     bookingHasSealedDocument(deps.db, bookingId),
     actStage(deps.db, bookingId),
+    identityProofingStatus(deps, bookingId),
   ]);
   // The notary opened a newly assigned appointment: it is no longer "new".
   if (staff.user.role === 'notary' && row.notarySeenAt === null) await deps.db.update(bookings).set({ notarySeenAt: deps.now() }).where(eq(bookings.id, bookingId));
@@ -192,6 +217,12 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
       outcome: session?.outcome ?? null,
       /** The act's stage, as the room shows it (decision 073). */
       actStage: act.stage,
+      /** The signer's identity proofing as a status only (the ID's details are for the notary and admins, decision 085). */
+      identity: {
+        credentialAnalysis: proofing.credentialAnalysis.done,
+        kba: proofing.kba.status,
+        notaryConfirmed: proofing.notaryConfirmation.done,
+      },
       outcomeReason: session?.outcomeReason ?? null,
       /** Recordings play for admins and the booking's notary only (decision 031). */
       recordings: !staffMay(staff.user, 'play_recording', row.notaryId) ? [] : stored.map((r) => ({ id: r.id, startedAt: r.startedAt, sizeBytes: r.sizeBytes })),

@@ -40,6 +40,7 @@ import {
 import { DomainError } from '../../errors.ts';
 import { checkDocumentContent } from './content-check.ts';
 import { countedBody, readHead, type BodyStop, type RequestBody } from './upload-stream.ts';
+import { markSupportingAtUpload } from '../act/service.ts';
 
 /**
  * A visitor's documents: a tRPC call creates a one-time upload target, the
@@ -84,7 +85,7 @@ export function cleanFileName(name: string): string {
 
 export async function createUpload(
   deps: Deps,
-  input: { bookingId: string; fileName: string; sizeBytes: number; contentType?: string },
+  input: { bookingId: string; fileName: string; sizeBytes: number; contentType?: string; supporting?: boolean },
 ): Promise<UploadTarget> {
   const name = cleanFileName(input.fileName);
   return deps.db.transaction(async (tx) => {
@@ -107,6 +108,7 @@ export async function createUpload(
       uploadTokenHash: hashToken(token),
       uploadExpiresAt: expiresAt,
     });
+    if (input.supporting) await markSupportingAtUpload(tx, deps, { bookingId: booking.id, documentId: row.id });
     return { documentId: row.id, uploadUrl: `${uploadPath}${token}`, expiresAt };
   });
 }

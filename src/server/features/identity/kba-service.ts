@@ -289,8 +289,12 @@ export async function kbaForNotary(deps: Pick<Deps, 'now' | 'config'>, db: DbOrT
 }
 
 /** What the journal records of the KBA and the signer's address (opened from its sealed form). */
-export async function kbaJournalFacts(deps: Deps, bookingId: string): Promise<{ address: string | null; kba: { provider: string; reference: string; attempt: number; passedAt: string; correct: number | null; total: number } | null }> {
-  const rows = await listKbaAttempts(deps.db, bookingId);
+export async function kbaJournalFacts(
+  deps: Deps,
+  bookingId: string,
+  db: DbOrTx = deps.db,
+): Promise<{ address: string | null; kba: { provider: string; reference: string; attempt: number; passedAt: string; correct: number | null; total: number } | null }> {
+  const rows = await listKbaAttempts(db, bookingId);
   const passed = [...rows].reverse().find((r) => r.status === 'passed');
   if (!passed) return { address: null, kba: null };
   const person = openPerson(deps, passed);

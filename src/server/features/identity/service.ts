@@ -316,7 +316,7 @@ export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: {
   }
   // A transition of the act (decision 073): only while the recording runs, so the comparison is on it.
   const changed = await deps.db.transaction((tx) =>
-    takeTransition(tx, { bookingId: input.bookingId, transition: 'confirmIdentity', actor: { type: 'staff', id: staff.user.id }, data: { verificationId: verified.id } }, async () => {
+    takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'confirmIdentity', actor: { type: 'staff', id: staff.user.id }, data: { verificationId: verified.id } }, async () => {
       if (verified.confirmedAt) return { changed: false, result: false };
       await tx.update(identityVerifications).set({ confirmedAt: deps.now(), confirmedBy: staff.user.id }).where(eq(identityVerifications.id, verified.id));
       await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'identity.confirmed', entityType: 'booking', entityId: input.bookingId, data: { verificationId: verified.id } });
@@ -431,10 +431,10 @@ export { latestVerified } from './repository.ts';
  * and their results, the signer's address (opened from its sealed form), the
  * ID's type, issuer, last 4 and expiry. Never SSN digits, never answers.
  */
-export async function journalIdentity(deps: Deps, bookingId: string): Promise<{ address: string | null; identity: JournalActData['identity'] }> {
-  const verified = await latestVerified(deps.db, bookingId);
+export async function journalIdentity(deps: Deps, bookingId: string, db: DbOrTx = deps.db): Promise<{ address: string | null; identity: JournalActData['identity'] }> {
+  const verified = await latestVerified(db, bookingId);
   if (!verified) throw new DomainError('PRECONDITION_FAILED', identityMessages.notVerified);
-  const { address, kba } = await kbaJournalFacts(deps, bookingId);
+  const { address, kba } = await kbaJournalFacts(deps, bookingId, db);
   const methods: NonNullable<JournalActData['identity']['methods']> = [
     { method: 'credential_analysis', result: verified.selfieMatch ? 'verified, selfie matched' : 'verified', provider: verified.provider, reference: verified.providerSessionId },
   ];

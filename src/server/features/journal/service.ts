@@ -49,6 +49,10 @@ export interface JournalActData {
   commissionExpiresOn: string | null;
   signatureLevel: string;
   timestampAuthority: string | null;
+  /** "Where are you right now?": a US state's code or "Outside the United States: {country}" (absent on entries before issue 26). */
+  signerLocation?: string | null;
+  /** A signer abroad: the notary's confirmation of RULONA's conditions (decision 106). */
+  abroadConfirmation?: { confirmedAt: string; confirmedBy: string | null; statement: string } | null;
 }
 
 /** An act as the public /verify page may show it: the notary and the act, nothing of the signer. */

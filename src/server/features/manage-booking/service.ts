@@ -1,5 +1,6 @@
 import { standingStatuses, type BookingStatus } from '../../../shared/booking.ts';
 import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
+import { actStage } from '../act/service.ts';
 import { isBeforeCutoff, manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -47,7 +48,7 @@ export async function getManageView(deps: Deps, db: DbOrTx, token: string): Prom
   const id = await bookingIdForToken(deps, db, token, 'view');
   const view = await getBookingView(db, id);
   if (!view) throw notFound();
-  const payment = await paymentOf(db, id);
+  const [payment, act] = await Promise.all([paymentOf(db, id), actStage(db, id)]);
   return {
     id: view.id,
     reference: view.reference,
@@ -61,6 +62,7 @@ export async function getManageView(deps: Deps, db: DbOrTx, token: string): Prom
     ...policy(view, payment, deps.now()),
     canJoinSession: roomIsOpen(view, false, deps.now()),
     sessionOpensAt: view.status === 'confirmed' && view.startsAt ? new Date(view.startsAt.getTime() - roomOpensMs) : null,
+    actStage: act.stage,
   };
 }
 

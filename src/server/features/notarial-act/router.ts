@@ -54,6 +54,7 @@ export const actRouter = router({
   get: bookingStaff.input(bookingIdInput).query(({ ctx, input }) => act.actForStaff(ctx.deps, ctx.staff, input.bookingId)),
   place: bookingStaff.input(placeSignatureInput).mutation(({ ctx, input }) => act.placeSignature(ctx.deps, ctx.staff, input)),
   administerOath: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
+  confirmAbroad: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.confirmAbroad(ctx.deps, ctx.staff, input.bookingId)),
   seal: bookingStaff.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
   markSupporting: bookingStaff.input(markSupportingInput).mutation(({ ctx, input }) => act.markSupporting(ctx.deps, ctx.staff, input)),
   markNotNotarizable: bookingStaff.input(markNotNotarizableInput).mutation(({ ctx, input }) => act.markNotNotarizable(ctx.deps, ctx.staff, input)),

@@ -18,7 +18,7 @@ import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { lockBookingRow } from '../booking/service.ts';
-import { journalIdentity, requireActAccess, sessionStartBlocker } from '../identity/service.ts';
+import { journalIdentity, requireActAccess } from '../identity/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
@@ -30,9 +30,10 @@ import { checkpointAfterAct } from '../journal/service.ts';
 import { formatVerificationCode } from '../../../shared/verification.ts';
 import { notarizedCopyKeptUntil } from './retention-service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
-import { actAnswers, actChanged, actStage, administerOath as administerOathStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
+import { actAnswers, actChanged, actStage, administerOath as administerOathStep, confirmAbroad as confirmAbroadStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
 import { commissionStateTimeZone } from '../../../shared/commission-zones.ts';
+import { actTexts } from '../../../shared/act-stages.ts';
 /**
  * pdf-lib, @signpdf and node-forge load only in the seal worker
  * (seal-pool.ts, docs/decisions/061): this thread never parses a PDF, decodes
@@ -111,6 +112,7 @@ async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
     stage,
     signerLocation: answers.signerLocation,
     consentGiven: !!answers.consentAt,
+    abroadConfirmed: !!answers.abroadConfirmedAt,
     oathRequested: answers.oathRequested,
     oathKind: answers.oathKind,
   };
@@ -172,12 +174,9 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   if (size.width > maxSignatureSize.width || size.height > maxSignatureSize.height) throw new DomainError('BAD_REQUEST', actMessages.signatureTooLarge);
   if (!(await pngDataFits(bytes))) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
-  // A transition of the act (decision 073): recording running, identity confirmed, location and consent given.
+  // A transition of the act (decision 073): recording running, identity proven (ID confirmed, identity questions passed), location and consent given, a signer abroad cleared.
   await deps.db.transaction((tx) =>
-    takeTransition(tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, kind: input.kind } }, async () => {
-      // Identity proofing complete, identity questions included (decision 085).
-      const blocker = await sessionStartBlocker(deps, tx, bookingId);
-      if (blocker) throw new DomainError('PRECONDITION_FAILED', blocker);
+    takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, kind: input.kind } }, async () => {
       const updated = await tx
         .update(notarialDocuments)
         .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: bytes.toString('base64'), signedAt: deps.now() })
@@ -327,6 +326,17 @@ async function signingCertificate(deps: Deps, staffUserId: string, notaryName: s
 
 // ---- Sealing -------------------------------------------------------------------------
 
+/**
+ * The fee one act records in the journal (decisions 074, 108): what is left of
+ * the session's fee after the acts already journaled, capped at the
+ * commissioning state's maximum per act (null: no maximum). Never negative,
+ * and the acts of a session never add up to more than was paid.
+ */
+export function journalFeeCents(input: { paidCents: number; journaledCents: number; maxPerActCents: number | null }): number {
+  const left = Math.max(0, input.paidCents - input.journaledCents);
+  return input.maxPerActCents === null ? left : Math.min(left, input.maxPerActCents);
+}
+
 /** How long one seal may hold its claim before another request may take it over (a crash, kill -9). */
 export const sealLeaseMs = 2 * 60_000;
 
@@ -354,10 +364,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     if (act?.sealedAt) return null;
     if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
     if (act?.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
-    // The act's guard (decision 073): recording running, identity confirmed, the oath for a jurat.
-    await takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
-    // Identity proofing complete: credential analysis, identity questions, the notary's confirmation (decision 085).
-    if (await sessionStartBlocker(deps, tx, input.bookingId)) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
+    // The act's guard (decision 073): recording running, identity proofing complete (credential analysis, identity questions, the notary's confirmation; decision 085), the oath for a jurat.
+    await takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
     if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
     const profile = await profileRow(tx, staff.user.id);
     if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
@@ -365,11 +373,14 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     if (!(await actRepo.claimSeal(tx, act.id, claim, startedAt, new Date(startedAt.getTime() + sealLeaseMs)))) {
       throw new DomainError('CONFLICT', actMessages.sealing);
     }
-    return { doc, act, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
+    // The journal's identity facts, read once under the lock the guard was asked under.
+    const proofing = await journalIdentity(deps, input.bookingId, tx);
+    const answers = await actAnswers(tx, input.bookingId);
+    return { doc, act, proofing, answers, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
   });
   // Sealed already (a repeat): the same answer as the first time.
   if (!prepared) return actView(deps.db, input.bookingId);
-  const { doc, act, profile } = prepared;
+  const { doc, act, profile, proofing, answers } = prepared;
   // Each claim writes its own object, so a slow request whose claim was taken over never overwrites the recorded file.
   const sealedKey = `${input.bookingId}/sealed-${doc.id}-${claim}.pdf`;
   let stored = false;
@@ -407,7 +418,6 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     // Beside the original, never over it.
     await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
     stored = true;
-    const proofing = await journalIdentity(deps, input.bookingId);
     // The journal names the recording of the act: the one running (or last stored) when sealing.
     const [recording] = await deps.db
       .select({ id: sessionRecordings.id })
@@ -417,11 +427,15 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       .limit(1);
 
     const recorded = await deps.db.transaction((tx) =>
-      takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType }, data: { documentId: doc.id } }, async () => {
+      takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType }, data: { documentId: doc.id } }, async () => {
         const done = await actRepo.completeSeal(tx, act.id, claim, { actType: input.actType, sealedKey, sealedSha256: sealed.sha256, signatureLevel: sealed.level, pageCount: sealed.pageCount, sealedAt: now, sealedBy: staff.user.id });
         if (!done) return { changed: false, result: false };
-        // One fee per session, as paid (decision 074): the first act journaled carries what is left of it, later ones nothing.
-        const feeCents = Math.max(0, signer.priceCents - (await actRepo.journaledFeeCents(tx, input.bookingId)));
+        // One fee per session, as paid (decision 074), each act at most the commissioning state's maximum (decision 108).
+        const feeCents = journalFeeCents({
+          paidCents: signer.priceCents,
+          journaledCents: await actRepo.journaledFeeCents(tx, input.bookingId),
+          maxPerActCents: deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE[profile.commissionState] ?? null,
+        });
         const data: JournalActData = {
           actType: input.actType,
           documentTitle: doc.originalName,
@@ -441,6 +455,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           commissionExpiresOn: profile.commissionExpiresOn,
           signatureLevel: sealed.level,
           timestampAuthority: tsa ? new URL(tsa.url).host : null,
+          signerLocation: answers.signerLocation,
+          abroadConfirmation: answers.abroadConfirmedAt ? { confirmedAt: answers.abroadConfirmedAt.toISOString(), confirmedBy: answers.abroadConfirmedBy, statement: actTexts.abroadStatement } : null,
         };
         await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
         await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });
@@ -583,6 +599,13 @@ export async function markSupporting(deps: Deps, staff: StaffIdentity, input: { 
 export async function giveConsent(deps: Deps, input: { token: string; location: string }, address: string | null): Promise<ActView> {
   const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
   await giveConsentStep(deps, bookingId, { location: input.location, address });
+  return actView(deps.db, bookingId);
+}
+
+/** A signer outside the US: the notary confirms the act is allowed under RULONA's rule for signers abroad (decision 106). */
+export async function confirmAbroad(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
+  await requireActAccess(deps, staff, bookingId, 'seal');
+  await confirmAbroadStep(deps, staff.user.id, bookingId);
   return actView(deps.db, bookingId);
 }
 

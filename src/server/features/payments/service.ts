@@ -3,6 +3,7 @@ import {
   bookingNotFoundMessage,
   holdExpiredMessage,
   infectedDocumentsMessage,
+  hasDocumentToNotarize,
   isPaid,
   type BookingView,
 } from '../../../shared/booking.ts';
@@ -57,7 +58,7 @@ export async function createPaymentIntent(deps: Deps, { bookingId }: { bookingId
   }
   if (booking.status === 'cancelled') throw new DomainError('NOT_FOUND', bookingNotFoundMessage);
   if (booking.status !== 'payment_processing') {
-    if (booking.status !== 'awaiting_payment' || booking.documents.length === 0 || !booking.contact) {
+    if (booking.status !== 'awaiting_payment' || !hasDocumentToNotarize(booking.documents) || !booking.contact) {
       throw new DomainError('PRECONDITION_FAILED', incompleteStepsMessage);
     }
     if (!booking.startsAt || !booking.holdExpiresAt || booking.holdExpiresAt.getTime() <= deps.now().getTime()) {

@@ -186,7 +186,7 @@ export async function startSession(deps: Deps, participant: Participant): Promis
     if (!staffMay({ id: participant.staffId!, role: 'notary' }, 'record', booking.notaryId)) throw new DomainError('FORBIDDEN', messages.notAssigned);
     assertOpen(deps, booking);
     const id = crypto.randomUUID();
-    return takeTransition(tx, { bookingId: booking.id, transition: 'startRecording', actor: { type: 'staff', id: participant.staffId }, data: { recordingId: id } }, async () => {
+    return takeTransition(deps, tx, { bookingId: booking.id, transition: 'startRecording', actor: { type: 'staff', id: participant.staffId }, data: { recordingId: id } }, async () => {
       if (!booking.startedAt) await repo.upsertSession(tx, booking.id, { startedAt: deps.now() });
       const row = await repo.insertRecording(tx, {
         id,
@@ -226,6 +226,7 @@ export async function finishSession(deps: Deps, actor: FinishActor, input: { boo
     if (input.outcome === 'no_show' && (!booking.startsAt || booking.startsAt.getTime() > deps.now().getTime())) throw new DomainError('CONFLICT', messages.tooEarlyForNoShow);
     const reason = input.outcome === 'completed' ? null : (input.reason?.trim() || null);
     await takeTransition(
+      deps,
       tx,
       { bookingId: booking.id, transition: 'finish', actor: { type: 'staff', id: actor.staffId }, input: { outcome: input.outcome }, data: { outcome: input.outcome } },
       async () => {

@@ -1,0 +1,3 @@
+ALTER TABLE "notary_sessions" ADD COLUMN "abroad_confirmed_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "notary_sessions" ADD COLUMN "abroad_confirmed_by" uuid;--> statement-breakpoint
+ALTER TABLE "notary_sessions" ADD CONSTRAINT "notary_sessions_abroad_confirmed_by_staff_users_id_fk" FOREIGN KEY ("abroad_confirmed_by") REFERENCES "public"."staff_users"("id") ON DELETE set null ON UPDATE no action;
