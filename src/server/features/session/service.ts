@@ -304,13 +304,14 @@ function recordingStalled(deps: Deps, recording: { status: string; startedAt: Da
 
 /**
  * Tells the rooms of recordings that stopped receiving chunks, once per stall
- * (any node; the row says it was told). The stall watch (stall-watch.ts) runs it.
+ * (any node; the row says it was told); answers their bookings. The stall
+ * watch (stall-watch.ts) runs it.
  */
-export async function notifyStalledRecordings(deps: Deps): Promise<number> {
+export async function notifyStalledRecordings(deps: Deps): Promise<string[]> {
   const now = deps.now();
   const bookings = await repo.claimStalledRecordings(deps.db, new Date(now.getTime() - deps.config.RECORDING_STALL_SECONDS * 1000), now);
   for (const bookingId of bookings) notifySessionChanged(deps, bookingId);
-  return bookings.length;
+  return bookings;
 }
 
 /**

@@ -114,6 +114,10 @@ class Reader {
   }
 }
 
+async function* iterate(source: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
+  yield* source;
+}
+
 interface Header {
   id: number;
   /** null: unknown size (a live stream's Segment or Cluster). */
@@ -185,8 +189,8 @@ export interface WebmIndex {
 }
 
 /** Reads the structure of a WebM stream (first pass). Throws NotWebmError if it is not one we can rewrite. */
-export async function indexWebm(source: AsyncIterable<Buffer>): Promise<WebmIndex> {
-  const reader = new Reader(source[Symbol.asyncIterator]());
+export async function indexWebm(source: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<WebmIndex> {
+  const reader = new Reader(iterate(source));
   const nextHeader = async () => parseHeader(await reader.peek(12));
 
   const ebml = await nextHeader();
@@ -360,8 +364,8 @@ export function durationsMs(index: WebmIndex): { durationMs: number; trackEndsMs
 }
 
 /** The seekable file (second pass over the same bytes as `indexWebm` read). */
-export async function* seekableWebm(source: AsyncIterable<Buffer>, index: WebmIndex): AsyncGenerator<Buffer> {
-  const reader = new Reader(source[Symbol.asyncIterator]());
+export async function* seekableWebm(source: AsyncIterable<Buffer> | Iterable<Buffer>, index: WebmIndex): AsyncGenerator<Buffer> {
+  const reader = new Reader(iterate(source));
   const seekHead = (positions: [number, number][]) =>
     el(ID.SeekHead, ...positions.map(([id, position]) => el(ID.Seek, el(ID.SeekID, idBytes(id)), el(ID.SeekPosition, uint(position, 8)))));
   const info = el(ID.Info, ...index.info, el(ID.Duration, float64(index.durationTicks)));
