@@ -158,7 +158,7 @@ describe('startCompositeRecording', () => {
     documentViewSource.clear();
   });
 
-  it('draws every camera, the shared page with its fields and the band on each tick of its ticker, and pushes one frame per tick', () => {
+  it('draws what changed on each tick of its ticker — the cameras every frame, the shared page and its fields four times a second, the clock once a second — and pushes one frame per tick', () => {
     const h = harness();
     const cameras = [video(1280, 720), video(640, 480)];
     const page = fakeCanvas(795, 1029, 'page', h.log);
@@ -169,38 +169,41 @@ describe('startCompositeRecording', () => {
     // The worker's ticker at the drawing rate, which is above the promised minimum.
     expect(h.intervalMs()).toBeCloseTo(1000 / compositeFramesPerSecond);
     expect(compositeFramesPerSecond).toBeGreaterThan(minimumFramesPerSecond);
-    const framesAfterStart = h.log.filter((c) => c[0] === 'requestFrame').length;
+    // The first frame: everything — background, the two cameras, the page, the band with the clock.
+    expect(h.drawn().map((c) => c[1])).toEqual([h.canvases[1], cameras[0], cameras[1], page, h.canvases[3]]);
+    expect(h.log.filter((c) => c[0] === 'band.fillText').map((c) => c[1])).toEqual(['NO-7K3D', '2026-11-26 14:03:07 UTC']);
+    // The fields are drawn over the page, in the page's box.
+    const pageBox = h.drawn()[3]!.slice(2);
+    expect(overlay).toHaveBeenCalledTimes(1);
+    expect(overlay.mock.lastCall![1]).toEqual({ x: pageBox[0], y: pageBox[1], width: pageBox[2], height: pageBox[3] });
     h.log.length = 0;
 
-    h.tick();
-    const drawn = h.drawn().map((c) => c[1]);
-    // Background, the two cameras, the page, the band: drawImage only.
-    expect(drawn).toEqual([h.canvases[1], cameras[0], cameras[1], page, h.canvases[3]]);
-    expect(h.log.filter((c) => c[0] === 'requestFrame')).toHaveLength(1);
-    expect(h.log.some((c) => c[0] === 'composite.fillText' || c[0] === 'composite.fillRect')).toBe(false);
-    // The fields are drawn over the page, in the page's box.
-    expect(overlay).toHaveBeenCalledTimes(framesAfterStart + 1);
-    const pageBox = h.drawn()[3]!.slice(2);
-    expect(overlay.mock.lastCall![1]).toEqual({ x: pageBox[0], y: pageBox[1], width: pageBox[2], height: pageBox[3] });
-    // The clock with the reference, rendered once a second, not once a frame.
-    expect(h.log.filter((c) => c[0] === 'band.fillText').map((c) => c[1])).toEqual([]);
-    for (let i = 0; i < 10; i++) h.tick();
-    expect(h.log.filter((c) => c[0] === 'band.fillText')).toHaveLength(0);
+    // Then the cameras on every tick, the page every fourth, drawImage only; one frame pushed per tick.
+    const perTick: unknown[][] = [];
+    for (let i = 1; i <= 8; i++) {
+      h.log.length = 0;
+      h.tick();
+      perTick.push(h.drawn().map((c) => c[1]));
+      expect(h.log.filter((c) => c[0] === 'requestFrame')).toHaveLength(1);
+      expect(h.log.some((c) => c[0] === 'composite.fillText')).toBe(false);
+    }
+    expect(perTick).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((frame) => (frame % 4 === 0 ? [cameras[0], cameras[1], page] : [cameras[0], cameras[1]])));
+    expect(overlay).toHaveBeenCalledTimes(3);
+    // The clock: rendered again, and drawn, when its second changes.
+    expect(h.log.some((c) => c[0] === 'band.fillText')).toBe(false);
     vi.setSystemTime(new Date('2026-11-26T14:03:08.050Z'));
-    h.tick();
+    h.log.length = 0;
     h.tick();
     expect(h.log.filter((c) => c[0] === 'band.fillText').map((c) => c[1])).toEqual(['NO-7K3D', '2026-11-26 14:03:08 UTC']);
-    expect(h.log.filter((c) => c[0] === 'requestFrame')).toHaveLength(13);
+    expect(h.drawn().map((c) => c[1])).toEqual([cameras[0], cameras[1], h.canvases[3]]);
     h.advance(1000);
-    expect(handle.framesPerSecond()).toBe(framesAfterStart + 13);
+    expect(handle.framesPerSecond()).toBe(10);
   });
 
   it('shows "No document on screen" until a page is registered, and cameras as they come and go', () => {
     const h = harness();
     const first = video(640, 480);
     const handle = startCompositeRecording('rec-1', { reference: 'NO-1', videos: [first], audio: [] }, h.env);
-    h.log.length = 0;
-    h.tick();
     expect(h.drawn().map((c) => c[1])).toEqual([h.canvases[1], first, h.canvases[2], h.canvases[3]]);
     // A camera not playing yet is left out; three people: the grid changes (two columns).
     const joining = { readyState: 0, videoWidth: 0, videoHeight: 0 } as HTMLVideoElement;
@@ -209,11 +212,20 @@ describe('startCompositeRecording', () => {
     handle.setVideos([first, joining, third]);
     h.tick();
     const drawnNow = h.drawn();
+    // A new layout: everything again, from the background.
     expect(drawnNow.map((c) => c[1])).toEqual([h.canvases[1], first, third, h.canvases[2], h.canvases[3]]);
     // The third person: second row, first column (a 320×340 cell from y = 380), centred.
     expect(drawnNow[2]!.slice(2)).toEqual([644, 462, 312, 176]);
     // The background was repainted for three cells.
     expect(h.log.filter((c) => c[0] === 'background.fillRect')).toHaveLength(1 + 3);
+    // The second person's camera starts playing: its picture appears, the cells are cleared first.
+    Object.assign(joining, { readyState: 4, videoWidth: 640, videoHeight: 360 });
+    h.log.length = 0;
+    h.tick();
+    expect(h.drawn().map((c) => c[1])).toEqual([h.canvases[1], first, joining, third, h.canvases[2], h.canvases[3]]);
+    h.log.length = 0;
+    h.tick();
+    expect(h.drawn().map((c) => c[1])).toEqual([first, joining, third]);
   });
 
   it('mixes every voice, adds and removes streams', () => {

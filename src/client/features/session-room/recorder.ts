@@ -134,6 +134,8 @@ export interface CompositeOptions {
   audio: MediaStream[];
 }
 
+/** The page is redrawn every this many frames (4 times a second): it changes when a field is filled, not with every frame. */
+const documentEveryFrames = 4;
 /** The recorder says it is stuck when no chunk came for this many timeslices. */
 const stallAfterTimeslices = 3;
 const maxUploadAttempts = 21;
@@ -165,9 +167,10 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
     c.fillText(recordingMessages.noDocument, placeholder.width / 2, placeholder.height / 2);
   }
   let bandSecond = -1;
-  const paintBand = (nowMs: number) => {
+  /** Renders the band when the second changes; true when it did. */
+  const paintBand = (nowMs: number): boolean => {
     const second = Math.floor(nowMs / 1000);
-    if (second === bandSecond) return;
+    if (second === bandSecond) return false;
     bandSecond = second;
     const c = band.getContext('2d')!;
     c.fillStyle = '#000000';
@@ -179,29 +182,43 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
     c.fillText(options.reference, 16, compositeBandHeight / 2);
     c.textAlign = 'right';
     c.fillText(utcClock(new Date(second * 1000)), compositeWidth - 16, compositeBandHeight / 2);
+    return true;
   };
 
   const frames = env.captureFrames(canvas);
   let framesPushed = 0;
   const startedAt = env.now();
-  const draw = () => {
-    context.drawImage(background, 0, 0);
-    videos.forEach((video, index) => {
-      const box = layout.cameras[index];
-      if (!box || video.readyState < 2 || !video.videoWidth || !video.videoHeight) return;
-      const at = fitInside(video.videoWidth, video.videoHeight, box);
-      context.drawImage(video, at.x, at.y, at.width, at.height);
-    });
+  // Only what changes is drawn: the cameras every frame; the page a few times a second (fields
+  // being filled); the band when its second changes; the background when the layout does.
+  let repaint = true;
+  let frameNumber = 0;
+  let cameraBoxes: (Box | null)[] = [];
+  const drawDocument = () => {
+    const area = layout.document;
     const page = documentViewSource.page();
-    if (page) {
-      const at = fitInside(page.width, page.height, layout.document, 8);
-      context.drawImage(page, at.x, at.y, at.width, at.height);
-      for (const overlay of documentViewSource.overlays()) drawOverlay(overlay, context, at);
-    } else {
-      context.drawImage(placeholder, layout.document.x, layout.document.y);
-    }
-    paintBand(Date.now());
-    context.drawImage(band, 0, 0);
+    if (!page) return context.drawImage(placeholder, area.x, area.y);
+    context.fillStyle = '#334155';
+    context.fillRect(area.x, area.y, area.width, area.height);
+    const at = fitInside(page.width, page.height, area, 8);
+    context.drawImage(page, at.x, at.y, at.width, at.height);
+    for (const overlay of documentViewSource.overlays()) drawOverlay(overlay, context, at);
+  };
+  const draw = () => {
+    const boxes = videos.map((video, index) => {
+      const box = layout.cameras[index];
+      return box && video.readyState >= 2 && video.videoWidth && video.videoHeight ? fitInside(video.videoWidth, video.videoHeight, box) : null;
+    });
+    // Someone's picture appeared, went or changed shape: start again from the background.
+    if (boxes.length !== cameraBoxes.length || boxes.some((box, i) => !sameBox(box, cameraBoxes[i] ?? null))) repaint = true;
+    cameraBoxes = boxes;
+    if (repaint) context.drawImage(background, 0, 0);
+    boxes.forEach((at, index) => {
+      if (at) context.drawImage(videos[index]!, at.x, at.y, at.width, at.height);
+    });
+    if (repaint || frameNumber % documentEveryFrames === 0) drawDocument();
+    if (paintBand(Date.now()) || repaint) context.drawImage(band, 0, 0);
+    repaint = false;
+    frameNumber++;
     frames.requestFrame();
     framesPushed++;
   };
@@ -271,6 +288,7 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
       if (layout.cameras.length !== videos.length) {
         layout = compositeLayout(videos.length);
         paintBackground();
+        repaint = true;
       }
     },
     addAudio: (stream) => audio.add(stream),
@@ -302,6 +320,8 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
   };
 }
 
+const sameBox = (a: Box | null, b: Box | null) => a === b || (!!a && !!b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height);
+
 function drawOverlay(overlay: DocumentOverlay, context: CanvasRenderingContext2D, box: Box): void {
   context.save();
   try {
@@ -320,11 +340,18 @@ function pickMimeType(): string {
   return candidates.find((type) => MediaRecorder.isTypeSupported(type)) ?? 'video/webm';
 }
 
-/** A worker's timer (not throttled in a background tab); the page's own timer if no worker can start. */
+/**
+ * A worker's timer (not throttled in a background tab); the page's own timer if no worker can
+ * start. The worker sends the next tick only once the page has drawn the last one, so a busy
+ * page skips frames instead of piling up ticks (and Stop never waits behind a backlog).
+ */
 function workerTicker(intervalMs: number, onTick: () => void): Ticker {
   try {
     const worker = new Worker(new URL('./recorder-tick.worker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = () => onTick();
+    worker.onmessage = () => {
+      onTick();
+      worker.postMessage({ drawn: true });
+    };
     worker.postMessage({ intervalMs });
     return {
       stop() {
