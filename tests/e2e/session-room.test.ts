@@ -368,21 +368,21 @@ describe('session room', () => {
     const probe = ffprobeRecording(recordingFile);
     const recordedSeconds = (recordingStoppedAt - recordingStartedAt) / 1000;
     console.info(`recording: ${probe.duration.toFixed(1)} s for ${recordedSeconds.toFixed(1)} s recorded, ${probe.video.frames} frames = ${probe.framesPerSecond.toFixed(2)} fps, video ends ${probe.video.end.toFixed(2)} s, audio ${probe.audio.end.toFixed(2)} s`);
-    expect(probe.duration).toBeGreaterThan(recordedSeconds - 4);
-    expect(probe.duration).toBeLessThan(recordedSeconds + 1);
-    expect(probe.video).toMatchObject({ width: compositeWidth, height: compositeHeight });
-    expect(probe.framesPerSecond).toBeGreaterThanOrEqual(minimumFramesPerSecond);
-    expect(Math.abs(probe.video.end - probe.audio.end)).toBeLessThan(1);
+    expect.soft(probe.duration).toBeGreaterThan(recordedSeconds - 4);
+    expect.soft(probe.duration).toBeLessThan(recordedSeconds + 1);
+    expect.soft(probe.video).toMatchObject({ width: compositeWidth, height: compositeHeight });
+    expect.soft(probe.framesPerSecond).toBeGreaterThanOrEqual(minimumFramesPerSecond);
+    expect.soft(Math.abs(probe.video.end - probe.audio.end)).toBeLessThan(1);
     // Seekable in Chromium: a finite duration and the whole length seekable.
     const seekable = await player.evaluate((v: HTMLVideoElement) => ({ duration: v.duration, end: v.seekable.length ? v.seekable.end(v.seekable.length - 1) : 0 }));
-    expect(seekable.duration).toBeCloseTo(probe.duration, 0);
-    expect(seekable.end).toBeCloseTo(probe.duration, 0);
+    expect.soft(seekable.duration).toBeCloseTo(probe.duration, 0);
+    expect.soft(seekable.end).toBeCloseTo(probe.duration, 0);
     // A frame near the end: not blank, the band with the clock on top, the document's page (white, with text) on the left.
     const frame = frameAt(recordingFile, probe.duration - 1.5);
-    expect(frame.region(0, 0, compositeWidth, compositeHeight).stddev).toBeGreaterThan(20);
+    expect.soft(frame.region(0, 0, compositeWidth, compositeHeight).stddev).toBeGreaterThan(20);
     const page = frame.region(80, 60, 480, 640);
-    expect(page.mean).toBeGreaterThan(180);
-    expect(page.stddev).toBeGreaterThan(4);
+    expect.soft(page.mean).toBeGreaterThan(180);
+    expect.soft(page.stddev).toBeGreaterThan(4);
 
     // Nobody else: not the customer, not another notary, not a stranger.
     expect((await c.request.get(`${fixture.server.url}${src}`)).status()).toBe(401);
