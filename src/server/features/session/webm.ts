@@ -247,7 +247,7 @@ export async function indexWebm(source: AsyncIterable<Buffer> | Iterable<Buffer>
           const head = await reader.peek(child.length + Math.min(child.size, 12));
           if (child.id === ID.Timecode) timecode = readUint(head.subarray(child.length, child.length + child.size));
           else noteBlock(cluster, timecode, head.subarray(child.length), null);
-        } else if (child.id === ID.BlockGroup && child.size < 64 * 1024 * 1024) {
+        } else if (child.id === ID.BlockGroup && child.size <= maxKeptBytes) {
           const group = await reader.peek(child.length + child.size);
           if (group.length === child.length + child.size) {
             const parts = children(group.subarray(child.length));
