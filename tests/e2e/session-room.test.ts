@@ -378,7 +378,7 @@ describe('session room', () => {
     expect.soft(seekable.duration).toBeCloseTo(probe.duration, 0);
     expect.soft(seekable.end).toBeCloseTo(probe.duration, 0);
     // A frame near the end: not blank, the band with the clock on top, the document's page (white, with text) on the left.
-    const frame = frameAt(recordingFile, probe.duration - 1.5);
+    const frame = frameAt(recordingFile, probe.video.end - 1.5);
     expect.soft(frame.region(0, 0, compositeWidth, compositeHeight).stddev).toBeGreaterThan(20);
     const page = frame.region(80, 60, 480, 640);
     expect.soft(page.mean).toBeGreaterThan(180);
