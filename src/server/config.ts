@@ -49,6 +49,8 @@ const configSchema = z.object({
    * the database answers; its reconnection backoff is capped at half of it (docs/decisions/076).
    */
   LIVENESS_STUCK_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  /** A running recording with no chunk for this long: the notary's room warns (chunks come every 2 s; decision 103). */
+  RECORDING_STALL_SECONDS: z.coerce.number().int().min(4).max(300).default(10),
 
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().default('notary-uploads'),

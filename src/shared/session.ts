@@ -106,6 +106,8 @@ export interface SessionView {
   recordingActive: boolean;
   /** A stopped recording is still being saved: the room says "Saving the recording…"; Finish waits for it. */
   recordingSaving: boolean;
+  /** Notary only: a recording runs but the server has received no part of it for a while (decision 103). */
+  recordingStalled: boolean;
   /** Notary only: why finishing as completed is refused now (empty: allowed). */
   finishBlockers: string[];
   /** The act's stage as the server's state machine says (both browsers show it; decision 073). */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-provider.ts';
 import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
 import { actStageLabels, actTexts } from '../../src/shared/act-stages.ts';
+import { compositeHeight, compositeWidth, minimumFramesPerSecond } from '../../src/shared/recording.ts';
 import { startCoturn, type Coturn } from '../helpers/coturn.ts';
 import { axeViolations, openBrowser, type Browser } from './browser.ts';
 import { customerJoins, expectRemoteVideoPlaying, joinFromDeviceCheck, notaryJoins, openMediaBrowser, startSessionServer, type SessionFixture } from './session-helpers.ts';
@@ -25,6 +26,55 @@ async function verifyIdentity(page: Page, nameOnId: string) {
   await page.getByLabel('Back of your ID').setInputFiles('tests/fixtures/sample.png');
   await page.getByLabel('A selfie').setInputFiles('tests/fixtures/sample.jpg');
   await page.getByRole('button', { name: actLabels.verifyIdentity }).click();
+}
+
+/** What ffprobe says of a stored recording: its duration, each stream's size, frames and end. */
+function ffprobeRecording(file: string) {
+  const run = (args: string[]) => {
+    const result = spawnSync('ffprobe', ['-v', 'error', ...args, file], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    return result.stdout;
+  };
+  const duration = Number(run(['-show_entries', 'format=duration', '-of', 'csv=p=0']).trim());
+  const streams = JSON.parse(run(['-count_frames', '-show_entries', 'stream=index,codec_type,width,height,nb_read_frames', '-of', 'json'])).streams as { index: number; codec_type: string; width?: number; height?: number; nb_read_frames: string }[];
+  const ends = new Map<number, number>();
+  for (const line of run(['-show_entries', 'packet=stream_index,pts_time,duration_time', '-of', 'csv=p=0']).trim().split('\n')) {
+    const [index, pts, length] = line.split(',');
+    ends.set(Number(index), Math.max(ends.get(Number(index)) ?? 0, Number(pts) + (Number(length) || 0)));
+  }
+  const video = streams.find((s) => s.codec_type === 'video')!;
+  const audio = streams.find((s) => s.codec_type === 'audio')!;
+  expect(streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+  const frames = Number(video.nb_read_frames);
+  return {
+    duration,
+    video: { width: video.width, height: video.height, frames, end: ends.get(video.index)! },
+    audio: { end: ends.get(audio.index)! },
+    framesPerSecond: frames / ends.get(video.index)!,
+  };
+}
+
+/** One frame of the recording at `seconds` (ffmpeg), as grey levels, with statistics over a region. */
+function frameAt(file: string, seconds: number) {
+  const result = spawnSync('ffmpeg', ['-v', 'error', '-ss', String(Math.max(0, seconds)), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { maxBuffer: 8 * 1024 * 1024 });
+  const pixels = result.stdout as Buffer;
+  expect(pixels.length).toBe(compositeWidth * compositeHeight);
+  return {
+    region(x: number, y: number, width: number, height: number) {
+      let sum = 0;
+      let squares = 0;
+      for (let row = y; row < y + height; row++) {
+        for (let col = x; col < x + width; col++) {
+          const v = pixels[row * compositeWidth + col]!;
+          sum += v;
+          squares += v * v;
+        }
+      }
+      const count = width * height;
+      const mean = sum / count;
+      return { mean, stddev: Math.sqrt(Math.max(0, squares / count - mean * mean)) };
+    },
+  };
 }
 
 const pdfsig = (file: string) => {
@@ -179,6 +229,7 @@ describe('session room', () => {
     // Recording starts before the identity confirmation, so the comparison is on it (issue 26):
     // wait for two chunks to be accepted by the server.
     const chunks = [n.waitForResponse((r) => r.url().endsWith('/chunks/0') && r.ok()), n.waitForResponse((r) => r.url().endsWith('/chunks/1') && r.ok())];
+    const recordingStartedAt = Date.now();
     await n.getByRole('button', { name: 'Start recording' }).click();
     await c.getByText('This session is being recorded.').waitFor();
     await Promise.all(chunks);
@@ -259,7 +310,16 @@ describe('session room', () => {
     await Promise.all([expectRemoteVideoPlaying(c, n), expectRemoteVideoPlaying(n, c)]);
     await c.getByRole('log', { name: 'Chat messages' }).getByText('G-R-A-C-E').waitFor();
 
+    // The notary's tab in the background for a while: the recording keeps its frame rate (decision 103).
+    const elsewhere = await notary.context.newPage();
+    await elsewhere.bringToFront();
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await n.bringToFront();
+    await elsewhere.close();
+    // No warning: every chunk reached the server.
+    expect(await n.getByTestId('recording-warning').count()).toBe(0);
     // Stop answers at once; the recording is saved in the background, then Finish.
+    const recordingStoppedAt = Date.now();
     await n.getByRole('button', { name: 'Stop recording' }).click();
     await n.getByText('Recording stopped.').waitFor({ timeout: 30_000 });
     await n.getByText('Recordings: 1 saved').waitFor({ timeout: 30_000 });
@@ -300,6 +360,29 @@ describe('session room', () => {
     const bytes = await ranged.body();
     expect(bytes.length).toBe(100);
     expect(bytes.subarray(0, 4).toString('hex')).toBe('1a45dfa3'); // EBML: a WebM file
+
+    // The stored file, as a player reads it (decision 103): a duration close to the time recorded, a
+    // 1280×720 video and an audio track ending together, at least 15 frames a second, cues to seek by.
+    const recordingFile = path.join(fixture.dataDir, 'recording.webm');
+    writeFileSync(recordingFile, await (await n.request.get(`${fixture.server.url}${src}`)).body());
+    const probe = ffprobeRecording(recordingFile);
+    const recordedSeconds = (recordingStoppedAt - recordingStartedAt) / 1000;
+    console.info(`recording: ${probe.duration.toFixed(1)} s for ${recordedSeconds.toFixed(1)} s recorded, ${probe.video.frames} frames = ${probe.framesPerSecond.toFixed(2)} fps, video ends ${probe.video.end.toFixed(2)} s, audio ${probe.audio.end.toFixed(2)} s`);
+    expect.soft(probe.duration).toBeGreaterThan(recordedSeconds - 4);
+    expect.soft(probe.duration).toBeLessThan(recordedSeconds + 1);
+    expect.soft(probe.video).toMatchObject({ width: compositeWidth, height: compositeHeight });
+    expect.soft(probe.framesPerSecond).toBeGreaterThanOrEqual(minimumFramesPerSecond);
+    expect.soft(Math.abs(probe.video.end - probe.audio.end)).toBeLessThan(1);
+    // Seekable in Chromium: a finite duration and the whole length seekable.
+    const seekable = await player.evaluate((v: HTMLVideoElement) => ({ duration: v.duration, end: v.seekable.length ? v.seekable.end(v.seekable.length - 1) : 0 }));
+    expect.soft(seekable.duration).toBeCloseTo(probe.duration, 0);
+    expect.soft(seekable.end).toBeCloseTo(probe.duration, 0);
+    // A frame near the end: not blank, the band with the clock on top, the document's page (white, with text) on the left.
+    const frame = frameAt(recordingFile, probe.video.end - 1.5);
+    expect.soft(frame.region(0, 0, compositeWidth, compositeHeight).stddev).toBeGreaterThan(20);
+    const page = frame.region(80, 60, 480, 640);
+    expect.soft(page.mean).toBeGreaterThan(180);
+    expect.soft(page.stddev).toBeGreaterThan(4);
 
     // Nobody else: not the customer, not another notary, not a stranger.
     expect((await c.request.get(`${fixture.server.url}${src}`)).status()).toBe(401);

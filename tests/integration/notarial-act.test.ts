@@ -180,6 +180,46 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(message.text).not.toMatch(/Ida|driving_license/);
   });
 
+  /**
+   * Issue 26: confirming the identity, signing and sealing need a recording that is running —
+   * not one that was stopped (being saved, or saved) — by whichever way the call arrives
+   * (a single call or a batch); nothing changes when refused.
+   */
+  it('a stopped recording does not count: confirming, signing and sealing are refused while it is being saved or once saved, singly or in a batch', async () => {
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, notary.id);
+    await submit(b.token, 'Grace Hopper');
+    await kbaPassed(app.deps, b.bookingId);
+    const verificationId = ((await call('act.identity', { bookingId: b.bookingId }, { cookie: cookies.notary, type: 'query' })).data as { latest: { id: string } }).latest.id;
+    const batch = async () => {
+      const res = await fetch(`${app.url}/trpc/act.confirmIdentity,act.seal?batch=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app.url, cookie: cookies.notary },
+        body: JSON.stringify({ 0: { json: { bookingId: b.bookingId, verificationId } }, 1: { json: { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' } } }),
+      });
+      return ((await res.json()) as { error?: { json: { message: string } } }[]).map((r) => r.error?.json.message);
+    };
+    const refusedEverywhere = async () => {
+      expect(await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+      expect(await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+      expect(await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+      expect(await batch()).toEqual([actStageMessages.recordingRequired, actStageMessages.recordingRequired]);
+    };
+    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    const [recording] = await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'assembling', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/stopped.webm` }).returning();
+    await refusedEverywhere();
+    await app.deps.db.update(sessionRecordings).set({ status: 'stored' }).where(eq(sessionRecordings.id, recording!.id));
+    await refusedEverywhere();
+    // Nothing of the act was taken.
+    const taken = await app.deps.db.select().from(auditLog).where(eq(auditLog.entityId, b.bookingId));
+    expect(taken.filter((a) => /^act\.(confirmIdentity|adoptSignature|seal)$/.test(a.action))).toEqual([]);
+    // A running recording, and the same batch goes through its first step.
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/running.webm` });
+    const [confirmedNow, sealNow] = await batch();
+    expect(confirmedNow).toBeUndefined();
+    expect(sealNow).not.toBe(actStageMessages.recordingRequired);
+  });
+
   it('signs, seals and delivers: journal entry, original kept, email with a working link, valid PDF — and refuses everyone else', async () => {
     const b = await confirmedBooking(app.deps);
     const other = await confirmedBooking(app.deps);

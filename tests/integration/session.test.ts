@@ -1,7 +1,8 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -18,7 +19,8 @@ import { enqueueReminder } from '../../src/server/features/notifications/events.
 import { actChanged } from '../../src/server/features/act/service.ts';
 import { fillSecrets, secretPlaceholder } from '../../src/server/features/notifications/secrets.ts';
 import { purgeExpiredRecordings } from '../../src/server/features/retention/service.ts';
-import { chunkKey, recordingKey } from '../../src/server/features/session/service.ts';
+import { chunkKey, notifyStalledRecordings, recordingKey } from '../../src/server/features/session/service.ts';
+import { durationsMs, indexWebm } from '../../src/server/features/session/webm.ts';
 import { assemblyIdle, runAssemblies } from '../../src/server/features/session/assembly.ts';
 import { sweepStorage } from '../../src/server/features/storage-sweep/sweep.ts';
 import { iceServersFor, turnCredential } from '../../src/server/features/session/ice.ts';
@@ -438,6 +440,62 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     await app.deps.db.update(sessionRecordings).set({ assemblyLeaseUntil: new Date(Date.now() - 1) }).where(eq(sessionRecordings.id, r.recordingId));
     expect(await runAssemblies(app.deps)).toBe(1);
     expect(await r.row()).toMatchObject({ status: 'stored', chunkCount: 1 });
+  });
+
+  /**
+   * Issue 26: the stored WebM had no duration and no cues. A browser's real
+   * chunks (tests/fixtures/mediarecorder-live.webm, cut where the uploads
+   * happen to cut) are stored seekable, with the SHA-256 of the file as
+   * stored in the row and the audit trail (decision 103).
+   */
+  it('a MediaRecorder recording is stored with its duration and cues, and the SHA-256 of the stored file in the row and the audit trail', async () => {
+    const live = readFileSync('tests/fixtures/mediarecorder-live.webm');
+    const r = await runningRecording([live.subarray(0, 30_000), live.subarray(30_000, 30_001), live.subarray(30_001, 90_000), live.subarray(90_000)]);
+    expect((await r.stop()).status).toBe(200);
+    await assemblyIdle(app.deps);
+    const row = await r.row();
+    const pieces: Buffer[] = [];
+    for await (const piece of (await app.deps.storage.get(row.storageKey)).body) pieces.push(piece as Buffer);
+    const stored = Buffer.concat(pieces);
+    const sha256 = createHash('sha256').update(stored).digest('hex');
+    expect(row).toMatchObject({ status: 'stored', chunkCount: 4, sizeBytes: stored.length, sha256, durationMs: 4179 });
+    // Rewritten, not just joined: a Segment of known size, and the same media read back.
+    expect(stored.equals(live)).toBe(false);
+    const again = await indexWebm([stored]);
+    expect(durationsMs(again).durationMs).toBe(4179);
+    expect(again.clusters.filter((c) => c.cueTime !== null).length).toBeGreaterThan(1);
+    const [audit] = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.action, 'session.recording_stored'), eq(auditLog.entityId, r.b.id)));
+    expect(audit!.data).toMatchObject({ recordingId: r.recordingId, sha256, sizeBytes: stored.length, durationMs: 4179, seekable: true });
+  });
+
+  it('a running recording whose chunks stop arriving: the notary’s room is told once and shows it; the next chunk clears it', async () => {
+    const r = await runningRecording([Buffer.from('one|')]);
+    const view = async (access: { bookingId: string } | { token: string }, cookie?: string) =>
+      (await trpcHttp(app.url, 'session.get', { type: 'query', input: access, ...(cookie ? { cookie } : {}) })).body.result!.data.json as { recordingStalled: boolean };
+    expect((await view({ bookingId: r.b.id }, r.cookie)).recordingStalled).toBe(false);
+    expect(await notifyStalledRecordings(app.deps)).not.toContain(r.b.id);
+
+    // The last chunk came longer ago than RECORDING_STALL_SECONDS.
+    const stallMs = app.deps.config.RECORDING_STALL_SECONDS * 1000;
+    await app.deps.db.update(sessionRecordings).set({ lastChunkAt: new Date(Date.now() - stallMs - 1000) }).where(eq(sessionRecordings.id, r.recordingId));
+    const notarySocket = connect({ bookingId: r.b.id }, r.cookie);
+    expect(await outcome(notarySocket)).toBe('connected');
+    await join(notarySocket);
+    const told = new Promise<void>((resolve) => notarySocket.once('session:updated', () => resolve()));
+    expect(await notifyStalledRecordings(app.deps)).toContain(r.b.id);
+    await told;
+    expect((await view({ bookingId: r.b.id }, r.cookie)).recordingStalled).toBe(true);
+    expect((await view({ token: r.b.token })).recordingStalled).toBe(false);
+    // Told once per stall, whichever node looks next.
+    expect(await notifyStalledRecordings(app.deps)).not.toContain(r.b.id);
+
+    // The uploads catch up: the room is told again and the warning goes.
+    const toldAgain = new Promise<void>((resolve) => notarySocket.once('session:updated', () => resolve()));
+    const res = await fetch(`${app.url}/api/session/recordings/${r.recordingId}/chunks/1`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', cookie: r.cookie }, body: new Uint8Array(Buffer.from('two')) });
+    expect(res.status).toBe(201);
+    await toldAgain;
+    expect((await view({ bookingId: r.b.id }, r.cookie)).recordingStalled).toBe(false);
+    expect(await notifyStalledRecordings(app.deps)).not.toContain(r.b.id);
   });
 
   it('no-show: refused before the start, then the customer gets "we missed you" with a working manage link', async () => {

@@ -624,6 +624,14 @@ export const sessionRecordings = pgTable(
     assemblyLeaseUntil: timestamp('assembly_lease_until', { withTimezone: true }),
     /** Tries that ended in an error (a full disk): the job backs off, Finish says so. */
     assemblyAttempts: integer('assembly_attempts').notNull().default(0),
+    /** SHA-256 (hex) of the stored file as written (after it was made seekable; decision 103). Also in the `session.recording_stored` audit entry. */
+    sha256: text('sha256'),
+    /** The stored file's length as its Duration says (null: not a WebM we could read). */
+    durationMs: integer('duration_ms'),
+    /** When the last chunk arrived: the server's stalled-recording warning (RECORDING_STALL_SECONDS). */
+    lastChunkAt: timestamp('last_chunk_at', { withTimezone: true }),
+    /** When the room was last told the recording had stalled (told once per stall). */
+    stallNotifiedAt: timestamp('stall_notified_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('session_recordings_booking_idx').on(t.bookingId), index('session_recordings_assembling_idx').on(t.status).where(sql`status = 'assembling'`)],

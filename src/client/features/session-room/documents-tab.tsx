@@ -3,6 +3,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { Button } from '../../components/ui/button.tsx';
 import type { SessionDocument } from '../../../shared/session.ts';
 import { useRoom, type RoomTabProps } from './room-context.ts';
+import { documentViewSource } from './document-view-source.ts';
 
 /**
  * The customer's documents, seen by both: PDFs page by page (pdf.js, served
@@ -111,6 +112,8 @@ function DocumentViewer(props: { document: SessionDocument; page: number; onPage
       canvas.width = viewport.width;
       canvas.height = viewport.height;
       task = current.render({ canvas, viewport });
+      // The page on screen is the one the notary's recording shows (decision 103).
+      documentViewSource.register(canvas);
       await task.promise.catch(() => {});
     })();
     return () => task?.cancel();

@@ -37,7 +37,9 @@ import { useCaptions } from './captions.ts';
 import { senderName } from './chat-tab.tsx';
 import { RoomConnection, type ConnectionStatus } from './connection.ts';
 import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
-import { startCompositeRecording, type RecordingHandle } from './recorder.ts';
+import { startCompositeRecording, type RecordingHandle, type RecordingProblem } from './recorder.ts';
+import { documentViewSource } from './document-view-source.ts';
+import { recordingMessages } from '../../../shared/recording.ts';
 import { RoomContext, type RoomChannel, type RoomContextValue } from './room-context.ts';
 import { roomTabs } from './tabs.tsx';
 import { errorMessage } from '../../lib/errors.ts';
@@ -312,6 +314,7 @@ function NotaryControls(props: {
   const [recording, setRecording] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [problem, setProblem] = useState<RecordingProblem | null>(null);
   const [finishing, setFinishing] = useState(false);
   const [outcome, setOutcome] = useState<SessionOutcome>('completed');
   const ids = { reason: useId(), heading: useId() };
@@ -322,12 +325,15 @@ function NotaryControls(props: {
     setMessage(null);
     try {
       const { recordingId } = await start.mutateAsync({ bookingId: session.bookingId });
-      recorder.current = startCompositeRecording(recordingId, {
-        localVideo: props.localRef.current!,
-        remoteVideo: props.remoteRef.current!,
-        localStream: props.localStream,
-        remoteStream: props.remoteStream,
+      // The whole act on one picture: the signer's camera, the notary's, the page being shown (decision 103).
+      const handle = startCompositeRecording(recordingId, {
+        reference: session.reference,
+        videos: [props.remoteRef.current, props.localRef.current].filter((v): v is HTMLVideoElement => v !== null),
+        audio: [props.localStream, props.remoteStream].filter((s): s is MediaStream => s !== null),
       });
+      handle.onProblem(setProblem);
+      recorder.current = handle;
+      setProblem(null);
       setRecording(true);
       setMessage({ text: 'Recording started. The signer sees that the session is being recorded.', error: false });
     } catch (error) {
@@ -346,6 +352,7 @@ function NotaryControls(props: {
       const result = await stop.mutateAsync({ recordingId: handle.recordingId, chunkCount });
       recorder.current = null;
       setRecording(false);
+      setProblem(null);
       setMessage(result.missing.length ? { text: `Part of the recording did not arrive (${result.missing.length} pieces). Record again.`, error: true } : { text: 'Recording stopped.', error: false });
       await refresh();
     } catch (error) {
@@ -355,10 +362,15 @@ function NotaryControls(props: {
     }
   };
 
-  // The other side reconnected: record their new stream's voice too.
+  // The other side reconnected: record their new stream's voice too (the old one's is let go).
   useEffect(() => {
-    if (props.remoteStream) recorder.current?.addAudio(props.remoteStream);
+    const stream = props.remoteStream;
+    if (!stream) return;
+    recorder.current?.addAudio(stream);
+    return () => recorder.current?.removeAudio(stream);
   }, [props.remoteStream]);
+  // The room closes: the page it showed is not kept for the next one.
+  useEffect(() => () => documentViewSource.clear(), []);
 
   const onFinish = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -382,6 +394,11 @@ function NotaryControls(props: {
         Recording and outcome
       </h2>
       {interrupted && <p className="text-sm text-amber-900">A recording was interrupted. What arrived is kept; start recording again to continue.</p>}
+      {recording && (problem || session.recordingStalled) && (
+        <p role="alert" data-testid="recording-warning" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-semibold text-red-800">
+          {problem ? recordingMessages[problem] : recordingMessages.serverStalled}
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
         {recording ? (
           <Button type="button" variant="destructive" onClick={() => void onStop()} disabled={busy}>

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Deps } from '../../deps.ts';
 import { writeAudit } from '../audit.ts';
 import * as repo from './repository.ts';
 import type { AssemblyClaim } from './repository.ts';
 import { repeat } from '../../repeat.ts';
+import { durationsMs, indexWebm, NotWebmError, seekableWebm, type WebmIndex } from './webm.ts';
 
 /**
  * Recording assembly as a background job (issue 24 finding 7, issue 31;
@@ -13,6 +15,8 @@ import { repeat } from '../../repeat.ts';
  * node killed mid-assembly leaves a lease that runs out; the next Stop, the
  * next Finish or the periodic run takes the recording over, so a recording is
  * never wedged. A failed try (storage full) is retried later with back-off.
+ * The joined file is made seekable on the way (Duration and Cues, webm.ts,
+ * decision 103) and its SHA-256 recorded with it.
  */
 
 /** A claim's lifetime without renewal; renewed every third of it while the work runs. */
@@ -40,13 +44,39 @@ async function assemble(deps: Deps, claim: AssemblyClaim): Promise<'stored' | 'f
       for await (const piece of object.body as AsyncIterable<Buffer>) yield piece;
     }
   }
+  // First pass: the structure, so the file can carry its duration and cues (decision 103).
+  // Bytes that are not a WebM we can rewrite (a browser's odd output) are stored as they came.
+  let index: WebmIndex | null = null;
+  try {
+    index = await indexWebm(bytes());
+  } catch (error) {
+    if (!(error instanceof NotWebmError)) throw error;
+    deps.log.warn({ recordingId: claim.id, reason: error.message }, 'recording stored as received: not a WebM that can be made seekable');
+  }
+  // Second pass: the file as stored, hashed as it is written (its tamper-evidence).
+  const hash = createHash('sha256');
+  const output = index ? seekableWebm(bytes(), index) : bytes();
+  async function* hashed() {
+    for await (const piece of output) {
+      hash.update(piece);
+      yield piece;
+    }
+  }
   // S3: put() sends multipart parts of at least 5 MB as it goes (the last may be smaller).
-  const { size } = await storage.put(claim.storageKey, Readable.from(bytes()), { contentType: claim.mimeType, upsert: true });
+  const { size } = await storage.put(claim.storageKey, Readable.from(hashed()), { contentType: claim.mimeType, upsert: true });
+  const sha256 = hash.digest('hex');
+  const durationMs = index ? durationsMs(index).durationMs : null;
   // Another node took the claim over meanwhile and finished first: its row stands (the bytes are the same chunks).
-  if (!(await repo.finishAssembly(deps.db, claim.id, { status: 'stored', sizeBytes: size, chunkCount: contiguous.length, storedAt: deps.now() }))) return 'lost';
+  if (!(await repo.finishAssembly(deps.db, claim.id, { status: 'stored', sizeBytes: size, chunkCount: contiguous.length, storedAt: deps.now(), sha256, durationMs }))) return 'lost';
   for (const chunk of chunks) await storage.delete(chunk.storageKey).catch(() => {});
   await repo.deleteChunks(deps.db, claim.id);
-  await writeAudit(deps.db, { actorType: 'system', action: 'session.recording_stored', entityType: 'booking', entityId: claim.bookingId, data: { recordingId: claim.id } });
+  await writeAudit(deps.db, {
+    actorType: 'system',
+    action: 'session.recording_stored',
+    entityType: 'booking',
+    entityId: claim.bookingId,
+    data: { recordingId: claim.id, sha256, sizeBytes: size, durationMs, chunkCount: contiguous.length, seekable: index !== null, ...(index?.truncated ? { truncated: true } : {}) },
+  });
   return 'stored';
 }
 

@@ -65,7 +65,14 @@ export async function sessionDocuments(db: DbOrTx, bookingId: string) {
 
 export async function listRecordings(db: DbOrTx, bookingId: string) {
   return db
-    .select({ id: sessionRecordings.id, status: sessionRecordings.status, startedAt: sessionRecordings.startedAt, sizeBytes: sessionRecordings.sizeBytes })
+    .select({
+      id: sessionRecordings.id,
+      status: sessionRecordings.status,
+      startedAt: sessionRecordings.startedAt,
+      sizeBytes: sessionRecordings.sizeBytes,
+      durationMs: sessionRecordings.durationMs,
+      lastChunkAt: sessionRecordings.lastChunkAt,
+    })
     .from(sessionRecordings)
     .where(eq(sessionRecordings.bookingId, bookingId))
     .orderBy(asc(sessionRecordings.startedAt));
@@ -185,7 +192,11 @@ export async function renewAssembly(db: DbOrTx, recordingId: string, leaseUntil:
 }
 
 /** Ends an assembly: stored (or failed: nothing arrived). Only while still `assembling`; false otherwise. */
-export async function finishAssembly(db: DbOrTx, recordingId: string, patch: { status: 'stored' | 'failed'; sizeBytes?: number; chunkCount: number; storedAt?: Date }): Promise<boolean> {
+export async function finishAssembly(
+  db: DbOrTx,
+  recordingId: string,
+  patch: { status: 'stored' | 'failed'; sizeBytes?: number; chunkCount: number; storedAt?: Date; sha256?: string; durationMs?: number | null },
+): Promise<boolean> {
   const rows = await db
     .update(sessionRecordings)
     .set({ ...patch, assemblyLeaseUntil: null })
@@ -200,4 +211,35 @@ export async function deferAssembly(db: DbOrTx, recordingId: string, retryAt: Da
     .update(sessionRecordings)
     .set({ assemblyLeaseUntil: retryAt, assemblyAttempts: sql`${sessionRecordings.assemblyAttempts} + 1` })
     .where(and(eq(sessionRecordings.id, recordingId), eq(sessionRecordings.status, 'assembling')));
+}
+
+// ---- A recording whose chunks stopped arriving (decision 103) --------------------
+
+/** A chunk arrived: its time; true when the room had been told the recording stalled (tell it again: it runs). */
+export async function noteChunkArrived(db: DbOrTx, recordingId: string, at: Date): Promise<boolean> {
+  const rows = await queryRows<{ was_stalled: boolean }>(
+    db,
+    sql`update session_recordings r set last_chunk_at = ${at.toISOString()}::timestamptz
+        from (select id, stall_notified_at is not null and stall_notified_at >= coalesce(last_chunk_at, started_at) as was_stalled
+              from session_recordings where id = ${recordingId}::uuid for update) before
+        where r.id = before.id
+        returning before.was_stalled`,
+  );
+  return rows[0]?.was_stalled === true;
+}
+
+/**
+ * Running recordings with no chunk since `before`, not yet reported for this
+ * stall: marked reported (once, whichever node gets there first); their bookings.
+ */
+export async function claimStalledRecordings(db: DbOrTx, before: Date, now: Date): Promise<string[]> {
+  const rows = await queryRows<{ booking_id: string }>(
+    db,
+    sql`update session_recordings set stall_notified_at = ${now.toISOString()}::timestamptz
+        where status = 'recording'
+          and coalesce(last_chunk_at, started_at) < ${before.toISOString()}::timestamptz
+          and (stall_notified_at is null or stall_notified_at < coalesce(last_chunk_at, started_at))
+        returning booking_id`,
+  );
+  return [...new Set(rows.map((r) => r.booking_id))];
 }

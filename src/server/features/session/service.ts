@@ -153,6 +153,7 @@ export async function getSessionView(deps: Deps, participant: Participant, booki
     recordings: participant.role === 'notary' ? recordings.map((r) => ({ id: r.id, status: r.status, startedAt: r.startedAt, sizeBytes: r.sizeBytes })) : [],
     recordingActive: recordings.some((r) => r.status === 'recording'),
     recordingSaving: recordings.some((r) => r.status === 'assembling'),
+    recordingStalled: participant.role === 'notary' && recordings.some((r) => recordingStalled(deps, r)),
     finishBlockers,
     stage: act.stage,
   };
@@ -291,7 +292,27 @@ export async function receiveChunk(deps: Deps, staff: StaffIdentity, input: { re
     throw storageRefusal(error, 'this part of the recording');
   }
   const inserted = await repo.insertChunk(deps.db, { recordingId: recording.id, seq: input.seq, sizeBytes: input.body.length, storageKey: key });
+  // The room was told the recording had stalled: it runs again, the warning goes.
+  if (inserted && (await repo.noteChunkArrived(deps.db, recording.id, deps.now()))) notifySessionChanged(deps, recording.bookingId);
   return { stored: inserted };
+}
+
+/** No chunk for RECORDING_STALL_SECONDS while the recording runs: the notary's room warns (decision 103). */
+function recordingStalled(deps: Deps, recording: { status: string; startedAt: Date; lastChunkAt: Date | null }): boolean {
+  const last = recording.lastChunkAt ?? recording.startedAt;
+  return recording.status === 'recording' && deps.now().getTime() - last.getTime() > deps.config.RECORDING_STALL_SECONDS * 1000;
+}
+
+/**
+ * Tells the rooms of recordings that stopped receiving chunks, once per stall
+ * (any node; the row says it was told); answers their bookings. The stall
+ * watch (stall-watch.ts) runs it.
+ */
+export async function notifyStalledRecordings(deps: Deps): Promise<string[]> {
+  const now = deps.now();
+  const bookings = await repo.claimStalledRecordings(deps.db, new Date(now.getTime() - deps.config.RECORDING_STALL_SECONDS * 1000), now);
+  for (const bookingId of bookings) notifySessionChanged(deps, bookingId);
+  return bookings;
 }
 
 /**
