@@ -8,6 +8,7 @@ import { attachSessionRoom } from './features/session/socket.ts';
 import { startOutboxWorker } from './features/notifications/worker.ts';
 import { startRetentionJob } from './features/retention/scheduler.ts';
 import { startAssemblyJob } from './features/session/assembly.ts';
+import { startOnDemandJob } from './features/on-demand/service.ts';
 import { sweepStorage } from './features/storage-sweep/sweep.ts';
 import { createLogger } from './logger.ts';
 import { closingReserveMs, trackConnections } from './http/drain.ts';
@@ -78,6 +79,8 @@ async function main() {
   const retention = startRetentionJob(deps);
   // Recording assembly (decision 072): every process; SKIP LOCKED and a lease share and hand over the work.
   const assembly = startAssemblyJob(deps);
+  // The on-demand line's sweep (decision 110): time-outs, customers away, dropped notaries; every process, SKIP LOCKED.
+  const onDemand = startOnDemandJob(deps);
   // What a crash left in storage goes now, not at the first retention run; in the background.
   void sweepStorage(deps).catch((error: unknown) => log.error({ err: error }, 'storage sweep at start-up failed'));
   server.listen(config.PORT, config.HOST, () => {
@@ -132,6 +135,7 @@ async function main() {
         await outboxWorker.stop();
         await retention.stop();
         await assembly.stop();
+        await onDemand.stop();
         await close();
         await database.close();
       })(),

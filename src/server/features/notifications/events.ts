@@ -146,6 +146,18 @@ export async function onIdentityAttemptsExhausted(tx: Tx, deps: Deps, event: { b
   });
 }
 
+/** Notarize now: nobody accepted within ON_DEMAND_MAX_WAIT_MINUTES; staff are told (the customer sees the offer in the lobby). */
+export async function onOnDemandTimedOut(tx: Tx, deps: Deps, event: { bookingId: string }): Promise<void> {
+  const booking = await loadBookingForMail(tx, event.bookingId);
+  if (!booking) return;
+  await enqueue(tx, deps, {
+    kind: 'on_demand_timed_out',
+    to: deps.config.STAFF_EMAIL,
+    content: templates.onDemandTimedOut(booking, `/admin/bookings/${booking.id}`, deps.config.ON_DEMAND_MAX_WAIT_MINUTES),
+    dedupeKey: `on-demand-timed-out:${booking.id}`,
+  });
+}
+
 /** Two identity-question quizzes failed in a row: staff are told (no answers, no personal details). */
 export async function onKbaLockedOut(tx: Tx, deps: Deps, event: { bookingId: string; attempt: number; lockedUntil: Date }): Promise<void> {
   const booking = await loadBookingForMail(tx, event.bookingId);

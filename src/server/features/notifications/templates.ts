@@ -52,6 +52,7 @@ function paidAmount(b: BookingForMail): string {
 }
 
 export function bookingConfirmation(b: BookingForMail, manageUrl: string): EmailContent {
+  if (b.kind === 'on_demand' && !b.startsAt) return onDemandConfirmation(b, manageUrl);
   return {
     subject: `Your notary appointment is confirmed (${b.reference})`,
     heading: 'Your appointment is confirmed',
@@ -396,6 +397,49 @@ export function identityAttemptsExhausted(b: BookingForMail, adminPath: string):
     blocks: [
       { type: 'paragraph', text: `The customer of booking ${b.reference} used all ${maxIdentityAttempts} identity verification attempts without success. Please contact them to arrange another way before the appointment.` },
       { type: 'facts', rows: [['Reference', b.reference], ['Customer', customerName(b)], ['Appointment', customerTime(b)]] },
+      { type: 'paragraph', text: `Open the booking in the console: ${adminPath}` },
+    ],
+  };
+}
+
+/** Two ways of being served (issue 28): a scheduled time, or Notarize now with the next notary free. */
+export const waysToBeServed =
+  'You can be served two ways: book a scheduled time, or choose Notarize now and wait in line for the next notary on duty.';
+
+/** Notarize now, paid: the customer waits in the lobby for the next notary on duty. */
+function onDemandConfirmation(b: BookingForMail, manageUrl: string): EmailContent {
+  return {
+    subject: `You are in line for a notary (${b.reference})`,
+    heading: 'You are in line for a notary',
+    preheader: `Notarize now — reference ${b.reference}`,
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for choosing Notarize now with ${site.brand}. Keep the waiting page open: the next notary on duty joins you there by secure video.` },
+      {
+        type: 'facts',
+        rows: [
+          ['Reference', b.reference],
+          ['Date and time', 'Now (the next notary on duty)'],
+          ['Documents', b.documentNames.length ? b.documentNames.join('\n') : 'None'],
+          ['Amount paid', paidAmount(b)],
+        ],
+      },
+      prepareList,
+      { type: 'button', label: 'Return to the waiting room', href: `${manageUrl}/session` },
+      { type: 'paragraph', text: 'If no notary can take your call in time, you choose a scheduled time or a full refund.' },
+      { type: 'button', label: 'View your booking', href: manageUrl },
+      supportNote,
+    ],
+  };
+}
+
+/** Staff: a Notarize now customer waited past the limit (no personal details beyond the reference). */
+export function onDemandTimedOut(b: BookingForMail, adminPath: string, maxWaitMinutes: number): EmailContent {
+  return {
+    subject: `Notarize now: nobody accepted ${b.reference} within ${maxWaitMinutes} minutes`,
+    heading: 'A Notarize now customer was not served',
+    blocks: [
+      { type: 'paragraph', text: `No notary accepted booking ${b.reference} within ${maxWaitMinutes} minutes. The customer is offered a scheduled time or a full refund. Please check who is on duty.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Customer', customerName(b)]] },
       { type: 'paragraph', text: `Open the booking in the console: ${adminPath}` },
     ],
   };
