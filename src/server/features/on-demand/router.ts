@@ -18,6 +18,7 @@ export const onDemandRates = {
 export const onDemandRouter = router({
   availability: publicProcedure.query(({ ctx }) => onDemand.availability(ctx.deps)),
   choose: rateLimitedProcedure(onDemandRates.choose).input(chooseOnDemandInput).mutation(({ ctx, input }) => chooseOnDemand(ctx.deps, input)),
+  lobbyLink: rateLimitedProcedure(onDemandRates.choose).input(chooseOnDemandInput).mutation(({ ctx, input }) => onDemand.lobbyLink(ctx.deps, input.bookingId)),
   lobby: rateLimitedProcedure(onDemandRates.lobby).input(lobbyInput).mutation(({ ctx, input }) => onDemand.lobby(ctx.deps, input.token)),
   refund: rateLimitedProcedure(onDemandRates.refund).input(lobbyInput).mutation(({ ctx, input }) => onDemand.refundTimedOut(ctx.deps, input.token)),
 });

@@ -6,6 +6,7 @@ import { authorise } from '../access/service.ts';
 import { writeAudit } from '../audit.ts';
 import * as line from '../booking/on-demand-service.ts';
 import { findBooking } from '../booking/service.ts';
+import { openConfirmationLink } from '../customer-links/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { onOnDemandTimedOut } from '../notifications/events.ts';
 import { notifySessionChanged } from '../session/service.ts';
@@ -29,6 +30,21 @@ export async function onDemandOffered(deps: Pick<Deps, 'db'>): Promise<boolean> 
 }
 
 // ---- The customer's lobby ------------------------------------------------------
+
+/**
+ * The wizard's way into the lobby right after paying: the booking's own
+ * confirmation link (the one its email carries), handed to the holder of the
+ * booking id only while the booking is in line (waiting, away or accepted) —
+ * never before payment and never once the call is over.
+ */
+export async function lobbyLink(deps: Deps, bookingId: string): Promise<{ path: string }> {
+  const booking = await findBooking(deps.db, bookingId);
+  const entry = booking?.kind === 'on_demand' && booking.status === 'confirmed' ? await line.lineEntry(deps.db, bookingId) : null;
+  if (!entry || !['waiting', 'away', 'accepted'].includes(entry.status)) throw new DomainError('NOT_FOUND', onDemandMessages.notInLine);
+  const token = await openConfirmationLink(deps.db, deps, bookingId);
+  if (!token) throw new DomainError('NOT_FOUND', onDemandMessages.notInLine);
+  return { path: `/booking/${encodeURIComponent(token)}/session` };
+}
 
 /** The lobby is the room's entrance: the same right as joining it (the manage link). */
 async function lobbyBooking(deps: Deps, token: string): Promise<string> {
