@@ -52,4 +52,6 @@ export interface ManageBookingView {
   canJoinSession: boolean;
   /** When that button goes live (null: no session to join). */
   sessionOpensAt: Date | null;
+  /** Notarize now (decision 110): in line for the next notary (the Join button opens the lobby), or not served in time (a scheduled time or a refund is offered). */
+  onDemand: 'in_line' | 'timed_out' | null;
 }

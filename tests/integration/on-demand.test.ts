@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, documents, notaryAvailability, onDemandQueue, outbox, payments, staffUsers } from '../../src/server/db/schema.ts';
-import { chooseOnDemand, moveBooking, saveContact, startBooking } from '../../src/server/features/booking/service.ts';
+import { chooseOnDemand, saveContact, startBooking } from '../../src/server/features/booking/service.ts';
+import { getManageView, rescheduleByCustomer } from '../../src/server/features/manage-booking/service.ts';
 import { openConfirmationLink } from '../../src/server/features/customer-links/service.ts';
 import { confirmTestCard, createPaymentIntent } from '../../src/server/features/payments/service.ts';
 import * as onDemand from '../../src/server/features/on-demand/service.ts';
@@ -77,6 +78,9 @@ describe.each(dbKinds)('the on-demand line (%s)', (kind) => {
     tick(1000);
     const second = await customerInLine('second@example.com');
     expect((await bookingRow(first.bookingId)).status).toBe('confirmed');
+    // The wizard's way into the lobby, and the booking page's: only while in line.
+    expect(await onDemand.lobbyLink(ctx.deps, first.bookingId)).toEqual({ path: `/booking/${encodeURIComponent(first.token)}/session` });
+    expect(await getManageView(ctx.deps, ctx.deps.db, first.token)).toMatchObject({ onDemand: 'in_line', canJoinSession: true });
     expect(await onDemand.lobby(ctx.deps, first.token)).toEqual({ state: 'waiting', position: 1, estimatedMinutes: 5 });
     expect(await onDemand.lobby(ctx.deps, second.token)).toEqual({ state: 'waiting', position: 2, estimatedMinutes: 10 });
     const seen = await onDemand.waitingCustomers(ctx.deps, nora);
@@ -187,15 +191,19 @@ describe.each(dbKinds)('the on-demand line (%s)', (kind) => {
     expect((await bookingRow(refundMe.bookingId)).status).toBe('cancelled');
     expect(await onDemand.lobby(ctx.deps, refundMe.token)).toEqual({ state: 'timed_out', refunded: true });
 
-    // A scheduled time instead: the booking becomes a scheduled one and leaves the line.
+    // A scheduled time instead, from the booking page: the booking becomes a scheduled one, leaves the line, and is emailed.
+    expect(await getManageView(ctx.deps, ctx.deps.db, scheduleMe.token)).toMatchObject({ onDemand: 'timed_out', canReschedule: true, startsAt: null });
     const startsAt = bookableSlot(clock);
-    await ctx.deps.db.transaction((tx) => moveBooking(tx, ctx.deps, { bookingId: scheduleMe.bookingId, startsAt }));
+    await rescheduleByCustomer(ctx.deps, { token: scheduleMe.token, startsAt });
+    expect(await ctx.deps.db.select({ id: outbox.id }).from(outbox).where(eq(outbox.kind, 'booking_rescheduled'))).toHaveLength(1);
     expect(await bookingRow(scheduleMe.bookingId)).toMatchObject({ kind: 'scheduled', startsAt, status: 'confirmed' });
     expect(await entry(scheduleMe.bookingId)).toMatchObject({ status: 'closed', resolution: 'schedule' });
     expect(await onDemand.lobby(ctx.deps, scheduleMe.token)).toEqual({ state: 'closed' });
     // Nobody refunds a customer still waiting.
     const waiting = await customerInLine('waiting@example.com');
     expect((await rejectionOf(onDemand.refundTimedOut(ctx.deps, waiting.token))).message).toBe(onDemandMessages.notInLine);
+    // Nor hands out the link of a booking no longer in line.
+    expect((await rejectionOf(onDemand.lobbyLink(ctx.deps, refundMe.bookingId))).message).toBe(onDemandMessages.notInLine);
   });
 
   it('refuses Accept to a notary off duty', async () => {

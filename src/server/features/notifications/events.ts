@@ -71,7 +71,7 @@ export async function onBookingCancelled(
 export async function onBookingRescheduled(
   tx: Tx,
   deps: Deps,
-  event: { bookingId: string; previousStartsAt: Date; by: 'customer' | 'staff' },
+  event: { bookingId: string; previousStartsAt: Date | null; by: 'customer' | 'staff' },
 ): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'rescheduled');
   if (!booking) return;

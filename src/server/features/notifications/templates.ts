@@ -228,7 +228,7 @@ export function bookingCancelledStaff(b: BookingForMail, event: { refundedCents:
   };
 }
 
-export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff', manageUrl: string): EmailContent {
+export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date | null, by: 'customer' | 'staff', manageUrl: string): EmailContent {
   return {
     subject: `Your notary appointment has a new time (${b.reference})`,
     heading: 'Your appointment has a new time',
@@ -238,7 +238,7 @@ export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: 
         type: 'paragraph',
         text: by === 'customer' ? `Hello ${b.customer?.firstName || 'there'}, your appointment has been moved as you asked. Nothing more to pay.` : `Hello ${b.customer?.firstName || 'there'}, our team moved your appointment. If the new time does not suit you, call us at ${site.phone}.`,
       },
-      { type: 'facts', rows: [['Reference', b.reference], ['New date and time', customerTime(b)], ['Previous time', customerTime(b, previousStartsAt)]] },
+      { type: 'facts', rows: [['Reference', b.reference], ['New date and time', customerTime(b)], ['Previous time', previousStartsAt ? customerTime(b, previousStartsAt) : notarizeNowLabel]] },
       prepareList,
       manageButton(manageUrl),
       { type: 'paragraph', text: 'An updated calendar entry is attached; it replaces the previous one.' },
@@ -247,9 +247,12 @@ export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: 
   };
 }
 
-export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff'): EmailContent {
+/** A booking that was Notarize now before it took a scheduled time (decision 110). */
+const notarizeNowLabel = 'Notarize now (not served in time)';
+
+export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Date | null, by: 'customer' | 'staff'): EmailContent {
   const payload = staffPayload(b);
-  const previous = formatInZone(previousStartsAt, site.businessTimeZone);
+  const previous = previousStartsAt ? formatInZone(previousStartsAt, site.businessTimeZone) : null;
   return {
     subject: `Booking rescheduled ${b.reference}: ${payload.customerName}, ${payload.dateTime}`,
     heading: 'Booking rescheduled',
@@ -261,7 +264,7 @@ export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Dat
           ['Customer name', payload.customerName],
           ['Customer email', payload.customerEmail],
           ['New date and time', payload.dateTime],
-          ['Previous time', `${previous.dateTime} (${previous.zone})`],
+          ['Previous time', previous ? `${previous.dateTime} (${previous.zone})` : notarizeNowLabel],
           ['Documents', payload.documentNames.join('\n') || 'None'],
           ['Moved by', by],
         ],
