@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, documents, notaryAvailability, onDemandQueue, outbox, payments, staffUsers } from '../../src/server/db/schema.ts';
-import { chooseOnDemand, saveContact, startBooking } from '../../src/server/features/booking/service.ts';
+import { cancelBookingRecord, chooseOnDemand, saveContact, startBooking } from '../../src/server/features/booking/service.ts';
 import { getManageView, rescheduleByCustomer } from '../../src/server/features/manage-booking/service.ts';
 import { openConfirmationLink } from '../../src/server/features/customer-links/service.ts';
 import { confirmTestCard, createPaymentIntent } from '../../src/server/features/payments/service.ts';
@@ -206,11 +206,16 @@ describe.each(dbKinds)('the on-demand line (%s)', (kind) => {
     expect((await rejectionOf(onDemand.lobbyLink(ctx.deps, refundMe.bookingId))).message).toBe(onDemandMessages.notInLine);
   });
 
-  it('refuses Accept to a notary off duty', async () => {
+  it('refuses Accept to a notary off duty, and passes over a booking cancelled while in line', async () => {
     const off = await notary('Off', false);
-    await notary('On');
-    await customerInLine();
+    const on = await notary('On');
+    const cancelled = await customerInLine('cancelled@example.com');
+    tick(1000);
+    const next = await customerInLine('next@example.com');
     expect((await rejectionOf(onDemand.accept(ctx.deps, off))).message).toBe(onDemandMessages.offDutyCannotAccept);
+    await ctx.deps.db.transaction((tx) => cancelBookingRecord(tx, ctx.deps, { bookingId: cancelled.bookingId, reason: 'staff', by: 'staff' }));
+    expect(await onDemand.lobby(ctx.deps, next.token)).toMatchObject({ position: 1 });
+    expect(await onDemand.accept(ctx.deps, on)).toEqual({ bookingId: next.bookingId });
     await ctx.deps.db.update(staffUsers).set({ active: false }).where(eq(staffUsers.id, off.user.id));
   });
 });

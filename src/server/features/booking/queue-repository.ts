@@ -14,9 +14,12 @@ export type QueueRow = typeof onDemandQueue.$inferSelect;
 /** Place in line: customers put back at the front first (by when), then oldest first. */
 const lineOrder = [sql`${onDemandQueue.frontAt} asc nulls last`, asc(onDemandQueue.joinedAt), asc(onDemandQueue.bookingId)];
 
-/** In line: waiting and heard from within the grace. */
+/** The booking still stands (a cancelled one — staff, refund — leaves the line without touching its row). */
+const bookingStands = sql`exists (select 1 from ${bookings} where ${bookings.id} = ${onDemandQueue.bookingId} and ${bookings.status} = 'confirmed')`;
+
+/** In line: waiting, heard from within the grace, booking still confirmed. */
 function inLine(now: Date, graceMs: number): SQL {
-  return and(eq(onDemandQueue.status, 'waiting'), gte(onDemandQueue.customerSeenAt, new Date(now.getTime() - graceMs)))!;
+  return and(eq(onDemandQueue.status, 'waiting'), gte(onDemandQueue.customerSeenAt, new Date(now.getTime() - graceMs)), bookingStands)!;
 }
 
 export async function insertWaiting(tx: DbOrTx, bookingId: string, now: Date): Promise<boolean> {
@@ -133,7 +136,7 @@ export async function claimOverdue(tx: DbOrTx, now: Date, maxWaitMs: number, lim
   const rows = await tx
     .select({ bookingId: onDemandQueue.bookingId })
     .from(onDemandQueue)
-    .where(and(inArray(onDemandQueue.status, ['waiting', 'away']), lt(onDemandQueue.firstJoinedAt, new Date(now.getTime() - maxWaitMs))))
+    .where(and(inArray(onDemandQueue.status, ['waiting', 'away']), lt(onDemandQueue.firstJoinedAt, new Date(now.getTime() - maxWaitMs)), bookingStands))
     .orderBy(asc(onDemandQueue.firstJoinedAt))
     .limit(limit)
     .for('update', { skipLocked: true });
