@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, documents, notaryAvailability, onDemandQueue, outbox, payments, staffUsers } from '../../src/server/db/schema.ts';
-import { cancelBookingRecord, chooseOnDemand, saveContact, startBooking } from '../../src/server/features/booking/service.ts';
+import { cancelBookingRecord, chooseOnDemand, markBookingOutcome, saveContact, startBooking } from '../../src/server/features/booking/service.ts';
 import { getManageView, rescheduleByCustomer } from '../../src/server/features/manage-booking/service.ts';
 import { openConfirmationLink } from '../../src/server/features/customer-links/service.ts';
 import { confirmTestCard, createPaymentIntent } from '../../src/server/features/payments/service.ts';
@@ -167,6 +167,12 @@ describe.each(dbKinds)('the on-demand line (%s)', (kind) => {
     await onDemand.notaryHeartbeat(ctx.deps, otto, dropped.bookingId);
     tick(10_000);
     expect((await onDemand.sweep(ctx.deps)).requeued).toEqual([]);
+    // A call that ended (here: completed) is over, not dropped, however long the notary is silent.
+    await ctx.deps.db.transaction((tx) => markBookingOutcome(tx, ctx.deps, { bookingId: next.bookingId, outcome: 'completed', staffId: nora.user.id }));
+    tick(notaryDropMs + 1000);
+    await onDemand.notaryHeartbeat(ctx.deps, otto, dropped.bookingId);
+    expect((await onDemand.sweep(ctx.deps)).requeued).toEqual([]);
+    expect((await entry(next.bookingId)).status).toBe('accepted');
   });
 
   it('times out after ON_DEMAND_MAX_WAIT_MINUTES: staff are emailed, the customer gets a full refund or a scheduled time', async () => {

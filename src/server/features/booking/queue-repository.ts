@@ -161,6 +161,8 @@ export async function claimDropped(tx: DbOrTx, now: Date, dropMs: number, limit:
         eq(onDemandQueue.status, 'accepted'),
         lt(onDemandQueue.notarySeenAt, new Date(now.getTime() - dropMs)),
         isNull(notarySessions.startedAt),
+        // A call already ended (completed, no-show, cancelled) is over, not dropped.
+        bookingStands,
       ),
     )
     .limit(limit)
