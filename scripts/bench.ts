@@ -5,6 +5,7 @@
  *   npm run bench -- --quick                                 # validates the harness: 1 run of 1 s each, one Lighthouse page (~3 minutes)
  *   npm run bench -- --only lighthouse                       # one part: lighthouse | bundle | load | seal (comma-separated)
  *   npm run bench -- --only load --db postgres --duration 10 # load figures on one database, longer
+ *   npm run bench -- --only ondemand --quick --write         # Notarize now's line on two nodes, 40 customers (200 without --quick)
  *
  * Every figure is a ratio to a floor measured in the same run, each floor in its
  * own process: pages against a bare server replaying the app's exact answer
@@ -28,10 +29,11 @@ import { runSealBench, sealMarkdown } from './bench/seal.ts';
 import { ownRss, residentOnce, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
 import { startBenchServer, type BenchServer } from './bench/server.ts';
 import { growthDatabase, runGrowth, type GrowthRow } from './bench/growth.ts';
+import { onDemandMarkdown, runOnDemandBench } from './bench/on-demand.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
-const parts = ['lighthouse', 'bundle', 'load', 'growth', 'seal'] as const;
+const parts = ['lighthouse', 'bundle', 'load', 'growth', 'seal', 'ondemand'] as const;
 type Part = (typeof parts)[number];
 
 const { values: args } = parseArgs({
@@ -190,7 +192,7 @@ async function articlePath(server: { url: string }): Promise<string> {
 /** The document's sections, in order: each a run's figures, written by this script (docs/decisions/082). */
 // 'signalling' and 'journal' are written by their own scripts (scripts/bench/signalling.ts,
 // scripts/bench/journal-verify.ts) between the same markers; a run of this script keeps them.
-const sectionOrder = ['goals', 'load', 'growth', 'seal', 'signalling', 'journal', 'lighthouse', 'bundle'] as const;
+const sectionOrder = ['goals', 'load', 'growth', 'seal', 'ondemand', 'signalling', 'journal', 'lighthouse', 'bundle'] as const;
 type SectionName = (typeof sectionOrder)[number];
 
 /** The sections of the previous document, to keep those this run did not measure. */
@@ -390,6 +392,7 @@ function header(): string {
     'npm run bench -- --quick                                 # checks the harness end to end (1 short run, small data; writes nothing)',
     'npm run bench -- --only growth                           # lighthouse | bundle | load | growth | seal (comma-separated)',
     'npm run bench -- --only load --db postgres --duration 10 # load on one database, longer',
+    'npm run bench -- --only ondemand                         # Notarize now: 200 customers, 10 notaries, two nodes, one killed',
     '```',
     '',
     'PostgreSQL figures use a fresh database on `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/test`); they are skipped when it is unreachable. A part that did not run keeps its previous section; each section ends with the command and commit that measured it, and the goals table is written only by a run that measured both `load` and `growth`. Every process the bench starts runs in a process group of its own and is ended on every path (finished, failed, interrupted; a server not healthy within 180 s is ended too). Notes and figures of earlier rounds, with the reasoning behind them: `docs/benchmarks-history.md`.',
@@ -472,6 +475,22 @@ if (selected.has('growth')) {
 if (measured.load && measured.growth) {
   sections.set('goals', goalsMarkdown(measured.load, measured.growth));
   save();
+}
+
+if (selected.has('ondemand')) {
+  // Two nodes need one shared database: PostgreSQL only (decision 110).
+  const customers = quick ? 40 : 200;
+  const notaries = quick ? 4 : 10;
+  const result = await withPostgresDatabase((url) => runOnDemandBench(url, { customers, notaries, log }));
+  if (result) {
+    if (result.served !== customers || result.doubled !== 0 || result.lost !== 0) {
+      throw new Error(`on-demand: ${result.served} of ${customers} served, ${result.doubled} twice, ${result.lost} lost`);
+    }
+    const markdown = onDemandMarkdown(result);
+    if (quick) process.stdout.write(`${markdown}\n\n`);
+    sections.set('ondemand', `${markdown}\n\n${provenance()}`);
+    save();
+  }
 }
 
 if (selected.has('seal')) {

@@ -108,6 +108,8 @@ const configSchema = z.object({
   BOOKING_HOLD_MINUTES: z.coerce.number().int().min(1).default(15),
   BOOKING_MIN_NOTICE_MINUTES: z.coerce.number().int().min(0).default(60),
   BOOKING_WINDOW_DAYS: z.coerce.number().int().min(1).default(60),
+  /** Notarize now: a customer nobody accepted within this many minutes is offered a scheduled time or a full refund (decision 110). */
+  ON_DEMAND_MAX_WAIT_MINUTES: z.coerce.number().int().min(1).max(240).default(15),
 
   SESSION_COOKIE_SECURE: boolean(true),
   CLAMAV_HOST: optionalString,

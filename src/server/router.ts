@@ -2,6 +2,7 @@ import { bookingRouter, slotsRouter } from './features/booking/router.ts';
 import { consoleRouter } from './features/console/router.ts';
 import { contactRouter } from './features/contact/router.ts';
 import { documentsRouter } from './features/documents/router.ts';
+import { onDemandRouter } from './features/on-demand/router.ts';
 import { manageBookingRouter } from './features/manage-booking/router.ts';
 import { paymentsRouter } from './features/payments/router.ts';
 import { actRouter, manageActRouter } from './features/notarial-act/router.ts';
@@ -22,6 +23,7 @@ export const appRouter = router({
   staff: staffRouter,
   console: consoleRouter,
   booking: bookingRouter,
+  onDemand: onDemandRouter,
   documents: documentsRouter,
   slots: slotsRouter,
   payments: paymentsRouter,

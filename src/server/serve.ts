@@ -9,6 +9,7 @@ import { startOutboxWorker } from './features/notifications/worker.ts';
 import { startRetentionJob } from './features/retention/scheduler.ts';
 import { startAssemblyJob } from './features/session/assembly.ts';
 import { startStallWatch } from './features/session/stall-watch.ts';
+import { startOnDemandJob } from './features/on-demand/service.ts';
 import { sweepStorage } from './features/storage-sweep/sweep.ts';
 import { createLogger } from './logger.ts';
 import { closingReserveMs, trackConnections } from './http/drain.ts';
@@ -81,6 +82,8 @@ async function main() {
   const assembly = startAssemblyJob(deps);
   // A running recording whose chunks stopped arriving: the notary's room is told (decision 103).
   const stallWatch = startStallWatch(deps);
+  // The on-demand line's sweep (decision 110): time-outs, customers away, dropped notaries; every process, SKIP LOCKED.
+  const onDemand = startOnDemandJob(deps);
   // What a crash left in storage goes now, not at the first retention run; in the background.
   void sweepStorage(deps).catch((error: unknown) => log.error({ err: error }, 'storage sweep at start-up failed'));
   server.listen(config.PORT, config.HOST, () => {
@@ -136,6 +139,7 @@ async function main() {
         await retention.stop();
         await assembly.stop();
         stallWatch.stop();
+        await onDemand.stop();
         await close();
         await database.close();
       })(),

@@ -100,6 +100,8 @@ export interface BookingView {
   id: string;
   reference: string;
   status: BookingStatus;
+  /** 'on_demand': Notarize now (no slot; it starts when a notary accepts). */
+  kind: 'scheduled' | 'on_demand';
   startsAt: Date | null;
   timeZone: string;
   priceCents: number;

@@ -55,4 +55,6 @@ export interface ManageBookingView {
   sessionOpensAt: Date | null;
   /** The act's stage as the server derives it: the same one the room and the console show (decision 073). */
   actStage: ActStage;
+  /** Notarize now (decision 110): in line for the next notary (the Join button opens the lobby), or not served in time (a scheduled time or a refund is offered). */
+  onDemand: 'in_line' | 'timed_out' | null;
 }

@@ -21,6 +21,6 @@ export interface PublicConfig {
   serviceHours: ServiceHours;
   /** The same as a sentence ('every day 8:00 AM–11:00 PM (Central Time)', '24/7'), written by the server so the footer carries no code for it. */
   serviceHoursText: string;
-  /** Whether "Notarize now" (on-demand sessions) exists; until it does, no page promises "in minutes". */
+  /** A notary is on duty for "Notarize now" (decision 110): only then does a page promise "in minutes" or "no appointments". */
   onDemand: boolean;
 }

@@ -90,6 +90,8 @@ export interface SessionView {
   reference: string;
   role: SessionRole;
   bookingStatus: BookingStatus;
+  /** 'on_demand' (Notarize now): before a notary accepts, the customer's page is the lobby (decision 110). */
+  kind: 'scheduled' | 'on_demand';
   startsAt: Date | null;
   /** The zone to show times in: the customer's for the customer, the notary's for the notary. */
   timeZone: string;

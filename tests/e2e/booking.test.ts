@@ -1,7 +1,16 @@
 import { supportingFileLabel } from '../../src/shared/booking-rules.ts';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { onDemandMessages } from '../../src/shared/on-demand.ts';
+import { openPglite } from '../../src/server/db/client.ts';
+import { bookings, customers, onDemandQueue } from '../../src/server/db/schema.ts';
+import { hashToken } from '../../src/server/tokens.ts';
+import { startServer } from '../helpers/server.ts';
+import { expectRemoteVideoPlaying, joinFromDeviceCheck, openMediaBrowser, seedSession, signInNotary, type SessionFixture } from './session-helpers.ts';
 import { slotTakenMessage } from '../../src/shared/booking.ts';
 import { bookingClient } from '../integration/booking-helpers.ts';
 import { phoneHint, sessionActions } from '../../src/shared/session-copy.ts';
@@ -380,3 +389,107 @@ describe('booking wizard by keyboard alone', () => {
     expect(errors).toEqual([]);
   });
 });
+
+/**
+ * Notarize now (issue 28, decision 110), on a server of its own seeded with a
+ * notary (off duty) and a customer who has waited past the limit: nobody on
+ * duty → no offer; the notary goes on duty; a customer uploads, chooses
+ * Notarize now, pays, waits in the lobby (position, estimate); the notary
+ * accepts from Waiting customers; both are in the room. Then the timed-out
+ * customer's offer of a scheduled time or a full refund.
+ */
+describe('Notarize now', () => {
+  let fixture: SessionFixture & { timedOutToken: string };
+  let customer: Browser;
+  let notary: Browser;
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-on-demand-e2e-'));
+    const seeded = await seedSession(dataDir);
+    const timedOutToken = await seedTimedOutCustomer(dataDir);
+    const server = await startServer({ DATA_DIR: dataDir });
+    fixture = { ...seeded, server, dataDir, timedOutToken };
+    [customer, notary] = await Promise.all([openMediaBrowser(fixture), openMediaBrowser(fixture)]);
+  }, 180_000);
+  afterAll(async () => {
+    await customer?.close();
+    await notary?.close();
+    await fixture?.server.stop();
+  });
+
+  it('nobody on duty: says so; on duty: a customer waits in line, the notary accepts, both are in the room', async () => {
+    const page = customer.page;
+    await page.goto(`${fixture.server.url}/schedule?now=1`);
+    await uploadDocuments(page);
+    const offer = page.getByTestId('notarize-now');
+    await offer.getByText(onDemandMessages.nobodyOnDuty).waitFor();
+    await offer.getByText(/^Next available: /).waitFor();
+    expect(await offer.getByRole('button', { name: onDemandMessages.notarizeNow }).count()).toBe(0);
+    expect(await fetch(`${fixture.server.url}/`).then((r) => r.text())).not.toContain('href="/schedule?now=1"');
+
+    // The notary goes on duty from the console.
+    const consolePage = notary.page;
+    await signInNotary(consolePage, fixture, fixture.notary, '/admin/hours');
+    await consolePage.getByRole('switch', { name: 'Off duty' }).click();
+    await expect.poll(() => consolePage.getByRole('switch', { name: 'On duty' }).count()).toBe(1);
+    const waiting = consolePage.getByTestId('waiting-customers');
+    await waiting.getByText(onDemandMessages.nobodyWaiting).waitFor();
+    await expect.poll(() => fetch(`${fixture.server.url}/`).then((r) => r.text()), { timeout: 40_000 }).toContain('href="/schedule?now=1"');
+
+    // The offer re-reads who is on duty; Notarize now, contact, pay.
+    await offer.getByText(`${onDemandMessages.availableNow}: 1`).waitFor({ timeout: 20_000 });
+    await expectNoAxeViolations(page);
+    await offer.getByRole('button', { name: onDemandMessages.notarizeNow }).click();
+    await stepHeading(page, 'Contact Information').waitFor();
+    await fillContact(page);
+    await payWith(page, '4242 4242 4242 4242');
+    await stepHeading(page, 'Appointment Confirmation').waitFor();
+    await page.getByText('Your session is paid: you are in line.').waitFor();
+    await page.getByRole('button', { name: 'Go to the waiting room' }).click();
+    await page.waitForURL(/\/booking\/[^/]+\/session$/);
+    const lobby = page.getByTestId('lobby');
+    await lobby.getByText(onDemandMessages.positionInLine(1)).waitFor();
+    await lobby.getByText(/^Estimated wait: \d+ minutes?$/).waitFor();
+    await expectNoAxeViolations(page);
+
+    // The notary's console: the badge, then Accept lands them in the room.
+    await expect.poll(() => waiting.getByTestId('waiting-count').textContent(), { timeout: 15_000 }).toMatch(/^1/);
+    expect(await axeViolations(consolePage)).toEqual([]);
+    await waiting.getByRole('button', { name: onDemandMessages.accept }).click();
+    await consolePage.waitForURL(/\/admin\/appointments\/[0-9a-f-]{36}\/session$/);
+    await joinFromDeviceCheck(consolePage);
+    // The customer's lobby hears it and opens the room's device check.
+    await joinFromDeviceCheck(page);
+    await expectRemoteVideoPlaying(page, consolePage);
+    await expectRemoteVideoPlaying(consolePage, page);
+  }, 240_000);
+
+  it('offers a timed-out customer a scheduled time or a full refund', async () => {
+    const page = customer.page;
+    await page.goto(`${fixture.server.url}/booking/${fixture.timedOutToken}/session`);
+    const offer = page.getByTestId('lobby-timed-out');
+    await offer.getByText(onDemandMessages.timedOut).waitFor({ timeout: 20_000 });
+    await offer.getByText(onDemandMessages.timedOutOffer).waitFor();
+    expect(await offer.getByRole('link', { name: onDemandMessages.chooseScheduled }).getAttribute('href')).toBe(`/booking/${fixture.timedOutToken}`);
+    await expectNoAxeViolations(page);
+    await offer.getByRole('button', { name: onDemandMessages.fullRefund }).click();
+    await offer.getByText(onDemandMessages.refunded).waitFor();
+  });
+});
+
+/** A paid Notarize now customer who joined the line 20 minutes ago (the server's sweep times them out). */
+async function seedTimedOutCustomer(dataDir: string): Promise<string> {
+  const database = await openPglite(path.join(dataDir, 'pglite'));
+  try {
+    const [person] = await database.db.insert(customers).values({ firstName: 'Tim', lastName: 'Out', email: 'tim@example.com', phone: '(515) 555-0199' }).returning();
+    const token = randomBytes(32).toString('base64url');
+    const [booking] = await database.db
+      .insert(bookings)
+      .values({ reference: 'NOTARY-TIMEOUT2', status: 'confirmed', kind: 'on_demand', timeZone: 'America/Chicago', priceCents: 2500, customerId: person!.id, manageTokenHash: hashToken(token), confirmedAt: new Date() })
+      .returning();
+    const joined = new Date(Date.now() - 20 * 60_000);
+    await database.db.insert(onDemandQueue).values({ bookingId: booking!.id, firstJoinedAt: joined, joinedAt: joined, customerSeenAt: new Date() });
+    return token;
+  } finally {
+    await database.close();
+  }
+}

@@ -24,9 +24,9 @@ const publicProcedures = ['staff.me', 'staff.login', 'staff.invitation', 'staff.
 const sessionOnly = ['staff.logout', 'staff.totp.verify', 'staff.totp.begin', 'staff.totp.confirm'];
 const everyRole = [...sessionOnly, 'staff.totp.disable', 'staff.account.updateProfile', 'staff.account.changePassword', 'console.bookings.get', 'console.bookings.markOutcome'];
 /** What each role may call; anything else must answer FORBIDDEN. */
-const notaryOnly = ['console.appointments', 'console.pastAppointments', 'console.newAppointments'];
+const notaryOnly = ['console.appointments', 'console.pastAppointments', 'console.newAppointments', 'console.onDemand.accept', 'console.onDemand.heartbeat'];
 /** Working hours: notaries (their own) and admins (anyone's), never office staff. */
-const hoursOf = (path: string) => path.startsWith('console.availability.');
+const hoursOf = (path: string) => path.startsWith('console.availability.') || path.startsWith('console.onDemand.');
 const allowedFor = {
   admin: (path: string) => !notaryOnly.includes(path),
   staff: (path: string) => !path.startsWith('staff.users.') && !notaryOnly.includes(path) && !hoursOf(path),

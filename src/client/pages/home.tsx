@@ -160,9 +160,9 @@ export function Component() {
             </h1>
             {/* Each claim only when the data makes it true (issue 28): "24/7" from the notaries' hours, "in minutes"
                 and "no appointments" from on-demand sessions; otherwise the real hours. */}
-            {serviceHours.allHours && onDemand ? (
+            {onDemand ? (
               <p className="mt-6 max-w-xl text-lg text-blue-50">
-                Connect with a certified notary by secure video in minutes. No appointments to wait for, no waiting rooms, no
+                Connect with a certified notary by secure video in minutes. No appointments to wait for, no
                 printing: just your ID and your document.
               </p>
             ) : (
@@ -178,7 +178,13 @@ export function Component() {
               </p>
             </div>
             <div className="mt-8 flex flex-wrap gap-4">
-              <Link to="/schedule" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
+              {/* Notarize now only while a notary is on duty (the config says so, decision 110); a plain link, no code. */}
+              {onDemand && (
+                <Link to="/schedule?now=1" className={buttonVariants({ variant: 'inverse', size: 'lg' })}>
+                  Notarize now
+                </Link>
+              )}
+              <Link to="/schedule" className={buttonVariants({ variant: onDemand ? 'outline-inverse' : 'inverse', size: 'lg' })}>
                 Schedule a Notary
               </Link>
               <button

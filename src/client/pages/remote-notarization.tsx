@@ -47,6 +47,11 @@ const faq = [
     answer: 'No. One session covers every document you upload for it, whether that is one page or a full closing package.',
   },
   {
+    question: 'Do I have to book a time?',
+    answer:
+      'There are two ways to be served. Book a scheduled time that suits you, or, while a notary is on duty, choose Notarize now: upload and pay, then wait in our online lobby, which shows your place in line, until the next notary accepts your call. If nobody can take it in time you choose a scheduled time or a full refund. When nobody is on duty, Notarize now says so before you pay.',
+  },
+  {
     question: 'What do I need for the session?',
     answer:
       'A current government-issued photo ID, a device with a camera and microphone, and an internet connection of at least 1 Mbps. Uploading your documents 24 hours ahead gives the notary time to prepare.',

@@ -16,7 +16,9 @@ export function Component() {
   return (
     <main id="main" className="mx-auto w-full max-w-5xl px-4 py-10 md:py-16">
       <h1 className="mb-2 text-3xl font-bold text-slate-900 md:text-4xl">Schedule a Notary</h1>
-      <p className="mb-8 text-slate-700">Upload your documents, choose a time, and pay securely. It takes about five minutes.</p>
+      <p className="mb-8 text-slate-700">
+        Upload your documents, choose a time — or Notarize now with the next notary on duty — and pay securely. It takes about five minutes.
+      </p>
       <TrpcProvider>
         <BookingWizard />
       </TrpcProvider>

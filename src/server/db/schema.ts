@@ -110,6 +110,8 @@ export const bookings = pgTable(
     /** Customer-facing reference, e.g. NOTARY-7K3M9Q2X. */
     reference: text('reference').notNull().unique(),
     status: text('status', { enum: bookingStatuses }).notNull().default('draft'),
+    /** 'scheduled' (a slot) or 'on_demand' (Notarize now: no slot; starts when a notary accepts, issue 28). */
+    kind: text('kind', { enum: ['scheduled', 'on_demand'] }).notNull().default('scheduled'),
     startsAt: timestamp('starts_at', { withTimezone: true }),
     /** IANA zone the customer chose to see times in. */
     timeZone: text('time_zone').notNull().default(site.businessTimeZone),
@@ -685,3 +687,38 @@ export const notaryAvailability = pgTable('notary_availability', {
   onDuty: boolean('on_duty').notNull().default(false),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The on-demand line (issue 28, decision 110): one row per paid on-demand
+ * booking. Notaries take the next row with `FOR UPDATE SKIP LOCKED`, so each
+ * customer goes to exactly one notary on any number of nodes.
+ */
+export const onDemandQueue = pgTable(
+  'on_demand_queue',
+  {
+    bookingId: uuid('booking_id')
+      .primaryKey()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    /** waiting → accepted (→ waiting again when the notary drops) | away (tab closed past the grace) | timed_out | closed. */
+    status: text('status', { enum: ['waiting', 'away', 'accepted', 'timed_out', 'closed'] }).notNull().default('waiting'),
+    /** When the customer first joined: the wait limit counts from here. */
+    firstJoinedAt: timestamp('first_joined_at', { withTimezone: true }).notNull(),
+    /** Place in line: oldest first; a customer whose notary dropped gets a `front_at` and goes before everyone. */
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull(),
+    frontAt: timestamp('front_at', { withTimezone: true }),
+    /** The lobby's last heartbeat: a customer away longer than the grace is passed over. */
+    customerSeenAt: timestamp('customer_seen_at', { withTimezone: true }).notNull(),
+    notaryId: uuid('notary_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    /** The accepting notary's last heartbeat (console or room) until the session starts. */
+    notarySeenAt: timestamp('notary_seen_at', { withTimezone: true }),
+    timedOutAt: timestamp('timed_out_at', { withTimezone: true }),
+    /** What a timed-out customer chose: 'refund' or 'schedule'. */
+    resolution: text('resolution', { enum: ['refund', 'schedule'] }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('on_demand_queue_waiting_idx').on(t.frontAt, t.joinedAt).where(sql`status = 'waiting'`),
+    index('on_demand_queue_notary_idx').on(t.notaryId).where(sql`status = 'accepted'`),
+  ],
+);

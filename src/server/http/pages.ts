@@ -29,6 +29,7 @@ import { loadRoutePreloads, type RoutePreloader } from './route-preloads.ts';
 import { redactPath } from './security.ts';
 import { describeServiceHours, type ServiceHours } from '../../shared/service-hours.ts';
 import { currentServiceHours, onAvailabilityChanged, watchAvailability } from '../features/availability/service.ts';
+import { onDemandOffered } from '../features/on-demand/service.ts';
 
 type RenderFn = (typeof import('../../client/entry-server.tsx'))['render'];
 
@@ -152,12 +153,13 @@ export async function mountPages(
   // The hours of service the pages state follow the notaries' hours (decision 096): read now,
   // and again (with every cached page forgotten) when they change here or on another node.
   const hoursConfig = (serviceHours: ServiceHours) => ({ serviceHours, serviceHoursText: describeServiceHours(serviceHours) });
-  let publicConfig: PublicConfig = { ...staticConfig, ...hoursConfig(await currentServiceHours(deps)), onDemand: false };
+  // "Notarize now", "in minutes", "no appointments": only while a notary is on duty (decision 110); the switch is in the watched signature.
+  let publicConfig: PublicConfig = { ...staticConfig, ...hoursConfig(await currentServiceHours(deps)), onDemand: await onDemandOffered(deps) };
   let configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
   const stopListening = onAvailabilityChanged(() => {
-    currentServiceHours(deps)
-      .then((serviceHours) => {
-        publicConfig = { ...publicConfig, ...hoursConfig(serviceHours) };
+    Promise.all([currentServiceHours(deps), onDemandOffered(deps)])
+      .then(([serviceHours, onDemand]) => {
+        publicConfig = { ...publicConfig, ...hoursConfig(serviceHours), onDemand };
         configJson = JSON.stringify(publicConfig).replace(/</g, '\\u003c');
         cache?.clear();
         pending.clear();

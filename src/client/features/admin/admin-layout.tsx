@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { SetHoursNotice } from './hours-notice.tsx';
+import { WaitingCustomers } from './waiting-customers.tsx';
 import { consolePages, homePathFor, staffRoleLabels, type ConsolePage, type StaffRole } from '../../../shared/staff.ts';
 import type { StaffChatState } from '../chat/staff-chat.ts';
 import { Store } from '../chat/store.ts';
@@ -105,6 +106,7 @@ export function AdminLayout() {
         </header>
         <main id="main" className="mx-auto w-full min-w-0 max-w-7xl flex-1 px-4 py-6 md:py-8">
           {staff.user.role === 'admin' && <SetHoursNotice />}
+          {staff.user.role === 'notary' && <WaitingCustomers />}
           <Outlet />
         </main>
       </div>

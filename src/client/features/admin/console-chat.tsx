@@ -123,7 +123,7 @@ function alert(unread: number): void {
 }
 
 /** A short two-tone chime, made on the spot (no audio file to fetch). */
-function beep(): void {
+export function beep(): void {
   try {
     const audio = new AudioContext();
     const gain = audio.createGain();

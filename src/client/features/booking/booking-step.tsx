@@ -13,6 +13,7 @@ import { usePublicConfig } from '../../lib/public-config.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { errorCode, errorMessage } from '../../lib/errors.ts';
 import { timeZoneOptions } from './time-zones.ts';
+import { NotarizeNow } from './notarize-now.tsx';
 
 export interface BookingStepProps {
   booking: BookingView;
@@ -86,6 +87,7 @@ export function BookingStep({ booking, timeZone, detectedTimeZone, onTimeZoneCha
 
   return (
     <div className="grid gap-6">
+      <NotarizeNow booking={booking} timeZone={timeZone} onChosen={onHeld} />
       <div className="grid max-w-sm gap-1">
         <Label htmlFor={zoneId}>Time zone</Label>
         <Select id={zoneId} value={timeZone} onChange={(event) => changeZone(event.target.value)}>

@@ -1,4 +1,7 @@
-import { CheckCircle2, FileText, Phone } from 'lucide-react';
+import { CheckCircle2, FileText, Phone, Video } from 'lucide-react';
+import { toast } from '../../components/ui/toast.tsx';
+import { errorMessage } from '../../lib/errors.ts';
+import { trpc } from '../../lib/trpc.ts';
 import { Link } from 'react-router-dom';
 import type { BookingView } from '../../../shared/booking.ts';
 import { appointmentEvent, calendarDownloadPath } from '../../../shared/calendar.ts';
@@ -15,6 +18,33 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       <h3 className="mb-2 font-semibold text-slate-900">{title}</h3>
       {children}
     </section>
+  );
+}
+
+/**
+ * Notarize now, paid: the customer is in line. The waiting room is the
+ * session page (a whole page load, decision 097), reached with the booking's
+ * link, which the server hands over only while the booking is in line.
+ */
+function WaitingRoomLink({ bookingId }: { bookingId: string }) {
+  const link = trpc.onDemand.lobbyLink.useMutation();
+  async function go() {
+    try {
+      const { path } = await link.mutateAsync({ bookingId });
+      window.location.assign(path);
+    } catch (error) {
+      toast({ title: errorMessage(error), variant: 'destructive' });
+    }
+  }
+  return (
+    <div className="rounded-xl border border-blue-200 bg-blue-50 p-5 text-blue-950" data-testid="session-notice">
+      <p className="font-semibold">You are in line for the next notary on duty.</p>
+      <p className="mt-1">Wait in the waiting room: it shows your place in line, and the notary joins you there by video. Have a valid government-issued photo ID ready.</p>
+      <Button className="mt-3" size="lg" onClick={() => void go()} disabled={link.isPending}>
+        <Video className="h-4 w-4" aria-hidden="true" />
+        Go to the waiting room
+      </Button>
+    </div>
   );
 }
 
@@ -38,7 +68,7 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
     <div className="grid gap-5">
       <div className="flex items-center gap-3 rounded-xl border border-green-300 bg-green-50 p-5 text-green-950">
         <CheckCircle2 className="h-8 w-8 shrink-0 text-green-700" aria-hidden="true" />
-        <p className="text-lg font-semibold">Your appointment is booked and paid.</p>
+        <p className="text-lg font-semibold">{booking.kind === 'on_demand' && !booking.startsAt ? 'Your session is paid: you are in line.' : 'Your appointment is booked and paid.'}</p>
       </div>
 
       <Section title="Payment Receipt">
@@ -66,6 +96,9 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
         </dl>
       </Section>
 
+      {booking.kind === 'on_demand' && !booking.startsAt ? (
+        <WaitingRoomLink bookingId={booking.id} />
+      ) : (
       <div className="rounded-xl border border-blue-200 bg-blue-50 p-5 text-blue-950" data-testid="session-notice">
         <p>
           Your secure video session with a certified notary is booked
@@ -86,6 +119,7 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
         </ol>
         {contact?.phone && <p className="mt-3 text-sm">If we need to reach you about your appointment, we'll use {contact.phone}.</p>}
       </div>
+      )}
 
       <div className="flex gap-3 rounded-xl border border-amber-300 bg-amber-50 p-5 text-amber-950">
         <Phone className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />

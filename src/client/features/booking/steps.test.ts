@@ -12,6 +12,7 @@ function booking(patch: Partial<BookingView> = {}): BookingView {
     id: 'b1',
     reference: 'NOTARY-ABCDEFGH',
     status: 'draft',
+    kind: 'scheduled',
     startsAt: null,
     timeZone: 'America/New_York',
     priceCents: 2500,
@@ -61,6 +62,13 @@ describe('tabEnabled (docs/product.md §4.1)', () => {
     expect(tabEnabled('contact', 'booking', booking({ documents: [doc], startsAt: later }))).toBe(true);
     expect(tabEnabled('payment', 'booking', booking({ documents: [doc], startsAt: later }))).toBe(false);
     expect(tabEnabled('payment', 'booking', booking({ documents: [doc], startsAt: later, contact }))).toBe(true);
+  });
+
+  it('treats Notarize now (on demand, no time) as a chosen time', () => {
+    const onDemand = booking({ status: 'held', kind: 'on_demand', documents: [doc], holdExpiresAt: later });
+    expect(tabEnabled('contact', 'booking', onDemand)).toBe(true);
+    expect(resumeStep(onDemand, now).step).toBe('contact');
+    expect(resumeStep({ ...onDemand, holdExpiresAt: now }, now)).toEqual({ step: 'booking', holdLost: true });
   });
 
   it('keeps a paid booking on its confirmation', () => {

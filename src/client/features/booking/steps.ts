@@ -28,7 +28,7 @@ export function resumeStep(booking: BookingView, now: Date): { step: StepId; hol
   if (isPaid(booking)) return { step: 'confirm', holdLost: false };
   if (booking.status === 'payment_processing') return { step: 'payment', holdLost: false };
   if (!hasDocumentToNotarize(booking.documents)) return { step: 'documents', holdLost: false };
-  if (!booking.startsAt) return { step: 'booking', holdLost: false };
+  if (!booking.startsAt && booking.kind !== 'on_demand') return { step: 'booking', holdLost: false };
   if (holdExpired(booking, now)) return { step: 'booking', holdLost: true };
   if (!booking.contact) return { step: 'contact', holdLost: false };
   return { step: 'payment', holdLost: false };
@@ -47,7 +47,7 @@ export function tabEnabled(tab: StepId, current: StepId, booking: BookingView | 
     case 'booking':
       return hasDocumentToNotarize(booking.documents);
     case 'contact':
-      return booking.startsAt !== null;
+      return booking.startsAt !== null || booking.kind === 'on_demand';
     case 'payment':
       return booking.contact !== null;
     default:

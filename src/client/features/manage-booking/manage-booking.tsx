@@ -123,6 +123,10 @@ export function ManageBooking({ token }: { token: string }) {
               <>
                 {when.dateTime} <span className="text-slate-600">({when.zone})</span>
               </>
+            ) : booking.onDemand === 'in_line' ? (
+              'Notarize now: in line for the next notary on duty'
+            ) : booking.onDemand === 'timed_out' ? (
+              'Notarize now: no notary was free in time. Choose a scheduled time below, or get a full refund in the waiting room.'
             ) : (
               'Not scheduled'
             )}

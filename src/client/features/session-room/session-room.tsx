@@ -37,6 +37,7 @@ import { useCaptions } from './captions.ts';
 import { senderName } from './chat-tab.tsx';
 import { RoomConnection, type ConnectionStatus } from './connection.ts';
 import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
+import { Lobby } from './lobby.tsx';
 import { startCompositeRecording, type RecordingHandle, type RecordingProblem } from './recorder.ts';
 import { documentViewSource } from './document-view-source.ts';
 import { recordingMessages } from '../../../shared/recording.ts';
@@ -58,6 +59,10 @@ export function SessionRoom({ access, role, backHref, backLabel }: { access: Ses
     );
   }
   const session = view.data;
+  // Notarize now: until a notary accepts, the customer's page is the lobby (decision 110).
+  if (role === 'customer' && 'token' in access && session.kind === 'on_demand' && !session.open && session.bookingStatus === 'confirmed' && !session.finishedAt) {
+    return <Lobby token={access.token} choice={choice} onChoice={setChoice} onAccepted={() => void view.refetch()} manageHref={backHref} />;
+  }
   if (!session.open && !choice) {
     const when = session.startsAt ? formatInZone(session.startsAt, session.timeZone) : null;
     const notYet = session.bookingStatus === 'confirmed' && !session.finishedAt;

@@ -137,6 +137,7 @@ function holdStatement(hold: HoldValues<string | number | ReturnType<typeof sql.
       update bookings set
         starts_at = ${startsAt}::timestamptz,
         time_zone = ${hold.timeZone},
+        kind = 'scheduled',
         hold_expires_at = ${hold.holdExpiresAt}::timestamptz,
         status = case when target.status = 'draft' then 'held' else target.status end,
         updated_at = now()

@@ -13,6 +13,7 @@ import {
   type DocumentView,
   type PaymentView,
 } from '../../../shared/booking.ts';
+import { onDemandMessages } from '../../../shared/on-demand.ts';
 import { sessionPriceCents } from '../../../shared/pricing.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -41,6 +42,7 @@ import { assertBookableSlot, slotsChanged } from './slots.ts';
 import { assignAfterMove, assignOnConfirm, cachedWorkingHours, capacityAt, capacityFrom, workingHours } from '../availability/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { DomainError } from '../../errors.ts';
+import { assertSomeoneOnDuty, joinLine, lockLineEntry, closeLineEntry } from './on-demand-service.ts';
 
 /**
  * The row reads and locks other features need when they take part in a
@@ -174,6 +176,7 @@ export async function getBookingView(db: DbOrTx, bookingId: string): Promise<Boo
     id: row.id,
     reference: row.reference,
     status: row.status,
+    kind: row.kind,
     startsAt: row.startsAt,
     timeZone: row.timeZone,
     priceCents: row.priceCents,
@@ -283,9 +286,37 @@ export async function holdSlot(
   return { startsAt, holdExpiresAt };
 }
 
+/**
+ * "Notarize now" instead of a slot (issue 28, decision 110): the booking
+ * becomes on demand — no time, held for BOOKING_HOLD_MINUTES like a slot so
+ * an unpaid one is abandoned the same way. Refused when no notary is on duty:
+ * nobody pays to wait for no one (asked again before paying).
+ */
+export async function chooseOnDemand(deps: Deps, { bookingId }: { bookingId: string }): Promise<BookingView> {
+  await deps.db.transaction(async (tx) => {
+    const row = await lockBooking(tx, bookingId);
+    if (!row) throw notFound();
+    assertEditable(row);
+    await assertSomeoneOnDuty(tx);
+    const patch = { kind: 'on_demand' as const, startsAt: null, holdExpiresAt: newHoldExpiry(deps) };
+    if (row.status === 'draft') await transition(tx, row, 'held', customer, patch, { onDemand: true });
+    else {
+      await updateBooking(tx, row.id, patch);
+      await writeAudit(tx, { ...customer, action: 'booking.on_demand_chosen', entityType: 'booking', entityId: row.id, data: { previousStartsAt: row.startsAt?.toISOString() ?? null } });
+    }
+  });
+  return requireBookingView(deps.db, bookingId);
+}
+
 /** Takes the hold again when it lapsed (if the slot still has room); otherwise leaves it. */
 async function renewLapsedHold(tx: Tx, deps: Deps, row: BookingRow): Promise<Date> {
   if (row.holdExpiresAt && row.holdExpiresAt > deps.now()) return row.holdExpiresAt;
+  if (row.kind === 'on_demand') {
+    await assertSomeoneOnDuty(tx);
+    const holdExpiresAt = newHoldExpiry(deps);
+    await updateBooking(tx, row.id, { holdExpiresAt });
+    return holdExpiresAt;
+  }
   if (!(await slotHasRoom(tx, deps, row.startsAt!, row.id))) throw new DomainError('CONFLICT', slotTakenMessage);
   const holdExpiresAt = newHoldExpiry(deps);
   await updateBooking(tx, row.id, { holdExpiresAt });
@@ -302,7 +333,7 @@ export async function saveContact(deps: Deps, input: ContactInput & { bookingId:
     const row = await lockBooking(tx, input.bookingId);
     if (!row) throw notFound();
     assertEditable(row);
-    if (!row.startsAt) throw new DomainError('BAD_REQUEST', selectTimeFirstMessage);
+    if (!row.startsAt && row.kind !== 'on_demand') throw new DomainError('BAD_REQUEST', selectTimeFirstMessage);
     await renewLapsedHold(tx, deps, row);
     const contact = { firstName: input.firstName, lastName: input.lastName, email: input.email, phone: input.phone };
     if (row.customerId) await updateCustomer(tx, row.customerId, contact);
@@ -340,9 +371,17 @@ export async function confirmBooking(tx: Tx, deps: Deps, ref: BookingRef): Promi
     deps.log.warn({ bookingId }, 'payment succeeded for a cancelled booking');
     return { outcome: 'cancelled', manageToken: null };
   }
+  const now = deps.now();
+  if (row.kind === 'on_demand') {
+    // No slot and no notary yet: the booking joins the on-demand line, whoever is on duty takes it.
+    const link = newConfirmationLink(deps, bookingId);
+    await transition(tx, row, 'confirmed', provider, { confirmedAt: now, holdExpiresAt: null, manageTokenHash: link.tokenHash, manageTokenSealed: link.sealed });
+    await joinLine(tx, deps, bookingId);
+    await onBookingConfirmed(tx, deps, { bookingId, manageToken: link.token });
+    return { outcome: 'confirmed', manageToken: link.token };
+  }
   if (!row.startsAt) throw new Error(`Booking ${bookingId} was paid without a time`);
 
-  const now = deps.now();
   if (!(await slotHasRoom(tx, deps, row.startsAt, row.id))) {
     const others = await countTaken(tx, row.startsAt, now, row.id);
     await writeAudit(tx, {
@@ -404,8 +443,14 @@ export async function moveBooking(
   }
   if (row.startsAt?.getTime() === startsAt.getTime()) return { previousStartsAt: row.startsAt, startsAt };
   if (!(await slotHasRoom(tx, deps, startsAt, row.id))) throw new DomainError('CONFLICT', slotTakenMessage);
+  if (row.kind === 'on_demand') {
+    // Leaving the line for a scheduled time (a timed-out customer's choice, or their own): not once a notary took the call.
+    const entry = await lockLineEntry(tx, row.id);
+    if (entry?.status === 'accepted') throw new DomainError('CONFLICT', onDemandMessages.alreadyAccepted);
+    if (entry) await closeLineEntry(tx, row.id, 'schedule');
+  }
   // A new SEQUENCE so calendars replace the entry they hold (RFC 5546 §2.1.4).
-  await updateBooking(tx, row.id, { startsAt, reminderSentAt: null, calendarSequence: row.calendarSequence + 1 });
+  await updateBooking(tx, row.id, { startsAt, kind: 'scheduled', reminderSentAt: null, calendarSequence: row.calendarSequence + 1 });
   slotsChanged();
   await writeAudit(tx, {
     ...actor,

@@ -19,6 +19,8 @@ import * as consoleService from './service.ts';
 import * as availabilityService from '../availability/service.ts';
 import { actChanged } from '../act/service.ts';
 import { offSickInput, saveHoursInput, setDutyInput } from '../../../shared/availability.ts';
+import { notaryHeartbeatInput } from '../../../shared/on-demand.ts';
+import * as onDemandService from '../on-demand/service.ts';
 
 const office = roleProcedure('admin', 'staff');
 /** Notaries pass too, but the service limits them to their own appointments. */
@@ -44,8 +46,18 @@ const availabilityRouter = router({
   }),
 });
 
+/** Notarize now (decision 110): notaries (and admins, to watch) see the line; only notaries accept. */
+const onDemandRouter = router({
+  waiting: notaryOrAdmin.query(({ ctx }) => onDemandService.waitingCustomers(ctx.deps, ctx.staff)),
+  accept: roleProcedure('notary').mutation(({ ctx }) => onDemandService.accept(ctx.deps, ctx.staff)),
+  heartbeat: roleProcedure('notary')
+    .input(notaryHeartbeatInput)
+    .mutation(({ ctx, input }) => onDemandService.notaryHeartbeat(ctx.deps, ctx.staff, input.bookingId)),
+});
+
 export const consoleRouter = router({
   availability: availabilityRouter,
+  onDemand: onDemandRouter,
   bookings: router({
     list: office.input(bookingListInput).query(({ ctx, input }) => consoleService.listBookings(ctx.deps, ctx.staff, input)),
     get: anyRole.input(consoleBookingIdInput).query(({ ctx, input }) => consoleService.getBooking(ctx.deps, ctx.staff, input.bookingId)),

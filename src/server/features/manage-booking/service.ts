@@ -8,6 +8,7 @@ import { authorise } from '../access/service.ts';
 import type { AccessAction } from '../../../shared/access.ts';
 import { currentPaymentOf, findBooking, getBookingView, lockBookingRow, moveBooking } from '../booking/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
+import { lineEntry } from '../booking/on-demand-service.ts';
 import { onBookingRescheduled } from '../notifications/events.ts';
 import { DomainError } from '../../errors.ts';
 import { actChanged } from '../act/service.ts';
@@ -44,11 +45,21 @@ function policy(booking: { status: BookingStatus; startsAt: Date | null }, payme
   };
 }
 
+/** A paid Notarize now booking not yet served: in line, or timed out (it may then take a scheduled time). */
+async function onDemandState(db: DbOrTx, booking: { id: string; kind: 'scheduled' | 'on_demand'; status: BookingStatus; startsAt: Date | null }): Promise<ManageBookingView['onDemand']> {
+  if (booking.kind !== 'on_demand' || booking.status !== 'confirmed' || booking.startsAt) return null;
+  const entry = await lineEntry(db, booking.id);
+  if (entry?.status === 'timed_out') return 'timed_out';
+  return entry && ['waiting', 'away', 'accepted'].includes(entry.status) ? 'in_line' : null;
+}
+
 export async function getManageView(deps: Deps, db: DbOrTx, token: string): Promise<ManageBookingView> {
   const id = await bookingIdForToken(deps, db, token, 'view');
   const view = await getBookingView(db, id);
   if (!view) throw notFound();
   const [payment, act] = await Promise.all([paymentOf(db, id), actStage(db, id)]);
+  const onDemand = await onDemandState(db, view);
+  const rules = policy(view, payment, deps.now());
   return {
     id: view.id,
     reference: view.reference,
@@ -59,9 +70,12 @@ export async function getManageView(deps: Deps, db: DbOrTx, token: string): Prom
     documents: view.documents.filter((d) => d.scanStatus !== 'infected').map((d) => ({ id: d.id, name: d.name, sizeBytes: d.sizeBytes, contentType: d.contentType })),
     contact: view.contact,
     payment,
-    ...policy(view, payment, deps.now()),
-    canJoinSession: roomIsOpen(view, false, deps.now()),
-    sessionOpensAt: view.status === 'confirmed' && view.startsAt ? new Date(view.startsAt.getTime() - roomOpensMs) : null,
+    ...rules,
+    canReschedule: rules.canReschedule || onDemand === 'timed_out',
+    // In line: the session page is the lobby, open now.
+    canJoinSession: onDemand === 'in_line' || roomIsOpen(view, false, deps.now()),
+    sessionOpensAt: onDemand === 'in_line' ? deps.now() : view.status === 'confirmed' && view.startsAt ? new Date(view.startsAt.getTime() - roomOpensMs) : null,
+    onDemand,
     actStage: act.stage,
   };
 }
@@ -77,7 +91,10 @@ async function policyInTx(tx: Tx, deps: Deps, token: string, lock: boolean) {
   const row = lock ? await lockBookingRow(tx, id) : await findBooking(tx, id);
   if (!row) throw notFound();
   const payment = await paymentOf(tx, id);
-  return { id, status: row.status, startsAt: row.startsAt, ...policy(row, payment, deps.now()) };
+  const rules = policy(row, payment, deps.now());
+  // A Notarize now customer nobody served in time may take a scheduled time instead (decision 110).
+  const timedOut = (await onDemandState(tx, row)) === 'timed_out';
+  return { id, status: row.status, startsAt: row.startsAt, ...rules, canReschedule: rules.canReschedule || timedOut };
 }
 
 /** Moves a confirmed appointment to another free slot; nothing more to pay. */
@@ -88,7 +105,8 @@ export async function rescheduleByCustomer(deps: Deps, input: { token: string; s
     if (!view.canReschedule) throw new DomainError('CONFLICT', manageMessages.tooLateToMove);
     if (!isBeforeCutoff(input.startsAt, deps.now())) throw new DomainError('BAD_REQUEST', manageMessages.newTimeTooSoon);
     const moved = await moveBooking(tx, deps, { bookingId: view.id, startsAt: input.startsAt });
-    if (moved.previousStartsAt && moved.previousStartsAt.getTime() !== moved.startsAt.getTime()) {
+    // From a time to another, or from Notarize now (no time) to a scheduled one.
+    if (moved.previousStartsAt?.getTime() !== moved.startsAt.getTime()) {
       await onBookingRescheduled(tx, deps, { bookingId: view.id, previousStartsAt: moved.previousStartsAt, by: 'customer' });
     }
   });

@@ -71,7 +71,7 @@ export async function onBookingCancelled(
 export async function onBookingRescheduled(
   tx: Tx,
   deps: Deps,
-  event: { bookingId: string; previousStartsAt: Date; by: 'customer' | 'staff' },
+  event: { bookingId: string; previousStartsAt: Date | null; by: 'customer' | 'staff' },
 ): Promise<void> {
   const booking = await bookingWithCustomer(tx, deps, event.bookingId, 'rescheduled');
   if (!booking) return;
@@ -143,6 +143,18 @@ export async function onIdentityAttemptsExhausted(tx: Tx, deps: Deps, event: { b
     to: deps.config.STAFF_EMAIL,
     content: templates.identityAttemptsExhausted(booking, `/admin/bookings/${booking.id}`),
     dedupeKey: `identity-exhausted:${booking.id}`,
+  });
+}
+
+/** Notarize now: nobody accepted within ON_DEMAND_MAX_WAIT_MINUTES; staff are told (the customer sees the offer in the lobby). */
+export async function onOnDemandTimedOut(tx: Tx, deps: Deps, event: { bookingId: string }): Promise<void> {
+  const booking = await loadBookingForMail(tx, event.bookingId);
+  if (!booking) return;
+  await enqueue(tx, deps, {
+    kind: 'on_demand_timed_out',
+    to: deps.config.STAFF_EMAIL,
+    content: templates.onDemandTimedOut(booking, `/admin/bookings/${booking.id}`, deps.config.ON_DEMAND_MAX_WAIT_MINUTES),
+    dedupeKey: `on-demand-timed-out:${booking.id}`,
   });
 }
 

@@ -137,6 +137,8 @@ export interface BookingForMail {
   id: string;
   reference: string;
   status: string;
+  /** 'on_demand': Notarize now, served by the next notary free (issue 28). */
+  kind: 'scheduled' | 'on_demand';
   startsAt: Date | null;
   /** iCalendar SEQUENCE of the booking's current entry. */
   calendarSequence: number;
@@ -154,6 +156,7 @@ export async function loadBookingForMail(tx: DbOrTx, bookingId: string): Promise
       id: bookings.id,
       reference: bookings.reference,
       status: bookings.status,
+      kind: bookings.kind,
       startsAt: bookings.startsAt,
       calendarSequence: bookings.calendarSequence,
       timeZone: bookings.timeZone,
@@ -193,6 +196,7 @@ export async function loadBookingForMail(tx: DbOrTx, bookingId: string): Promise
     id: row.id,
     reference: row.reference,
     status: row.status,
+    kind: row.kind,
     startsAt: row.startsAt,
     calendarSequence: row.calendarSequence,
     timeZone: row.timeZone,

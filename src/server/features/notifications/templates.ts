@@ -52,6 +52,7 @@ function paidAmount(b: BookingForMail): string {
 }
 
 export function bookingConfirmation(b: BookingForMail, manageUrl: string): EmailContent {
+  if (b.kind === 'on_demand' && !b.startsAt) return onDemandConfirmation(b, manageUrl);
   return {
     subject: `Your notary appointment is confirmed (${b.reference})`,
     heading: 'Your appointment is confirmed',
@@ -227,7 +228,7 @@ export function bookingCancelledStaff(b: BookingForMail, event: { refundedCents:
   };
 }
 
-export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff', manageUrl: string): EmailContent {
+export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: Date | null, by: 'customer' | 'staff', manageUrl: string): EmailContent {
   return {
     subject: `Your notary appointment has a new time (${b.reference})`,
     heading: 'Your appointment has a new time',
@@ -237,7 +238,7 @@ export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: 
         type: 'paragraph',
         text: by === 'customer' ? `Hello ${b.customer?.firstName || 'there'}, your appointment has been moved as you asked. Nothing more to pay.` : `Hello ${b.customer?.firstName || 'there'}, our team moved your appointment. If the new time does not suit you, call us at ${site.phone}.`,
       },
-      { type: 'facts', rows: [['Reference', b.reference], ['New date and time', customerTime(b)], ['Previous time', customerTime(b, previousStartsAt)]] },
+      { type: 'facts', rows: [['Reference', b.reference], ['New date and time', customerTime(b)], ['Previous time', previousStartsAt ? customerTime(b, previousStartsAt) : notarizeNowLabel]] },
       prepareList,
       manageButton(manageUrl),
       { type: 'paragraph', text: 'An updated calendar entry is attached; it replaces the previous one.' },
@@ -246,9 +247,12 @@ export function bookingRescheduledCustomer(b: BookingForMail, previousStartsAt: 
   };
 }
 
-export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Date, by: 'customer' | 'staff'): EmailContent {
+/** A booking that was Notarize now before it took a scheduled time (decision 110). */
+const notarizeNowLabel = 'Notarize now (not served in time)';
+
+export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Date | null, by: 'customer' | 'staff'): EmailContent {
   const payload = staffPayload(b);
-  const previous = formatInZone(previousStartsAt, site.businessTimeZone);
+  const previous = previousStartsAt ? formatInZone(previousStartsAt, site.businessTimeZone) : null;
   return {
     subject: `Booking rescheduled ${b.reference}: ${payload.customerName}, ${payload.dateTime}`,
     heading: 'Booking rescheduled',
@@ -260,7 +264,7 @@ export function bookingRescheduledStaff(b: BookingForMail, previousStartsAt: Dat
           ['Customer name', payload.customerName],
           ['Customer email', payload.customerEmail],
           ['New date and time', payload.dateTime],
-          ['Previous time', `${previous.dateTime} (${previous.zone})`],
+          ['Previous time', previous ? `${previous.dateTime} (${previous.zone})` : notarizeNowLabel],
           ['Documents', payload.documentNames.join('\n') || 'None'],
           ['Moved by', by],
         ],
@@ -396,6 +400,49 @@ export function identityAttemptsExhausted(b: BookingForMail, adminPath: string):
     blocks: [
       { type: 'paragraph', text: `The customer of booking ${b.reference} used all ${maxIdentityAttempts} identity verification attempts without success. Please contact them to arrange another way before the appointment.` },
       { type: 'facts', rows: [['Reference', b.reference], ['Customer', customerName(b)], ['Appointment', customerTime(b)]] },
+      { type: 'paragraph', text: `Open the booking in the console: ${adminPath}` },
+    ],
+  };
+}
+
+/** Two ways of being served (issue 28): a scheduled time, or Notarize now with the next notary free. */
+export const waysToBeServed =
+  'You can be served two ways: book a scheduled time, or choose Notarize now and wait in line for the next notary on duty.';
+
+/** Notarize now, paid: the customer waits in the lobby for the next notary on duty. */
+function onDemandConfirmation(b: BookingForMail, manageUrl: string): EmailContent {
+  return {
+    subject: `You are in line for a notary (${b.reference})`,
+    heading: 'You are in line for a notary',
+    preheader: `Notarize now — reference ${b.reference}`,
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for choosing Notarize now with ${site.brand}. Keep the waiting page open: the next notary on duty joins you there by secure video.` },
+      {
+        type: 'facts',
+        rows: [
+          ['Reference', b.reference],
+          ['Date and time', 'Now (the next notary on duty)'],
+          ['Documents', b.documentNames.length ? b.documentNames.join('\n') : 'None'],
+          ['Amount paid', paidAmount(b)],
+        ],
+      },
+      prepareList,
+      { type: 'button', label: 'Return to the waiting room', href: `${manageUrl}/session` },
+      { type: 'paragraph', text: 'If no notary can take your call in time, you choose a scheduled time or a full refund.' },
+      { type: 'button', label: 'View your booking', href: manageUrl },
+      supportNote,
+    ],
+  };
+}
+
+/** Staff: a Notarize now customer waited past the limit (no personal details beyond the reference). */
+export function onDemandTimedOut(b: BookingForMail, adminPath: string, maxWaitMinutes: number): EmailContent {
+  return {
+    subject: `Notarize now: nobody accepted ${b.reference} within ${maxWaitMinutes} minutes`,
+    heading: 'A Notarize now customer was not served',
+    blocks: [
+      { type: 'paragraph', text: `No notary accepted booking ${b.reference} within ${maxWaitMinutes} minutes. The customer is offered a scheduled time or a full refund. Please check who is on duty.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Customer', customerName(b)]] },
       { type: 'paragraph', text: `Open the booking in the console: ${adminPath}` },
     ],
   };

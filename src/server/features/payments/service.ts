@@ -21,6 +21,7 @@ import {
   markPaymentProcessing,
   paymentView,
 } from '../booking/service.ts';
+import { assertSomeoneOnDuty } from '../booking/on-demand-service.ts';
 import * as repo from './repository.ts';
 import type { PaymentRow } from './repository.ts';
 import { DomainError } from '../../errors.ts';
@@ -61,9 +62,11 @@ export async function createPaymentIntent(deps: Deps, { bookingId }: { bookingId
     if (booking.status !== 'awaiting_payment' || !hasDocumentToNotarize(booking.documents) || !booking.contact) {
       throw new DomainError('PRECONDITION_FAILED', incompleteStepsMessage);
     }
-    if (!booking.startsAt || !booking.holdExpiresAt || booking.holdExpiresAt.getTime() <= deps.now().getTime()) {
+    if ((!booking.startsAt && booking.kind !== 'on_demand') || !booking.holdExpiresAt || booking.holdExpiresAt.getTime() <= deps.now().getTime()) {
       throw new DomainError('PRECONDITION_FAILED', holdExpiredMessage);
     }
+    // Notarize now: asked again at payment, so nobody pays to wait for no one (issue 28).
+    if (booking.kind === 'on_demand') await assertSomeoneOnDuty(deps.db);
     if (booking.documents.some((d) => d.scanStatus === 'infected')) {
       throw new DomainError('PRECONDITION_FAILED', infectedDocumentsMessage);
     }

@@ -21,6 +21,7 @@ export async function findSessionBooking(db: DbOrTx, bookingId: string) {
       id: bookings.id,
       reference: bookings.reference,
       status: bookings.status,
+      kind: bookings.kind,
       startsAt: bookings.startsAt,
       timeZone: bookings.timeZone,
       notaryId: bookings.notaryId,

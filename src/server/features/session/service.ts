@@ -140,6 +140,7 @@ export async function getSessionView(deps: Deps, participant: Participant, booki
     reference: booking.reference,
     role: participant.role,
     bookingStatus: booking.status,
+    kind: booking.kind,
     startsAt: booking.startsAt,
     timeZone: participant.role === 'notary' ? (participant.staffTimeZone ?? booking.notaryTimeZone ?? booking.timeZone) : booking.timeZone,
     state: sessionStateOf(booking, stored),
