@@ -20,7 +20,8 @@ export function roomIsOpen(booking: { status: BookingStatus; startsAt: Date | nu
   return now.getTime() >= booking.startsAt.getTime() - roomOpensMs;
 }
 
-export const sessionRoles = ['customer', 'notary'] as const;
+/** 'participant': a co-signer or witness by their own link (issue 29; decision 121). */
+export const sessionRoles = ['customer', 'notary', 'participant'] as const;
 export type SessionRole = (typeof sessionRoles)[number];
 
 /** How a participant names the room: the manage token (customer) or the booking id (notary, with the staff cookie). */
@@ -110,6 +111,17 @@ export interface SessionView {
   finishBlockers: string[];
   /** The act's stage as the server's state machine says (both browsers show it; decision 073). */
   stage: ActStage;
+  /** The viewer's own participant id when they are a co-signer or witness; null for the customer and the notary. */
+  participantId: string | null;
+  /** The co-signers and witnesses (names, roles and whether they are still part of the act; nothing of their identity). */
+  participants: SessionParticipant[];
+}
+
+export interface SessionParticipant {
+  id: string;
+  role: 'signer' | 'witness';
+  name: string;
+  status: 'invited' | 'joined' | 'removed' | 'not_completed';
 }
 
 export const sessionMessages = {
@@ -172,6 +184,8 @@ export interface SessionChatMessage {
   id: number;
   clientId: string;
   sender: SessionRole;
+  /** The co-signer or witness who wrote it (sender 'participant'). */
+  participantId: string | null;
   body: string;
   createdAt: Date | string;
 }

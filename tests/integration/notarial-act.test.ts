@@ -551,7 +551,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const saved = clock;
     clock = new Date(row!.startsAt!.getTime() - 5 * 60_000);
     try {
-      const participant = { bookingId: b.bookingId, role: 'notary' as const, staffId: notary.id, staffTimeZone: null };
+      const participant = { bookingId: b.bookingId, role: 'notary' as const, staffId: notary.id, staffTimeZone: null, participantId: null };
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);
       await submit(b.token, 'Ida Fail');
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);

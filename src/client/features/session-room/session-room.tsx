@@ -75,7 +75,7 @@ export function SessionRoom({ access, role, backHref, backLabel }: { access: Ses
     return (
       <div className="grid gap-4">
         <p className="text-slate-700">
-          {role === 'customer' ? `Session with ${session.notaryName}` : `Session with ${session.customerName}`} · {session.reference}
+          {role === 'notary' ? `Session with ${session.customerName}` : `Session with ${session.notaryName}`} · {session.reference}
         </p>
         <DeviceCheck joinLabel="Join session" onJoin={setChoice} />
       </div>
@@ -154,7 +154,7 @@ function RoomView(props: {
   const [tab, setTab] = useState(roomTabs[0]!.id);
   const [captionsOn, setCaptionsOn] = useState(true);
   const [documentFocus, setDocumentFocus] = useState<RoomContextValue['documentFocus']>(null);
-  const other = role === 'customer' ? session.notaryName : session.customerName;
+  const other = role === 'notary' ? session.customerName : session.notaryName;
 
   useEffect(() => {
     if (localRef.current) localRef.current.srcObject = choice.stream;
@@ -201,7 +201,7 @@ function RoomView(props: {
       <div className="grid gap-4">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <p className="text-slate-700">
-            {role === 'customer' ? `Session with ${session.notaryName}` : `Session with ${session.customerName}`} · {session.reference}
+            {role === 'notary' ? `Session with ${session.customerName}` : `Session with ${session.notaryName}`} · {session.reference}
           </p>
           <p data-testid="act-stage" className="rounded-full bg-blue-50 px-3 py-1 text-sm font-semibold text-blue-900">
             Stage: {actStageLabels[session.stage]}

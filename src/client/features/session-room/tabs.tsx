@@ -16,13 +16,13 @@ export interface RoomTab {
   id: string;
   label: string;
   Component: ComponentType<RoomTabProps>;
-  /** Who sees the tab (default: both). */
+  /** Who sees the tab (default: everyone; a co-signer or witness has no identity review or signing tab until fields carry a participant). */
   roles?: readonly SessionRole[];
 }
 
 export const roomTabs: RoomTab[] = [
   { id: 'chat', label: 'Chat', Component: ChatTab },
   { id: 'documents', label: 'Documents', Component: DocumentsTab },
-  { id: 'identity', label: 'Identity', Component: IdentityTab },
-  { id: 'sign-seal', label: 'Sign & seal', Component: SignSealTab },
+  { id: 'identity', label: 'Identity', Component: IdentityTab, roles: ['customer', 'notary'] },
+  { id: 'sign-seal', label: 'Sign & seal', Component: SignSealTab, roles: ['customer', 'notary'] },
 ];
