@@ -209,8 +209,17 @@ export type SessionErrorCode = (typeof sessionErrorCodes)[number];
 
 export type SessionAck<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string; code: SessionErrorCode };
 
+/** Another browser in the room (a mesh: each connects to every other; docs/decisions/122). */
+export interface RoomPeer {
+  /** Its socket: signals are addressed to it. */
+  id: string;
+  role: SessionRole;
+  /** A co-signer's or witness's row (role 'participant'); null for the customer and the notary. */
+  participantId: string | null;
+}
+
 export interface SessionClientEvents {
-  join: (ack: (result: SessionAck<{ role: SessionRole; peerId: string | null; iceServers: IceServer[]; messages: SessionChatMessage[] }>) => void) => void;
+  join: (ack: (result: SessionAck<{ role: SessionRole; peers: RoomPeer[]; iceServers: IceServer[]; messages: SessionChatMessage[] }>) => void) => void;
   signal: (payload: SignalPayload & { to: string }, ack?: (result: SessionAck) => void) => void;
   chat: (input: { clientId: string; body: string }, ack: (result: SessionAck<{ message: SessionChatMessage }>) => void) => void;
   'room:event': (event: RoomEvent, ack?: (result: SessionAck) => void) => void;
@@ -218,7 +227,7 @@ export interface SessionClientEvents {
 }
 
 export interface SessionServerEvents {
-  'peer:joined': (peer: { id: string; role: SessionRole }) => void;
+  'peer:joined': (peer: RoomPeer) => void;
   'peer:left': (peer: { id: string; role: SessionRole }) => void;
   signal: (payload: SignalPayload & { from: string; to: string }) => void;
   chat: (message: SessionChatMessage) => void;

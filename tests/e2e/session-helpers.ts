@@ -160,7 +160,7 @@ function recordRoomFrames(page: Page) {
     try {
       const [event, body] = JSON.parse(match[2]!) as [unknown, Record<string, unknown> | undefined];
       const description = body?.description as { type?: string } | undefined;
-      summary = [event, body?.to && `to ${body.to}`, body?.from && `from ${body.from}`, body?.id && `id ${body.id}`, body?.attempt && `attempt ${body.attempt}`, description?.type, body?.candidate !== undefined && 'candidate', body?.peerId !== undefined && `peer ${body.peerId}`]
+      summary = [event, body?.to && `to ${body.to}`, body?.from && `from ${body.from}`, body?.id && `id ${body.id}`, body?.attempt && `attempt ${body.attempt}`, description?.type, body?.candidate !== undefined && 'candidate', Array.isArray(body?.peers) && `peers ${(body.peers as unknown[]).length}`]
         .filter(Boolean)
         .join(' ');
     } catch {

@@ -254,13 +254,13 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
           }
           await socket.join(room);
           socket.data.joined = true;
-          // The video call is the customer's and the notary's (1:1 until the mesh lands; docs/decisions/122): a co-signer or witness is in the room's chat and stage, not a media peer.
-          const peers = (await roomSockets(room)).filter((s) => s.id !== socket.id && s.data.joined && s.data.role !== 'participant');
+          // A mesh (docs/decisions/122): the joiner connects to everyone already here.
+          const peers = (await roomSockets(room)).filter((s) => s.id !== socket.id && s.data.joined);
           await session.markJoined(deps, participant);
           return {
             ok: true as const,
             role: participant.role,
-            peerId: participant.role === 'participant' ? null : (peers[0]?.id ?? null),
+            peers: peers.map((s) => ({ id: s.id, role: s.data.role, participantId: s.data.participantId ?? null })),
             iceServers: iceServersFor(deps.config, `${participant.role}-${participant.bookingId.slice(0, 8)}`, deps.now()),
             messages: await session.chatHistory(deps, participant.bookingId),
           };
@@ -268,7 +268,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
         // Announced once the joiner has its answer (ICE servers, peer): the other side's first
         // offer, which the announcement prompts, then always reaches a joiner ready for it.
         (participant) => {
-          if (socket.data.joined && participant.role !== 'participant') socket.to(room).emit('peer:joined', { id: socket.id, role: participant.role });
+          if (socket.data.joined) socket.to(room).emit('peer:joined', { id: socket.id, role: participant.role, participantId: participant.participantId });
         },
       ),
     );
@@ -277,9 +277,12 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       'signal',
       handle(signalInput.and(signalTarget), async (input) => {
         if (!socket.data.joined) return { ok: false as const, error: 'Join the session first.', code: 'invalid' as const };
-        if (socket.data.role === 'participant') return { ok: false as const, error: 'Video with co-signers and witnesses is not available yet.', code: 'invalid' as const };
-        // To the room only (on any node): the receiver keeps what is addressed to it.
-        socket.to(room).emit('signal', { ...input, from: socket.id });
+        // To the addressee alone when it is on this node and in this room (no other participant sees the SDP and its addresses);
+        // otherwise to the room (on any node), where only the addressee keeps it.
+        const target = nsp.sockets.get(input.to);
+        if (target) {
+          if (target.data.bookingId === socket.data.bookingId && target.data.joined) target.emit('signal', { ...input, from: socket.id });
+        } else socket.to(room).emit('signal', { ...input, from: socket.id });
         return { ok: true as const };
       }),
     );
@@ -304,12 +307,12 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
     socket.on('leave', () => {
       if (!socket.data.joined) return;
       socket.data.joined = false;
-      if (socket.data.role !== 'participant') socket.to(room).emit('peer:left', { id: socket.id, role: socket.data.role });
+      socket.to(room).emit('peer:left', { id: socket.id, role: socket.data.role });
       void socket.leave(room);
     });
 
     socket.on('disconnect', () => {
-      if (socket.data.joined && socket.data.role !== 'participant') nsp.to(room).emit('peer:left', { id: socket.id, role: socket.data.role });
+      if (socket.data.joined) nsp.to(room).emit('peer:left', { id: socket.id, role: socket.data.role });
     });
   });
 
