@@ -317,7 +317,9 @@ export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId
 /** The notary on camera confirms the verified ID is the person in front of them. */
 export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: { bookingId: string; verificationId: string }): Promise<NotaryIdentityView> {
   await requireActAccess(deps, staff, input.bookingId, 'verify_identity');
-  const verified = await latestVerified(deps.db, input.bookingId);
+  // The customer's verification, or a co-signer's or witness's (their latest verified attempt).
+  const named = await findVerification(deps.db, input.verificationId);
+  const verified = named && named.bookingId === input.bookingId ? await latestVerified(deps.db, input.bookingId, named.participantId) : undefined;
   if (!verified || verified.id !== input.verificationId) {
     throw new DomainError('PRECONDITION_FAILED', identityMessages.notVerified);
   }
@@ -326,7 +328,7 @@ export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: {
     takeTransition(tx, { bookingId: input.bookingId, transition: 'confirmIdentity', actor: { type: 'staff', id: staff.user.id }, data: { verificationId: verified.id } }, async () => {
       if (verified.confirmedAt) return { changed: false, result: false };
       await tx.update(identityVerifications).set({ confirmedAt: deps.now(), confirmedBy: staff.user.id }).where(eq(identityVerifications.id, verified.id));
-      await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'identity.confirmed', entityType: 'booking', entityId: input.bookingId, data: { verificationId: verified.id } });
+      await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'identity.confirmed', entityType: 'booking', entityId: input.bookingId, data: { verificationId: verified.id, participantId: verified.participantId } });
       return { changed: true, result: true };
     }),
   );

@@ -18,7 +18,8 @@ import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { lockBookingRow } from '../booking/service.ts';
-import { journalIdentity, requireActAccess, sessionStartBlocker } from '../identity/service.ts';
+import { identityProofingStatus, journalIdentity, requireActAccess, sessionStartBlocker } from '../identity/service.ts';
+import { actCoSigners, namesInProse } from '../participants/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
@@ -358,6 +359,10 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     await takeTransition(tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
     // Identity proofing complete: credential analysis, identity questions, the notary's confirmation (decision 085).
     if (await sessionStartBlocker(deps, tx, input.bookingId)) throw new DomainError('PRECONDITION_FAILED', actMessages.identityFirst);
+    // Every co-signer in the session too (issue 29): verified, identity questions passed, confirmed by the notary.
+    for (const coSigner of await actCoSigners(tx, input.bookingId)) {
+      if (!(await identityProofingStatus(deps, input.bookingId, tx, coSigner.id)).complete) throw new DomainError('PRECONDITION_FAILED', actMessages.coSignerIdentityFirst(coSigner.name));
+    }
     if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
     const profile = await profileRow(tx, staff.user.id);
     if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
@@ -378,6 +383,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     const notaryName = staff.user.name || staff.user.email;
     const certificate = await signingCertificate(deps, staff.user.id, notaryName);
     const signer = await signerName(deps.db, input.bookingId);
+    const coSigners = await actCoSigners(deps.db, input.bookingId);
     const tsa = timestampAuthorityOf(deps.config);
     const source = await readSource(deps, doc);
     // Printed on the certificate page, so it is part of what is signed and hashed (decision 091).
@@ -392,7 +398,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         performedAt: now,
         // Dated in the commissioning state's zone, not the notary's console zone (issue 26).
         timeZone: commissionStateTimeZone(profile.commissionState) ?? staff.user.timeZone,
-        signerName: signer.name,
+        // The certificate names every signer: the customer, then each co-signer in the session.
+        signerName: namesInProse([signer.name, ...coSigners.map((c) => c.name)]),
         documentTitle: doc.originalName,
         notaryName,
         commissionNumber: profile.commissionNumber,
@@ -408,6 +415,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
     stored = true;
     const proofing = await journalIdentity(deps, input.bookingId);
+    // One journal entry per signer per act, each with that signer's own identity proofing.
+    const coSignerProofing = await Promise.all(coSigners.map(async (c) => ({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id) })));
     // The journal names the recording of the act: the one running (or last stored) when sealing.
     const [recording] = await deps.db
       .select({ id: sessionRecordings.id })
@@ -443,6 +452,11 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           timestampAuthority: tsa ? new URL(tsa.url).host : null,
         };
         await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
+        // The co-signers' entries: the same act, their name and proofing; the session's one fee is on the first entry only.
+        for (const co of coSignerProofing) {
+          const coData: JournalActData = { ...data, signerName: co.name, signerAddress: co.proofing.address, identity: co.proofing.identity, feeCents: 0, participantId: co.participantId };
+          await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...coData } });
+        }
         await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });
         return { changed: true, result: true };
       }),

@@ -91,6 +91,21 @@ export async function invitationView(deps: Deps, token: string): Promise<Invitat
   };
 }
 
+/**
+ * The co-signers who take part in the act: role signer, in the session
+ * (joined), not removed. The certificate names them after the customer and the
+ * journal gets an entry for each (issue 29); a witness signs nothing here.
+ */
+export async function actCoSigners(db: DbOrTx, bookingId: string): Promise<{ id: string; name: string }[]> {
+  return (await repo.activeParticipants(db, bookingId)).filter((p) => p.role === 'signer' && p.status === 'joined').map((p) => ({ id: p.id, name: p.name }));
+}
+
+/** "A", "A and B", "A, B and C": the signers as a certificate names them. */
+export function namesInProse(names: string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 /** The participant entered the room (first time only). */
 export async function markParticipantJoined(deps: Deps, participantId: string): Promise<void> {
   const row = await repo.findParticipant(deps.db, participantId);
