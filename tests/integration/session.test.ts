@@ -128,7 +128,7 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     const peerJoined = new Promise<{ id: string; role: string }>((resolve) => customer.once('peer:joined', resolve));
     const second = await join(notarySocket);
     expect(second).toMatchObject({ ok: true, role: 'notary', peers: [{ id: customer.id, role: 'customer', participantId: null }] });
-    expect(await peerJoined).toEqual({ id: notarySocket.id, role: 'notary' });
+    expect(await peerJoined).toEqual({ id: notarySocket.id, role: 'notary', participantId: null });
 
     const signal = new Promise<unknown>((resolve) => customer.once('signal', resolve));
     notarySocket.emit('signal', { to: customer.id!, attempt: 1, description: { type: 'offer', sdp: 'v=0' } });
