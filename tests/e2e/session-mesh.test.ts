@@ -1,6 +1,7 @@
 import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { participantRoleLabels } from '../../src/shared/participants.ts';
+import { participantLabels, participantRoleLabels } from '../../src/shared/participants.ts';
+import { participantRemovedMessage } from '../../src/server/features/access/service.ts';
 import { axeViolations } from './browser.ts';
 import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, joinFromDeviceCheck, notaryJoins, peerConnectionLog, startSessionServer, watchRoom, type SeededParticipant, type SessionFixture } from './session-helpers.ts';
 
@@ -9,7 +10,7 @@ import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, joinFromDeviceC
  * contexts on fake camera and microphone — the notary, the customer, a
  * co-signer and a witness, each with their own link — in a WebRTC mesh
  * (docs/decisions/122): everyone sees everyone's video playing, with each
- * one's name and connection state.
+ * one's name and connection state; then the notary removes the witness.
  */
 describe('session mesh', () => {
   let fixture: SessionFixture & { participants: SeededParticipant[] };
@@ -75,5 +76,16 @@ describe('session mesh', () => {
       seesEveryone(witness, ['Nia Notary', 'Grace Hopper', alan.name]),
     ]);
     expect(await axeViolations(coSigner)).toEqual([]);
+
+    // The notary removes the witness (People tab, with a reason): the witness's room closes and says why, the others go on.
+    await notary.getByRole('tab', { name: 'People' }).click();
+    expect(await axeViolations(notary)).toEqual([]);
+    await notary.getByRole('button', { name: `${participantLabels.remove} ${ada.name}` }).click();
+    await notary.getByLabel(`Why is ${ada.name} leaving the act?`).fill('Had to leave the call');
+    await notary.getByRole('button', { name: participantLabels.remove, exact: true }).click();
+    await expect.poll(() => witness.getByTestId('connection-status').textContent(), { timeout: 30_000 }).toBe(participantRemovedMessage);
+    // Before the recording started the witness is 'Removed'; once the act is under way, 'Not completed'.
+    await expect.poll(() => notary.getByTestId('people').textContent()).toMatch(/Removed|Not completed/);
+    for (const page of [notary, customer, coSigner]) await expect.poll(() => page.getByTestId('peer-tile').count(), { timeout: 30_000 }).toBe(2);
   });
 });

@@ -5,6 +5,7 @@ import { DocumentsTab } from './documents-tab.tsx';
 import type { RoomTabProps } from './room-context.ts';
 import { IdentityTab } from '../notarial-act/identity-tab.tsx';
 import { SignSealTab } from '../notarial-act/sign-seal-tab.tsx';
+import { PeopleTab } from '../participants/people-tab.tsx';
 
 /**
  * The room's side panel: one entry per tab, in order. A feature that builds on
@@ -23,6 +24,7 @@ export interface RoomTab {
 export const roomTabs: RoomTab[] = [
   { id: 'chat', label: 'Chat', Component: ChatTab },
   { id: 'documents', label: 'Documents', Component: DocumentsTab },
+  { id: 'people', label: 'People', Component: PeopleTab },
   { id: 'identity', label: 'Identity', Component: IdentityTab, roles: ['customer', 'notary'] },
   { id: 'sign-seal', label: 'Sign & seal', Component: SignSealTab, roles: ['customer', 'notary'] },
 ];
