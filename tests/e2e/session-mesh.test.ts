@@ -20,7 +20,7 @@ describe('session mesh', () => {
     fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer' }, { name: 'Ada Lovelace', role: 'witness' }] });
     browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', ...fakeMediaArgs] });
     // Seeding the embedded database (migrations, staff passwords) takes most of a minute on a loaded machine.
-  }, 240_000);
+  }, 420_000);
   afterAll(async () => {
     await browser?.close();
     await fixture?.server.stop();
