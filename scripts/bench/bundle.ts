@@ -20,7 +20,7 @@ export interface RouteBundle {
 }
 
 /** Pages that are not marketing pages (booking, payment, chat and admin code split out). */
-const nonMarketing = new Set(['/schedule', '/booking/:token', '/booking/:token/session', '/admin/*', '/*']);
+const nonMarketing = new Set(['/schedule', '/booking/:token', '/booking/:token/session', '/invitation/:token/*', '/admin/*', '/*']);
 /** First-load budgets (gzip), see docs/decisions/040-first-load-budgets.md. */
 const budgets: Record<string, number> = { '/schedule': 150, '/admin/login': 110, '/admin/two-factor': 110, '/admin/invite/:token': 110 };
 export function budgetFor(route: string): number | null {

@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
           { path: 'verify', lazy: () => import('./pages/verify.tsx') },
           { path: 'booking/:token', lazy: () => import('./pages/manage-booking.tsx') },
           { path: 'booking/:token/session', lazy: () => import('./pages/session-room.tsx') },
+          { path: 'invitation/:token/*', lazy: () => import('./pages/invitation.tsx') },
           { path: '*', lazy: () => import('./pages/not-found.tsx') },
         ],
       },

@@ -5,6 +5,7 @@ import { documentsRouter } from './features/documents/router.ts';
 import { onDemandRouter } from './features/on-demand/router.ts';
 import { manageBookingRouter } from './features/manage-booking/router.ts';
 import { paymentsRouter } from './features/payments/router.ts';
+import { participantsRouter } from './features/participants/router.ts';
 import { actRouter, manageActRouter } from './features/notarial-act/router.ts';
 import { sessionRouter } from './features/session/router.ts';
 import { staffRouter } from './features/staff/router.ts';
@@ -28,6 +29,7 @@ export const appRouter = router({
   slots: slotsRouter,
   payments: paymentsRouter,
   act: actRouter,
+  participants: participantsRouter,
   manageAct: manageActRouter,
   session: sessionRouter,
   verification: verificationRouter,

@@ -12,9 +12,13 @@
  *   the notary who sealed it (the act decides, not the assignment); for the
  *   journal, the notary whose journal it is;
  * - `other_notary`: any other notary;
- * - `staff`: office staff; `admin`: administrators.
+ * - `staff`: office staff; `admin`: administrators;
+ * - `invitee`: a co-signer or witness holding their own invitation link, before
+ *   identity proofing has passed (docs/decisions/121-participant-access.md);
+ * - `co_signer`: an invited co-signer whose identity the provider has verified;
+ * - `witness`: an invited witness whose identity the provider has verified.
  */
-export const actorRoles = ['visitor', 'signer', 'booking_notary', 'other_notary', 'staff', 'admin'] as const;
+export const actorRoles = ['visitor', 'signer', 'booking_notary', 'other_notary', 'staff', 'admin', 'invitee', 'co_signer', 'witness'] as const;
 export type ActorRole = (typeof actorRoles)[number];
 
 export const accessActions = [
@@ -33,5 +37,13 @@ export const accessActions = [
   'download_original',
   'download_notarized',
   'read_journal',
+  /** One's own identity proofing status (the customer's or a participant's own, never another's). */
+  'view_identity',
+  /** A co-signer's or witness's own invitation page. */
+  'view_invitation',
+  /** The customer adds a co-signer or a witness (until the session starts). */
+  'add_participant',
+  /** The notary removes a participant from the session and marks their part not completed. */
+  'remove_participant',
 ] as const;
 export type AccessAction = (typeof accessActions)[number];

@@ -193,6 +193,7 @@ export const actMessages = {
   commissionExpired: 'Your commission has expired; a document cannot be sealed under it.',
   certificateMissing: 'No signing certificate is on file for you. An admin must upload your PKCS#12 certificate in the console.',
   identityFirst: 'Confirm the signer’s identity before sealing.',
+  coSignerIdentityFirst: (name: string) => `Confirm ${name}’s identity before sealing: every signer in the session is identified.`,
   notSealed: 'Every document must be sealed before the session can be finished.',
   badPlacement: 'That page does not exist in this document.',
   signatureImage: 'The signature must be a PNG image.',

@@ -31,4 +31,4 @@ export const publicRoutes: PublicRoute[] = [
 ];
 
 /** Paths no search engine should crawl (robots.txt). */
-export const disallowedPaths = ['/admin', '/booking/', '/api/', '/trpc'];
+export const disallowedPaths = ['/admin', '/booking/', '/invitation/', '/api/', '/trpc'];

@@ -20,7 +20,8 @@ export function roomIsOpen(booking: { status: BookingStatus; startsAt: Date | nu
   return now.getTime() >= booking.startsAt.getTime() - roomOpensMs;
 }
 
-export const sessionRoles = ['customer', 'notary'] as const;
+/** 'participant': a co-signer or witness by their own link (issue 29; decision 121). */
+export const sessionRoles = ['customer', 'notary', 'participant'] as const;
 export type SessionRole = (typeof sessionRoles)[number];
 
 /** How a participant names the room: the manage token (customer) or the booking id (notary, with the staff cookie). */
@@ -114,6 +115,17 @@ export interface SessionView {
   finishBlockers: string[];
   /** The act's stage as the server's state machine says (both browsers show it; decision 073). */
   stage: ActStage;
+  /** The viewer's own participant id when they are a co-signer or witness; null for the customer and the notary. */
+  participantId: string | null;
+  /** The co-signers and witnesses (names, roles and whether they are still part of the act; nothing of their identity). */
+  participants: SessionParticipant[];
+}
+
+export interface SessionParticipant {
+  id: string;
+  role: 'signer' | 'witness';
+  name: string;
+  status: 'invited' | 'joined' | 'removed' | 'not_completed';
 }
 
 export const sessionMessages = {
@@ -176,6 +188,8 @@ export interface SessionChatMessage {
   id: number;
   clientId: string;
   sender: SessionRole;
+  /** The co-signer or witness who wrote it (sender 'participant'). */
+  participantId: string | null;
   body: string;
   createdAt: Date | string;
 }
@@ -199,8 +213,17 @@ export type SessionErrorCode = (typeof sessionErrorCodes)[number];
 
 export type SessionAck<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string; code: SessionErrorCode };
 
+/** Another browser in the room (a mesh: each connects to every other; docs/decisions/122). */
+export interface RoomPeer {
+  /** Its socket: signals are addressed to it. */
+  id: string;
+  role: SessionRole;
+  /** A co-signer's or witness's row (role 'participant'); null for the customer and the notary. */
+  participantId: string | null;
+}
+
 export interface SessionClientEvents {
-  join: (ack: (result: SessionAck<{ role: SessionRole; peerId: string | null; iceServers: IceServer[]; messages: SessionChatMessage[] }>) => void) => void;
+  join: (ack: (result: SessionAck<{ role: SessionRole; peers: RoomPeer[]; iceServers: IceServer[]; messages: SessionChatMessage[] }>) => void) => void;
   signal: (payload: SignalPayload & { to: string }, ack?: (result: SessionAck) => void) => void;
   chat: (input: { clientId: string; body: string }, ack: (result: SessionAck<{ message: SessionChatMessage }>) => void) => void;
   'room:event': (event: RoomEvent, ack?: (result: SessionAck) => void) => void;
@@ -208,7 +231,7 @@ export interface SessionClientEvents {
 }
 
 export interface SessionServerEvents {
-  'peer:joined': (peer: { id: string; role: SessionRole }) => void;
+  'peer:joined': (peer: RoomPeer) => void;
   'peer:left': (peer: { id: string; role: SessionRole }) => void;
   signal: (payload: SignalPayload & { from: string; to: string }) => void;
   chat: (message: SessionChatMessage) => void;

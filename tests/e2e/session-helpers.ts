@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
-import { bookings, customers, documents } from '../../src/server/db/schema.ts';
+import { bookings, customers, documents, sessionParticipants } from '../../src/server/db/schema.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -85,12 +85,41 @@ export async function seedSession(dataDir: string, options: { startsInMinutes?: 
   return { ...first!, spares, notary, otherNotary, otherNotaryCookie };
 }
 
+/** A co-signer or witness seeded on the first booking, with the raw token of their own link. */
+export interface SeededParticipant {
+  id: string;
+  name: string;
+  role: 'signer' | 'witness';
+  token: string;
+}
+
+/** Adds co-signers and witnesses to a seeded booking (before the server opens the database). */
+export async function seedParticipants(dataDir: string, bookingId: string, people: { name: string; role: 'signer' | 'witness' }[]): Promise<SeededParticipant[]> {
+  const database = await openPglite(path.join(dataDir, 'pglite'));
+  const deps: Deps = await buildDeps(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), database, createLogger('silent'));
+  const seeded: SeededParticipant[] = [];
+  for (const person of people) {
+    const token = randomBytes(32).toString('base64url');
+    const [row] = await deps.db
+      .insert(sessionParticipants)
+      .values({ bookingId, role: person.role, name: person.name, email: `${person.name.split(' ')[0]!.toLowerCase()}@example.com`, tokenHash: hashToken(token), createdBy: 'customer' })
+      .returning();
+    seeded.push({ id: row!.id, name: person.name, role: person.role, token });
+  }
+  await database.close();
+  return seeded;
+}
+
 /** Seeds, then starts the production server on that data (extra environment: TURN settings…). */
-export async function startSessionServer(env: Record<string, string> = {}, options: { bookings?: number } = {}): Promise<SessionFixture> {
+export async function startSessionServer(
+  env: Record<string, string> = {},
+  options: { bookings?: number; participants?: { name: string; role: 'signer' | 'witness' }[] } = {},
+): Promise<SessionFixture & { participants: SeededParticipant[] }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-session-e2e-'));
   const seeded = await seedSession(dataDir, options);
+  const participants = options.participants ? await seedParticipants(dataDir, seeded.bookingId, options.participants) : [];
   const server = await startServer({ DATA_DIR: dataDir, ...env });
-  return { ...seeded, server, dataDir };
+  return { ...seeded, server, dataDir, participants };
 }
 
 /**
@@ -160,7 +189,7 @@ function recordRoomFrames(page: Page) {
     try {
       const [event, body] = JSON.parse(match[2]!) as [unknown, Record<string, unknown> | undefined];
       const description = body?.description as { type?: string } | undefined;
-      summary = [event, body?.to && `to ${body.to}`, body?.from && `from ${body.from}`, body?.id && `id ${body.id}`, body?.attempt && `attempt ${body.attempt}`, description?.type, body?.candidate !== undefined && 'candidate', body?.peerId !== undefined && `peer ${body.peerId}`]
+      summary = [event, body?.to && `to ${body.to}`, body?.from && `from ${body.from}`, body?.id && `id ${body.id}`, body?.attempt && `attempt ${body.attempt}`, description?.type, body?.candidate !== undefined && 'candidate', Array.isArray(body?.peers) && `peers ${(body.peers as unknown[]).length}`]
         .filter(Boolean)
         .join(' ');
     } catch {
@@ -176,13 +205,18 @@ function recordRoomFrames(page: Page) {
 
 export async function openMediaBrowser(fixture: SessionFixture): Promise<Browser> {
   const browser = await openBrowser({ args: fakeMediaArgs, baseURL: fixture.server.url });
-  await browser.context.addInitScript(recordPeerConnections);
-  recordRoomFrames(browser.page);
+  await watchRoom(browser.context, browser.page);
   return browser;
 }
 
+/** The peer-connection log and the room's frames of a context's page, for a failure message (any browser or context). */
+export async function watchRoom(context: BrowserContext, page: Page): Promise<void> {
+  await context.addInitScript(recordPeerConnections);
+  recordRoomFrames(page);
+}
+
 /** What the page's peer connections did, for a failure message. */
-async function peerConnectionLog(page: Page): Promise<string> {
+export async function peerConnectionLog(page: Page): Promise<string> {
   const status = await page.getByTestId('connection-status').textContent().catch(() => null);
   const log = await page.evaluate(() => (window as unknown as { __rtcLog?: string[] }).__rtcLog ?? []).catch(() => []);
   const frames = roomFrames.get(page) ?? [];

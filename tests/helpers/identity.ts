@@ -28,15 +28,16 @@ export async function identityConfirmed(deps: Pick<Deps, 'db' | 'secrets' | 'now
   await kbaPassed(deps, bookingId);
 }
 
-/** The identity questions passed (attempt 1, 5 of 5), fresh for the booking's start. */
-export async function kbaPassed(deps: Pick<Deps, 'db' | 'secrets' | 'now'>, bookingId: string): Promise<void> {
+/** The identity questions passed (attempt 1, 5 of 5), fresh for the booking's start; by the customer, or by a co-signer or witness. */
+export async function kbaPassed(deps: Pick<Deps, 'db' | 'secrets' | 'now'>, bookingId: string, participantId: string | null = null, street = '400 Locust St'): Promise<void> {
   const [booking] = await deps.db.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, bookingId));
   const now = deps.now();
   // Within the 24 hours before the start, however far ahead the test booked it.
   const passedAt = booking?.startsAt && booking.startsAt.getTime() - now.getTime() > 12 * 3_600_000 ? new Date(booking.startsAt.getTime() - 3_600_000) : now;
-  const person = { firstName: 'Test', lastName: 'Signer', dateOfBirth: '1980-01-01', street: '400 Locust St', city: 'Des Moines', state: 'IA', zip: '50309' };
+  const person = { firstName: 'Test', lastName: 'Signer', dateOfBirth: '1980-01-01', street, city: 'Des Moines', state: 'IA', zip: '50309' };
   await deps.db.insert(kbaAttempts).values({
     bookingId,
+    participantId,
     attempt: 1,
     provider: 'test',
     providerReference: `kba_test_${randomUUID().replace(/-/g, '').slice(0, 24)}`,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,8 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, bookings, documents, identityVerifications, journalEntries, kbaAttempts, notarialDocuments, notarySessions, outbox, sessionRecordings } from '../../src/server/db/schema.ts';
+import { auditLog, bookings, documents, identityVerifications, journalEntries, kbaAttempts, notarialDocuments, notarySessions, outbox, sessionParticipants, sessionRecordings } from '../../src/server/db/schema.ts';
+import { hashToken } from '../../src/server/tokens.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal, type JournalActData } from '../../src/server/features/journal/service.ts';
 import { identityConfirmed } from '../helpers/identity.ts';
@@ -679,7 +680,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const saved = clock;
     clock = new Date(row!.startsAt!.getTime() - 5 * 60_000);
     try {
-      const participant = { bookingId: b.bookingId, role: 'notary' as const, staffId: notary.id, staffTimeZone: null };
+      const participant = { bookingId: b.bookingId, role: 'notary' as const, staffId: notary.id, staffTimeZone: null, participantId: null };
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);
       await submit(b.token, 'Ida Fail');
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);
@@ -779,5 +780,51 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(app.deps.secrets.open(row!.certificateP12!, `notary-p12:${otherNotary.id}`)).toEqual(cert.p12);
     // Sealed for another row, it does not open.
     expect(() => app.deps.secrets.open(row!.certificateP12!, `notary-p12:${notary.id}`)).toThrow();
+  });
+
+  // Last: its journal entries (two for one act) would change what the earlier tests read of the whole journal.
+  it('with a co-signer in the session: sealing waits for their identity; the certificate names both signers; one journal entry each, with their own proofing (issue 29)', async () => {
+    // A notary of its own: the other tests read their notary's whole journal.
+    const coNotary = await createStaffUser(app.deps, { role: 'notary', name: 'Nora Notary' });
+    const cookie = await coNotary.sessionCookie();
+    const b = await confirmedBooking(app.deps);
+    await assign(b.bookingId, coNotary.id);
+    await submit(b.token, 'Grace Hopper');
+    await kbaPassed(app.deps, b.bookingId);
+    const coToken = randomBytes(32).toString('base64url');
+    const [co] = await app.deps.db
+      .insert(sessionParticipants)
+      .values({ bookingId: b.bookingId, role: 'signer', name: 'Alan Turing', email: 'alan@example.com', tokenHash: hashToken(coToken), createdBy: 'customer', status: 'joined' })
+      .returning();
+    expect((await submit(coToken, 'Alan Turing')).body.status).toBe('verified');
+    await kbaPassed(app.deps, b.bookingId, co!.id, '12 Bletchley Rd');
+    const verificationOf = async (participant: string | null) =>
+      (await app.deps.db.select().from(identityVerifications).where(eq(identityVerifications.bookingId, b.bookingId))).find((r) => r.participantId === participant)!.id;
+    await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/r.webm` });
+    await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: await verificationOf(null) }, { cookie });
+    await call('manageAct.giveConsent', { token: b.token, location: 'IA', consent: true });
+    await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie });
+    expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
+    await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie });
+    const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie });
+    // The co-signer's identity is not yet confirmed by the notary on camera.
+    expect(await seal()).toMatchObject({ status: 412, message: actMessages.coSignerIdentityFirst('Alan Turing') });
+    expect((await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: await verificationOf(co!.id) }, { cookie })).status).toBe(200);
+    expect((await seal()).status).toBe(200);
+
+    const entries = await app.deps.db.select().from(journalEntries).where(eq(journalEntries.bookingId, b.bookingId)).orderBy(journalEntries.seq);
+    const data = entries.map((e) => e.data as JournalActData);
+    expect(data.map((d) => [d.signerName, d.feeCents, d.participantId ?? null, d.signerAddress])).toEqual([
+      ['Grace Hopper', 2500, null, '400 Locust St, Des Moines, IA 50309'],
+      ['Alan Turing', 0, co!.id, '12 Bletchley Rd, Des Moines, IA 50309'],
+    ]);
+    expect(data[1]!.identity.verificationId).not.toBe(data[0]!.identity.verificationId);
+    expect(data[1]!.identity.methods!.map((m) => m.method)).toEqual(['credential_analysis', 'knowledge_based_authentication', 'notary_visual_confirmation']);
+    expect(new Set(data.map((d) => d.sealedSha256)).size).toBe(1);
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    const file = path.join(dir, `${kind}-co-signed.pdf`);
+    writeFileSync(file, await buffer((await app.deps.storage.get(act!.sealedKey!)).body));
+    expect(spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ')).toContain('by Grace Hopper and Alan Turing');
+    expect(await verifyJournal(app.deps)).toMatchObject({ ok: true });
   });
 });

@@ -126,11 +126,11 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     expect(await outcome(customer)).toBe('connected');
     expect(await outcome(notarySocket)).toBe('connected');
     const first = await join(customer);
-    expect(first).toMatchObject({ ok: true, role: 'customer', peerId: null, iceServers: [] });
+    expect(first).toMatchObject({ ok: true, role: 'customer', peers: [], iceServers: [] });
     const peerJoined = new Promise<{ id: string; role: string }>((resolve) => customer.once('peer:joined', resolve));
     const second = await join(notarySocket);
-    expect(second).toMatchObject({ ok: true, role: 'notary', peerId: customer.id });
-    expect(await peerJoined).toEqual({ id: notarySocket.id, role: 'notary' });
+    expect(second).toMatchObject({ ok: true, role: 'notary', peers: [{ id: customer.id, role: 'customer', participantId: null }] });
+    expect(await peerJoined).toEqual({ id: notarySocket.id, role: 'notary', participantId: null });
 
     const signal = new Promise<unknown>((resolve) => customer.once('signal', resolve));
     notarySocket.emit('signal', { to: customer.id!, attempt: 1, description: { type: 'offer', sdp: 'v=0' } });
@@ -173,7 +173,7 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
     const answer = await join(customer);
     order.push('answer');
     await Promise.all([offered, released]);
-    expect(answer).toMatchObject({ ok: true, peerId: notarySocket.id });
+    expect(answer).toMatchObject({ ok: true, peers: [expect.objectContaining({ id: notarySocket.id })] });
     expect(order).toEqual(['answer', 'offer']);
   });
 
@@ -590,7 +590,7 @@ describe.each(dbKinds)('session room (%s)', (kind) => {
       expect(await outcome(notarySocket)).toBe('connected');
       await join(customer);
       const joined = await join(notarySocket);
-      expect(joined).toMatchObject({ ok: true, peerId: customer.id });
+      expect(joined).toMatchObject({ ok: true, peers: [expect.objectContaining({ id: customer.id })] });
       const signal = new Promise<unknown>((resolve) => customer.once('signal', resolve));
       notarySocket.emit('signal', { to: customer.id!, attempt: 1, candidate: { candidate: 'candidate:1 1 udp 1 127.0.0.1 5000 typ host', sdpMid: '0', sdpMLineIndex: 0 } });
       expect(await signal).toMatchObject({ from: notarySocket.id, candidate: { sdpMid: '0' } });

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, customers, documents, identityVerifications, notarialDocuments, sessionRecordings } from '../../src/server/db/schema.ts';
+import { bookings, customers, documents, identityVerifications, notarialDocuments, sessionParticipants, sessionRecordings } from '../../src/server/db/schema.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { accessActions, accessTable, actorRoles, mayDo, type AccessAction, type ActorRole } from '../../src/server/features/access/service.ts';
 import { appendJournalEntry } from '../../src/server/features/journal/service.ts';
@@ -38,6 +38,9 @@ interface Fixture {
   verificationId: string;
   recordingId: string;
   storedRecordingId: string;
+  /** A co-signer's or witness's own link and row (decision 121). */
+  participantToken: string;
+  participantId: string;
 }
 interface Caller {
   token: string | null;
@@ -70,7 +73,8 @@ describe('the access table on every channel', () => {
   });
 
   /** A confirmed booking assigned to the notary, starting in 5 minutes (the room is open), with all the act's pieces. */
-  async function fixture(deps: Deps, verified: boolean): Promise<Fixture> {
+  async function fixture(deps: Deps, role: ActorRole): Promise<Fixture> {
+    const verified = role !== 'visitor';
     const [customer] = await deps.db.insert(customers).values({ firstName: 'Ada', lastName: 'Lovelace', email: `ada-${randomUUID().slice(0, 6)}@example.com` }).returning();
     const token = randomBytes(32).toString('base64url');
     const [booking] = await deps.db
@@ -97,7 +101,16 @@ describe('the access table on every channel', () => {
     await deps.storage.put(storedKey, Readable.from(Buffer.from('webm')), { contentType: 'video/webm' });
     await deps.db.insert(sessionRecordings).values({ id: storedRecordingId, bookingId, mimeType: 'video/webm', storageKey: storedKey, status: 'stored', sizeBytes: 4, storedAt: new Date(), startedBy: notary.id });
     await deps.db.transaction((tx) => appendJournalEntry(tx, { notaryId: notary.id, bookingId, kind: 'act', performedAt: new Date(), data: { bookingReference: booking!.reference } }));
-    return { bookingId, token, documentId: doc!.id, verificationId: verification!.id, recordingId, storedRecordingId };
+    // The participant the participant roles act as: a co-signer (a witness for `witness`), verified unless `invitee`.
+    const participantToken = randomBytes(32).toString('base64url');
+    const [participant] = await deps.db
+      .insert(sessionParticipants)
+      .values({ bookingId, role: role === 'witness' ? 'witness' : 'signer', name: 'Grace Hopper', email: `grace-${randomUUID().slice(0, 6)}@example.com`, tokenHash: hashToken(participantToken), createdBy: 'customer' })
+      .returning();
+    if (role === 'co_signer' || role === 'witness') {
+      await deps.db.insert(identityVerifications).values({ bookingId, participantId: participant!.id, provider: 'test', providerSessionId: `vs_table_p_${randomUUID()}`, attempt: 1, status: 'verified', nameOnId: 'Grace Hopper' });
+    }
+    return { bookingId, token, documentId: doc!.id, verificationId: verification!.id, recordingId, storedRecordingId, participantToken, participantId: participant!.id };
   }
 
   const trpc = (path: string, input: (f: Fixture, who: Caller) => unknown, type: 'query' | 'mutation' = 'mutation'): Probe => async (f, who) =>
@@ -182,6 +195,19 @@ describe('the access table on every channel', () => {
       'customer: HTTP GET /api/manage/notarized/:id?token': http('GET', (f, w) => `/api/manage/notarized/${f.documentId}?token=${tokenOf(w)}`),
       'staff: HTTP GET /api/staff/notarized/:booking/:id': http('GET', (f) => `/api/staff/notarized/${f.bookingId}/${f.documentId}`),
     },
+    view_identity: {
+      'customer: tRPC manageAct.identity': trpc('manageAct.identity', (_f, w) => ({ token: tokenOf(w) }), 'query'),
+      'customer: tRPC manageAct.kba': trpc('manageAct.kba', (_f, w) => ({ token: tokenOf(w) }), 'query'),
+    },
+    view_invitation: {
+      'customer: tRPC participants.invitation': trpc('participants.invitation', (_f, w) => ({ token: tokenOf(w) }), 'query'),
+    },
+    add_participant: {
+      'customer: tRPC participants.add': trpc('participants.add', (_f, w) => ({ token: tokenOf(w), role: 'witness', name: 'Alan Turing', email: `alan-${randomUUID().slice(0, 6)}@example.com` })),
+    },
+    remove_participant: {
+      'staff: tRPC participants.remove': trpc('participants.remove', (f) => ({ bookingId: f.bookingId, participantId: f.participantId, reason: 'Table test' })),
+    },
     read_journal: {
       /** Allowed when this booking's entry is among what the caller reads. */
       'staff: tRPC act.journal': async (f, who) => {
@@ -211,9 +237,14 @@ describe('the access table on every channel', () => {
     const expected: string[] = [];
     for (const role of actorRoles) {
       // One booking per actor and action: a caller passes at most one channel kind, so a change it makes is its own.
-      const f = await fixture(app.deps, role !== 'visitor');
+      const f = await fixture(app.deps, role);
       for (const [channel, probe] of Object.entries(channels[action])) {
-        const who: Caller = role === 'visitor' || role === 'signer' ? { token: f.token, cookie: null } : { token: null, cookie: cookies[role as Exclude<ActorRole, 'visitor' | 'signer'>] };
+        const who: Caller =
+          role === 'visitor' || role === 'signer'
+            ? { token: f.token, cookie: null }
+            : role === 'invitee' || role === 'co_signer' || role === 'witness'
+              ? { token: f.participantToken, cookie: null }
+              : { token: null, cookie: cookies[role] };
         const verdict = await probe(f, who);
         // A channel only for the other kind of caller: its refusal is all there is to check.
         const want: Verdict = mayDo(role, action) && channelTakes(channel, who) ? 'allowed' : 'refused';

@@ -10,6 +10,7 @@ import {
   pgTable,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -331,6 +332,46 @@ export const rateLimits = pgTable('rate_limits', {
 export const identityStatuses = ['pending', 'processing', 'verified', 'failed', 'canceled'] as const;
 export type IdentityStatus = (typeof identityStatuses)[number];
 
+export const participantRoles = ['signer', 'witness'] as const;
+export type ParticipantRole = (typeof participantRoles)[number];
+export const participantStatuses = ['invited', 'joined', 'removed', 'not_completed'] as const;
+export type ParticipantStatus = (typeof participantStatuses)[number];
+
+/**
+ * The people of a session besides the booking's customer (the primary signer)
+ * and the notary: co-signers and witnesses (docs/decisions/120-session-participants.md).
+ * Each has a private link of their own (SHA-256 only, like the manage token);
+ * their identity proofing rows carry their id. Never deleted: a removed
+ * participant keeps their row, with who removed them and when.
+ */
+export const sessionParticipants = pgTable(
+  'session_participants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: participantRoles }).notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    status: text('status', { enum: participantStatuses }).notNull().default('invited'),
+    /** SHA-256 of the participant's own link token. */
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The fee charged for this participant (0 for witnesses); the payment that took it, when added after booking. */
+    feeCents: integer('fee_cents').notNull().default(0),
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    /** Who added them: 'customer' (the booking's link) or a staff id. */
+    createdBy: text('created_by').notNull(),
+    removedBy: uuid('removed_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    removedReason: text('removed_reason'),
+    joinedAt: timestamp('joined_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('session_participants_booking_idx').on(t.bookingId)],
+);
+
 /**
  * One identity-verification attempt per row (up to 3 per booking). Personal
  * data: the ID and selfie images live in private storage (test provider) or at
@@ -344,6 +385,8 @@ export const identityVerifications = pgTable(
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
     provider: text('provider', { enum: ['stripe', 'test'] }).notNull(),
+    /** The co-signer or witness proving their identity; null for the booking's customer. */
+    participantId: uuid('participant_id').references(() => sessionParticipants.id, { onDelete: 'cascade' }),
     providerSessionId: text('provider_session_id').notNull().unique(),
     attempt: integer('attempt').notNull(),
     status: text('status', { enum: identityStatuses }).notNull().default('pending'),
@@ -365,7 +408,7 @@ export const identityVerifications = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('identity_verifications_attempt_idx').on(t.bookingId, t.attempt)],
+  (t) => [unique('identity_verifications_person_attempt').on(t.bookingId, t.participantId, t.attempt).nullsNotDistinct()],
 );
 
 export const kbaStatuses = ['open', 'checking', 'passed', 'failed'] as const;
@@ -385,6 +428,8 @@ export const kbaAttempts = pgTable(
     bookingId: uuid('booking_id')
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
+    /** The co-signer or witness answering; null for the booking's customer. */
+    participantId: uuid('participant_id').references(() => sessionParticipants.id, { onDelete: 'cascade' }),
     attempt: integer('attempt').notNull(),
     provider: text('provider', { enum: ['test', 'idology'] }).notNull(),
     /** The provider's transaction reference (IDology's id-number). */
@@ -402,7 +447,7 @@ export const kbaAttempts = pgTable(
     failureReason: text('failure_reason'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('kba_attempts_attempt_idx').on(t.bookingId, t.attempt)],
+  (t) => [unique('kba_attempts_person_attempt').on(t.bookingId, t.participantId, t.attempt).nullsNotDistinct()],
 );
 
 /** A notary's commission (shown in the seal) and signing certificate (PKCS#12, encrypted). */
@@ -662,7 +707,9 @@ export const sessionMessages = pgTable(
     bookingId: uuid('booking_id')
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
-    sender: text('sender', { enum: ['customer', 'notary'] }).notNull(),
+    sender: text('sender', { enum: ['customer', 'notary', 'participant'] }).notNull(),
+    /** Which co-signer or witness wrote it (sender 'participant'); null for the customer and the notary. */
+    participantId: uuid('participant_id').references(() => sessionParticipants.id, { onDelete: 'cascade' }),
     /** Chosen by the sender; a resend after a reconnect is recognised, not duplicated. Unique per sender, not per room. */
     clientId: text('client_id').notNull(),
     body: text('body').notNull(),

@@ -88,10 +88,10 @@ export function nonceSource(): () => string {
   };
 }
 
-/** /booking/:token/session (customer) and /admin/appointments/:id/session (notary). */
+/** /booking/:token/session (customer), /invitation/:token/session (co-signer, witness) and /admin/appointments/:id/session (notary). */
 export function isSessionRoomPath(path: string): boolean {
   const normal = routerPath(path);
-  return normal !== null && /^\/(booking\/[^/]+|admin\/appointments\/[^/]+)\/session\/?$/.test(normal);
+  return normal !== null && /^\/(booking\/[^/]+|invitation\/[^/]+|admin\/appointments\/[^/]+)\/session\/?$/.test(normal);
 }
 
 /**
@@ -99,7 +99,7 @@ export function isSessionRoomPath(path: string): boolean {
  * browser, a proxy or a CDN. Hashed assets are the opposite (immutable, one
  * year, set where they are served).
  */
-const privatePrefixes = ['/schedule', '/booking', '/admin', '/trpc', '/api', '/socket.io', '/readyz', '/healthz'];
+const privatePrefixes = ['/schedule', '/booking', '/invitation', '/admin', '/trpc', '/api', '/socket.io', '/readyz', '/healthz'];
 
 export function isPrivatePath(path: string): boolean {
   const normal = routerPath(path);

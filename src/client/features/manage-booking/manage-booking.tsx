@@ -18,6 +18,7 @@ import { formatFileSize } from '../../lib/file-size.ts';
 import { IdentitySection } from '../notarial-act/identity-section.tsx';
 import { KbaSection } from '../notarial-act/kba-section.tsx';
 import { NotarizedDownloads } from '../notarial-act/notarized-downloads.tsx';
+import { ParticipantsPanel } from '../participants/participants-panel.tsx';
 
 const statusLabels: Record<ManageBookingView['status'], string> = {
   draft: 'Not booked',
@@ -157,6 +158,7 @@ export function ManageBooking({ token }: { token: string }) {
       <NotarizedDownloads token={token} />
       <IdentitySection token={token} />
       <KbaSection token={token} />
+      <ParticipantsPanel token={token} canAdd={booking.status === 'confirmed' && booking.sessionOpensAt !== null} />
 
       <SectionCard title="Documents">
         {booking.documents.length === 0 ? (

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionChatMessage } from '../../../shared/session.ts';
 import { captionFadeMs, captionShowMs, captionsAt, nextCaptionChange } from './captions.ts';
 
-const message = (id: number, sender: 'customer' | 'notary'): SessionChatMessage => ({ id, clientId: `c${id}`, sender, body: `line ${id}`, createdAt: new Date(0) });
+const message = (id: number, sender: 'customer' | 'notary'): SessionChatMessage => ({ id, clientId: `c${id}`, sender, participantId: null, body: `line ${id}`, createdAt: new Date(0) });
 
 describe('chat captions on the video', () => {
   const messages = [message(1, 'notary'), message(2, 'customer'), message(3, 'notary'), message(4, 'notary')];

@@ -6,6 +6,10 @@ import type { SessionChatMessage, SessionRole, SessionView } from '../../../shar
 import { useRoom, type RoomTabProps } from './room-context.ts';
 
 export function senderName(message: SessionChatMessage, viewer: SessionRole, session: SessionView): string {
+  if (message.sender === 'participant') {
+    if (viewer === 'participant' && message.participantId === session.participantId) return 'You';
+    return session.participants.find((p) => p.id === message.participantId)?.name ?? 'Participant';
+  }
   if (message.sender === viewer) return 'You';
   return message.sender === 'notary' ? session.notaryName : session.customerName;
 }

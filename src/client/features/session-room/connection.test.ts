@@ -31,9 +31,10 @@ class FakeSocket {
     for (const handler of this.handlers.get(event) ?? []) handler(...args);
   }
   /** The answer to the latest `join` this socket sent. */
-  answerJoin(peerId: string | null) {
+  answerJoin(peerId: string | null, role = 'notary', more: { id: string; role: string; participantId?: string | null }[] = []) {
     const join = this.sent.findLast((s) => s.event === 'join');
-    (join!.args[0] as Handler)({ ok: true, role: 'customer', peerId, iceServers: [{ urls: ['turn:127.0.0.1:3478'], username: 'u', credential: 'c' }], messages: [] });
+    const peers = [...(peerId ? [{ id: peerId, role: peerId.startsWith('customer') ? 'customer' : role, participantId: null }] : []), ...more.map((p) => ({ participantId: null, ...p }))];
+    (join!.args[0] as Handler)({ ok: true, role: 'customer', peers, iceServers: [{ urls: ['turn:127.0.0.1:3478'], username: 'u', credential: 'c' }], messages: [] });
   }
   signalsTo(peerId: string) {
     return this.sent.filter((s) => s.event === 'signal' && (s.args[0] as { to: string }).to === peerId).map((s) => s.args[0] as { description?: { type: string; sdp: string } });
@@ -94,11 +95,11 @@ class FakePeerConnection {
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 const live = () => FakePeerConnection.created.filter((pc) => !pc.closed);
 
-async function connect(role: 'customer' | 'notary' = 'customer') {
+async function connect(role: 'customer' | 'notary' | 'participant' = 'customer', id = `${role}-1`) {
   const { RoomConnection } = await import('./connection.ts');
   const room = new RoomConnection({ token: 't'.repeat(43) } as never, role, null);
   const socket = sockets.at(-1)!;
-  socket.id = `${role}-1`;
+  socket.id = id;
   socket.receive('connect');
   return { room, socket };
 }
@@ -183,20 +184,77 @@ describe('session room signalling (connection.ts)', () => {
     room.close();
   });
 
-  it('starts afresh when the other side rejoins with a new socket, and ignores signals for another socket or from a stranger', async () => {
+  it('starts afresh when the other side rejoins with a new socket, and ignores signals for another socket; one from a peer not yet announced gets a link of its own', async () => {
     const { room, socket } = await connect();
     socket.answerJoin('notary-1');
     socket.receive('signal', offer('notary-1', 'customer-old', 1, 'stale'));
-    socket.receive('signal', offer('someone-else', 'customer-1', 1, 'stranger'));
     await flush();
+    expect(FakePeerConnection.created).toHaveLength(1);
+    socket.receive('signal', offer('someone-else', 'customer-1', 1, 'crossing'));
+    await flush();
+    // The notary's connection is untouched; the newcomer (the server admits only this room's sockets) has its own.
     expect(FakePeerConnection.created[0]!.remoteDescription).toBeNull();
+    expect(FakePeerConnection.created[1]!.remoteDescription?.sdp).toBe('crossing');
+    socket.receive('peer:left', { id: 'someone-else', role: 'participant' });
     // The notary reloads.
     socket.receive('peer:left', { id: 'notary-1', role: 'notary' });
     expect(room.state.status).toBe('waiting');
-    socket.receive('peer:joined', { id: 'notary-2', role: 'notary' });
-    expect(FakePeerConnection.created).toHaveLength(2);
-    expect(live().map((pc) => pc.id)).toEqual([2]);
+    socket.receive('peer:joined', { id: 'notary-2', role: 'notary', participantId: null });
+    expect(FakePeerConnection.created).toHaveLength(3);
+    expect(live().map((pc) => pc.id)).toEqual([3]);
     room.close();
+  });
+
+  it('joins a mesh: one connection per peer; the notary offers to everyone, between the others the smaller socket id offers', async () => {
+    const { weOffer } = await import('./peer-link.ts');
+    expect(weOffer('notary', 'z', { id: 'a', role: 'participant' })).toBe(true);
+    expect(weOffer('customer', 'a', { id: 'z', role: 'notary' })).toBe(false);
+    expect(weOffer('customer', 'a', { id: 'b', role: 'participant' })).toBe(true);
+    expect(weOffer('participant', 'b', { id: 'a', role: 'customer' })).toBe(false);
+    // Unknown (adopted from its signal): it offered, we answer.
+    expect(weOffer('participant', 'a', { id: 'b', role: null })).toBe(false);
+
+    const { room, socket } = await connect('participant', 'p-b');
+    socket.answerJoin('notary-1', 'notary', [
+      { id: 'customer-1', role: 'customer' },
+      { id: 'p-c', role: 'participant', participantId: 'witness-row' },
+    ]);
+    expect(live()).toHaveLength(3);
+    expect(room.state.peers.map((p) => [p.id, p.role, p.status])).toEqual([
+      ['notary-1', 'notary', 'connecting'],
+      ['customer-1', 'customer', 'connecting'],
+      ['p-c', 'participant', 'connecting'],
+    ]);
+    const [toNotary, toCustomer, toWitness] = live();
+    // We answer the notary and 'customer-1' (smaller ids offer first)… but make the first offer to 'p-c'.
+    await toNotary!.onnegotiationneeded!();
+    await toCustomer!.onnegotiationneeded!();
+    await toWitness!.onnegotiationneeded!();
+    expect(socket.signalsTo('notary-1')).toEqual([]);
+    expect(socket.signalsTo('customer-1')).toEqual([]);
+    expect(socket.signalsTo('p-c')).toEqual([{ to: 'p-c', attempt: 1, description: { type: 'offer', sdp: `offer from pc ${toWitness!.id}` } }]);
+    // Each answer goes to its own peer, from its own connection.
+    socket.receive('signal', offer('customer-1', 'p-b', 4));
+    await flush();
+    expect(toCustomer!.remoteDescription?.sdp).toBe('offer 4');
+    expect(toNotary!.remoteDescription).toBeNull();
+    expect(socket.signalsTo('customer-1')).toEqual([{ to: 'customer-1', attempt: 4, description: { type: 'answer', sdp: `answer from pc ${toCustomer!.id}` } }]);
+    // The main video is the notary's; the room is connected only when every peer is.
+    toNotary!.connectionState = 'connected';
+    (toNotary!.onconnectionstatechange as () => void)();
+    expect(room.state.status).toBe('connecting');
+    for (const pc of [toCustomer!, toWitness!]) {
+      pc.connectionState = 'connected';
+      (pc.onconnectionstatechange as () => void)();
+    }
+    expect(room.state.status).toBe('connected');
+    // One leaves: its connection closes, the others stay.
+    socket.receive('peer:left', { id: 'p-c', role: 'participant' });
+    expect(toWitness!.closed).toBe(true);
+    expect(room.state.peers.map((p) => p.id)).toEqual(['notary-1', 'customer-1']);
+    expect(room.state.status).toBe('connected');
+    room.close();
+    expect(live()).toHaveLength(0);
   });
 
   it('abandons a connection not up in time for a fresh one (the next attempt), which the customer’s side answers from a fresh connection of its own', async () => {

@@ -35,7 +35,8 @@ import { actStageLabels } from '../../../shared/act-stages.ts';
 import { actLabels } from '../../../shared/notarial-act.ts';
 import { useCaptions } from './captions.ts';
 import { senderName } from './chat-tab.tsx';
-import { RoomConnection, type ConnectionStatus } from './connection.ts';
+import { RoomConnection, type ConnectionStatus, type PeerView } from './connection.ts';
+import { DeviceSwitcher } from './device-switcher.tsx';
 import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
 import { Lobby } from './lobby.tsx';
 import { startCompositeRecording, type RecordingHandle, type RecordingProblem } from './recorder.ts';
@@ -82,7 +83,7 @@ export function SessionRoom({ access, role, backHref, backLabel }: { access: Ses
     return (
       <div className="grid gap-4">
         <p className="text-slate-700">
-          {role === 'customer' ? `Session with ${session.notaryName}` : `Session with ${session.customerName}`} · {session.reference}
+          {role === 'notary' ? `Session with ${session.customerName}` : `Session with ${session.notaryName}`} · {session.reference}
         </p>
         <DeviceCheck joinLabel="Join session" onJoin={setChoice} />
       </div>
@@ -107,6 +108,44 @@ function BackLink({ href, label }: { href: string; label: string }) {
       </a>
     </p>
   );
+}
+
+const peerStatusLabels: Record<PeerView['status'], string> = { connecting: 'Connecting…', connected: 'Connected', reconnecting: sessionMessages.reconnecting };
+
+/** A peer's name as the room knows it: the notary, the customer, or a co-signer or witness by their row. */
+export function peerName(peer: Pick<PeerView, 'role' | 'participantId'>, session: SessionView): string {
+  if (peer.role === 'notary') return session.notaryName;
+  if (peer.role === 'customer') return session.customerName;
+  return session.participants.find((p) => p.id === peer.participantId)?.name ?? 'Participant';
+}
+
+/** Everyone in the mesh: each one's video (the main one is above), name and connection state. */
+function PeerTiles({ peers, main, session }: { peers: PeerView[]; main: MediaStream | null; session: SessionView }) {
+  if (peers.length === 0) return null;
+  return (
+    <ul aria-label="People in the session" className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="peer-tiles">
+      {peers.map((peer) => {
+        const name = peerName(peer, session);
+        return (
+          <li key={peer.id} className="overflow-hidden rounded-lg bg-slate-900" data-testid="peer-tile">
+            {peer.stream && peer.stream !== main ? <PeerVideo stream={peer.stream} name={name} /> : <div className="aspect-video" aria-hidden="true" />}
+            <p className="flex justify-between gap-2 bg-slate-800 px-2 py-1 text-xs text-white">
+              <span className="truncate">{name}</span>
+              <span data-testid="peer-status">{peerStatusLabels[peer.status]}</span>
+            </p>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function PeerVideo({ stream, name }: { stream: MediaStream; name: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (ref.current && ref.current.srcObject !== stream) ref.current.srcObject = stream;
+  }, [stream]);
+  return <video ref={ref} autoPlay playsInline data-testid="peer-video" aria-label={`Video of ${name}`} className="aspect-video w-full object-cover" />;
 }
 
 const statusText = (status: ConnectionStatus, other: string): string =>
@@ -161,7 +200,7 @@ function RoomView(props: {
   const [tab, setTab] = useState(roomTabs[0]!.id);
   const [captionsOn, setCaptionsOn] = useState(true);
   const [documentFocus, setDocumentFocus] = useState<RoomContextValue['documentFocus']>(null);
-  const other = role === 'customer' ? session.notaryName : session.customerName;
+  const other = role === 'notary' ? session.customerName : session.notaryName;
 
   useEffect(() => {
     if (localRef.current) localRef.current.srcObject = choice.stream;
@@ -208,7 +247,7 @@ function RoomView(props: {
       <div className="grid gap-4">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <p className="text-slate-700">
-            {role === 'customer' ? `Session with ${session.notaryName}` : `Session with ${session.customerName}`} · {session.reference}
+            {role === 'notary' ? `Session with ${session.customerName}` : `Session with ${session.notaryName}`} · {session.reference}
           </p>
           <p data-testid="act-stage" className="rounded-full bg-blue-50 px-3 py-1 text-sm font-semibold text-blue-900">
             Stage: {actStageLabels[session.stage]}
@@ -244,6 +283,8 @@ function RoomView(props: {
               <video ref={localRef} autoPlay playsInline muted data-testid="local-video" aria-label="Your video" className="absolute right-3 top-3 w-1/4 rounded-lg border-2 border-white bg-slate-800 object-cover" />
             </div>
 
+            <PeerTiles peers={state.peers} main={state.remoteStream} session={session} />
+
             <div role="toolbar" aria-label="Call controls" className="flex flex-wrap items-center gap-2">
               <Button type="button" variant="outline" aria-pressed={!micOn} onClick={() => toggle('audio')} disabled={ended}>
                 {micOn ? <Mic className="h-4 w-4" aria-hidden="true" /> : <MicOff className="h-4 w-4" aria-hidden="true" />}
@@ -257,6 +298,7 @@ function RoomView(props: {
                 <input type="checkbox" checked={captionsOn} onChange={(e) => setCaptionsOn(e.target.checked)} className="h-4 w-4" />
                 Show chat captions on the video
               </label>
+              <DeviceSwitcher stream={choice.stream} onReplaced={(stream) => connection.replaceLocalStream(stream)} disabled={ended} />
               {state.status === 'left' ? (
                 <Button type="button" onClick={props.onRejoin}>
                   Rejoin

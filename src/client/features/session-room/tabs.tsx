@@ -5,6 +5,7 @@ import { DocumentsTab } from './documents-tab.tsx';
 import type { RoomTabProps } from './room-context.ts';
 import { IdentityTab } from '../notarial-act/identity-tab.tsx';
 import { SignSealTab } from '../notarial-act/sign-seal-tab.tsx';
+import { PeopleTab } from '../participants/people-tab.tsx';
 
 /**
  * The room's side panel: one entry per tab, in order. A feature that builds on
@@ -16,13 +17,14 @@ export interface RoomTab {
   id: string;
   label: string;
   Component: ComponentType<RoomTabProps>;
-  /** Who sees the tab (default: both). */
+  /** Who sees the tab (default: everyone; a co-signer or witness has no identity review or signing tab until fields carry a participant). */
   roles?: readonly SessionRole[];
 }
 
 export const roomTabs: RoomTab[] = [
   { id: 'chat', label: 'Chat', Component: ChatTab },
   { id: 'documents', label: 'Documents', Component: DocumentsTab },
-  { id: 'identity', label: 'Identity', Component: IdentityTab },
-  { id: 'sign-seal', label: 'Sign & seal', Component: SignSealTab },
+  { id: 'people', label: 'People', Component: PeopleTab },
+  { id: 'identity', label: 'Identity', Component: IdentityTab, roles: ['customer', 'notary'] },
+  { id: 'sign-seal', label: 'Sign & seal', Component: SignSealTab, roles: ['customer', 'notary'] },
 ];

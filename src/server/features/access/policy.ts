@@ -15,6 +15,8 @@ import type { AccessAction, ActorRole } from '../../../shared/access.ts';
 export { accessActions, actorRoles, type AccessAction, type ActorRole } from '../../../shared/access.ts';
 
 const customer = ['visitor', 'signer'] as const;
+/** A co-signer or witness by their own link (decision 121): their own proofing, the room, their own signing; never the booking page. */
+const participant = ['invitee', 'co_signer', 'witness'] as const;
 
 /** The table. A role absent from an action's list is refused. */
 export const accessTable: Record<AccessAction, readonly ActorRole[]> = {
@@ -24,14 +26,18 @@ export const accessTable: Record<AccessAction, readonly ActorRole[]> = {
   /** Staff cancellations refund; the customer's refund is part of their cancellation (before the cutoff). */
   refund: ['staff', 'admin'],
   /** The customer proves who they are; the notary confirms the verified ID against the person on camera. */
-  verify_identity: [...customer, 'booking_notary'],
+  verify_identity: [...customer, ...participant, 'booking_notary'],
   /** The ID images and the provider's findings. */
   review_identity: ['booking_notary', 'admin'],
   /** The video session: the customer and the assigned notary only (decision 030), never office staff or admins. */
-  join_room: [...customer, 'booking_notary'],
+  join_room: [...customer, ...participant, 'booking_notary'],
   record: ['booking_notary'],
   play_recording: ['booking_notary', 'admin'],
-  /** Adopting a signature: only a verified signer. */
+  /**
+   * Adopting a signature: only the verified customer. Signing is per document
+   * today; a co-signer signs their own fields once fields carry a participant
+   * (decision 121), so `co_signer` is not here yet: they would sign as the customer.
+   */
   sign: ['signer'],
   seal: ['booking_notary'],
   /** Ending the session with an outcome; staff record no-shows from the console (completing still needs the recording). */
@@ -40,6 +46,11 @@ export const accessTable: Record<AccessAction, readonly ActorRole[]> = {
   /** Decided by the act: its signer, the notary who sealed it, admins. */
   download_notarized: ['signer', 'booking_notary', 'admin'],
   read_journal: ['booking_notary', 'admin'],
+  view_identity: [...customer, ...participant],
+  view_invitation: [...participant],
+  /** Only the customer who booked (and pays): a co-signer cannot invite others. */
+  add_participant: [...customer],
+  remove_participant: ['booking_notary'],
 };
 
 export function mayDo(role: ActorRole, action: AccessAction): boolean {

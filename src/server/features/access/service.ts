@@ -6,7 +6,8 @@ import { manageMessages } from '../../../shared/manage-booking.ts';
 import { linkAdmitsAction, resolveCustomerLink, type CustomerLink } from '../customer-links/service.ts';
 import { staffFromCookieHeader, type StaffIdentity } from '../staff/session.ts';
 import { accessMessages, mayDo, type AccessAction, type ActorRole } from './policy.ts';
-import { bookingNotary, signerVerified } from './repository.ts';
+import { hashToken } from '../../tokens.ts';
+import { bookingNotary, findParticipantByHash, signerVerified, type ParticipantLinkRow } from './repository.ts';
 
 export { accessActions, accessTable, actorRoles, mayDo, type AccessAction, type ActorRole } from './policy.ts';
 
@@ -27,8 +28,10 @@ export interface Grant {
   role: ActorRole;
   /** The staff member, for audit and the services' own rules; null for a customer. */
   staff: StaffIdentity | null;
-  /** The customer's link; null for staff. */
+  /** The customer's link; null for staff and participants. */
   link: CustomerLink | null;
+  /** A co-signer or witness by their own link (decision 121); null for the customer and staff. */
+  participant: ParticipantLinkRow | null;
 }
 
 export interface Subject {
@@ -62,13 +65,17 @@ export async function authorise(deps: Deps, caller: Caller, action: AccessAction
   const db = options.db ?? deps.db;
   if ('token' in caller) {
     const link = await resolveCustomerLink(db, caller.token);
+    if (!link && caller.token && caller.token.length <= 200) {
+      const participant = await findParticipantByHash(db, hashToken(caller.token));
+      if (participant) return authoriseParticipant(db, participant, action, subject, options);
+    }
     if (!link || (subject.bookingId !== undefined && subject.bookingId !== link.bookingId)) throw notFoundError(options.notFound);
     if (!linkAdmitsAction(link, action)) throw new DomainError('FORBIDDEN', accessMessages.customer);
     // Whether the customer is the verified signer is looked up only when the table depends on it.
     let role: ActorRole = 'visitor';
     if (mayDo('visitor', action) !== mayDo('signer', action) && (await signerVerified(db, link.bookingId))) role = 'signer';
     if (!mayDo(role, action)) throw new DomainError('FORBIDDEN', mayDo('signer', action) ? accessMessages.signerOnly : accessMessages.customer);
-    return { bookingId: link.bookingId, role, staff: null, link };
+    return { bookingId: link.bookingId, role, staff: null, link, participant: null };
   }
   const staff = caller.staff;
   if (!staff) throw new DomainError('UNAUTHORIZED', 'Please sign in.');
@@ -85,7 +92,25 @@ export async function authorise(deps: Deps, caller: Caller, action: AccessAction
   if (!mayDo(role, action)) {
     throw new DomainError('FORBIDDEN', options.refusal ?? (role === 'other_notary' ? accessMessages.notAssigned : accessMessages.noAccess));
   }
-  return { bookingId, role, staff, link: null };
+  return { bookingId, role, staff, link: null, participant: null };
+}
+
+/** Words for a participant whose part has ended (removed by the notary). */
+export const participantRemovedMessage = 'The notary has removed you from this session. Please contact the person who invited you.';
+
+/**
+ * A co-signer's or witness's own link: their role is `invitee` until their
+ * identity is verified, then `co_signer` or `witness`. A removed participant
+ * (or one whose part was marked not completed) is refused everything.
+ */
+async function authoriseParticipant(db: DbOrTx, participant: ParticipantLinkRow, action: AccessAction, subject: Subject, options: AuthoriseOptions): Promise<Grant> {
+  if (subject.bookingId !== undefined && subject.bookingId !== participant.bookingId) throw notFoundError(options.notFound);
+  if (participant.status === 'removed' || participant.status === 'not_completed') throw new DomainError('FORBIDDEN', participantRemovedMessage);
+  const verifiedRole: ActorRole = participant.role === 'signer' ? 'co_signer' : 'witness';
+  let role: ActorRole = 'invitee';
+  if (mayDo('invitee', action) !== mayDo(verifiedRole, action) && (await signerVerified(db, participant.bookingId, participant.id))) role = verifiedRole;
+  if (!mayDo(role, action)) throw new DomainError('FORBIDDEN', mayDo(verifiedRole, action) ? accessMessages.signerOnly : accessMessages.customer);
+  return { bookingId: participant.bookingId, role, staff: null, link: null, participant };
 }
 
 /** The same for a staff request that carries only its cookie (plain HTTP routes, sockets). */

@@ -1,12 +1,14 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { bookings, customers, kbaAttempts } from '../../db/schema.ts';
 
 export type KbaAttemptRow = typeof kbaAttempts.$inferSelect;
 export type NewKbaAttempt = typeof kbaAttempts.$inferInsert;
 
-export async function listKbaAttempts(db: DbOrTx, bookingId: string): Promise<KbaAttemptRow[]> {
-  return db.select().from(kbaAttempts).where(eq(kbaAttempts.bookingId, bookingId)).orderBy(asc(kbaAttempts.attempt));
+/** One person's quizzes: the booking's customer (participantId null) or one co-signer or witness. */
+export async function listKbaAttempts(db: DbOrTx, bookingId: string, participantId: string | null = null): Promise<KbaAttemptRow[]> {
+  const whose = participantId ? eq(kbaAttempts.participantId, participantId) : isNull(kbaAttempts.participantId);
+  return db.select().from(kbaAttempts).where(and(eq(kbaAttempts.bookingId, bookingId), whose)).orderBy(asc(kbaAttempts.attempt));
 }
 
 export async function findKbaAttempt(db: DbOrTx, id: string): Promise<KbaAttemptRow | undefined> {

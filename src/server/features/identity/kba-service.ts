@@ -68,7 +68,7 @@ const standingOf = (deps: Deps, rows: KbaAttemptRow[], startsAt: Date | null) =>
 /** Records a quiz's failure and, when it ends a round, the lockout's staff email — in one transaction. */
 async function recordFailure(tx: Tx, deps: Deps, row: KbaAttemptRow, startsAt: Date | null): Promise<void> {
   await writeAudit(tx, { actorType: 'customer', action: 'kba.failed', entityType: 'booking', entityId: row.bookingId, data: { attempt: row.attempt, reason: row.failureReason, correct: row.correctCount } });
-  const now = standingOf(deps, await listKbaAttempts(tx, row.bookingId), startsAt);
+  const now = standingOf(deps, await listKbaAttempts(tx, row.bookingId, row.participantId), startsAt);
   if (now.state === 'locked' && now.last.id === row.id) {
     deps.log.warn({ bookingId: row.bookingId, attempt: row.attempt }, 'identity questions failed twice; locked out, staff notified');
     await onKbaLockedOut(tx, deps, { bookingId: row.bookingId, attempt: row.attempt, lockedUntil: now.lockedUntil });
@@ -97,10 +97,18 @@ function lockedMessage(lockedUntil: Date, timeZone: string): string {
   return `${kbaMessages.lockedOut(formatInZone(lockedUntil, timeZone).full)} ${kbaMessages.lockedOutReschedule}`;
 }
 
-async function viewOf(deps: Deps, bookingId: string): Promise<CustomerKbaView> {
+/** Whose quizzes a link takes: the customer's (null) or the participant's own (decision 121). */
+type Person = { id: string; name: string } | null;
+
+function splitName(name: string): { firstName: string; lastName: string } {
+  const at = name.indexOf(' ');
+  return at < 0 ? { firstName: name, lastName: '' } : { firstName: name.slice(0, at), lastName: name.slice(at + 1) };
+}
+
+async function viewOf(deps: Deps, bookingId: string, person: Person): Promise<CustomerKbaView> {
   const booking = await loadBooking(deps, bookingId);
   await settleTimedOut(deps, bookingId, booking.startsAt);
-  const rows = await listKbaAttempts(deps.db, bookingId);
+  const rows = await listKbaAttempts(deps.db, bookingId, person?.id ?? null);
   const now = deps.now();
   const s = standingOf(deps, rows, booking.startsAt);
   // The score of the last quiz, if it was marked (a timed-out one has none).
@@ -115,13 +123,13 @@ async function viewOf(deps: Deps, bookingId: string): Promise<CustomerKbaView> {
     lockedUntil: null,
     passedAt: null,
     lastScore: finished ? { correct: finished.correctCount!, total: finished.questions.length || kbaRules.questions } : null,
-    bookingName: { firstName: booking.firstName ?? '', lastName: booking.lastName ?? '' },
+    bookingName: person ? splitName(person.name) : { firstName: booking.firstName ?? '', lastName: booking.lastName ?? '' },
     quiz: null,
     timeZone: booking.timeZone,
   };
   if (s.state === 'passed') return { ...base, status: 'passed', passedAt: s.passed.finishedAt, message: kbaLabels.passed };
   if (booking.status !== 'confirmed') return { ...base, status: 'unavailable', message: kbaMessages.bookingNotOpen };
-  if (!(await latestVerified(deps.db, bookingId))) return { ...base, status: 'unavailable', message: kbaMessages.credentialFirst };
+  if (!(await latestVerified(deps.db, bookingId, person?.id ?? null))) return { ...base, status: 'unavailable', message: kbaMessages.credentialFirst };
   if (s.state === 'in_progress') {
     const open = s.open;
     const answerSheet = deps.kba.answerSheet ? deps.kba.answerSheet({ ...openPerson(deps, open), ssnLast4: '' }) : null;
@@ -150,19 +158,21 @@ async function viewOf(deps: Deps, bookingId: string): Promise<CustomerKbaView> {
 }
 
 export async function customerKba(deps: Deps, token: string): Promise<CustomerKbaView> {
-  return viewOf(deps, (await authorise(deps, { token }, 'view')).bookingId);
+  const grant = await authorise(deps, { token }, 'view_identity');
+  return viewOf(deps, grant.bookingId, grant.participant);
 }
 
 /** The signer's details go to the provider, which answers with a quiz; the clock starts now. */
 export async function startKba(deps: Deps, token: string, person: KbaPerson): Promise<CustomerKbaView> {
-  const { bookingId } = await authorise(deps, { token }, 'verify_identity');
-  const view = await viewOf(deps, bookingId);
+  const grant = await authorise(deps, { token }, 'verify_identity');
+  const { bookingId, participant } = grant;
+  const view = await viewOf(deps, bookingId, participant);
   if (view.status === 'unavailable') throw new DomainError('PRECONDITION_FAILED', view.message!);
   if (view.status === 'passed') throw new DomainError('CONFLICT', kbaMessages.alreadyPassed);
   if (view.status === 'in_progress') throw new DomainError('CONFLICT', kbaMessages.inProgress);
   if (view.status === 'locked' || view.status === 'not_open_yet') throw new DomainError('PRECONDITION_FAILED', view.message!);
 
-  const rows = await listKbaAttempts(deps.db, bookingId);
+  const rows = await listKbaAttempts(deps.db, bookingId, participant?.id ?? null);
   const previous = rows.at(-1);
   const attempt = (previous?.attempt ?? 0) + 1;
   let started;
@@ -186,6 +196,7 @@ export async function startKba(deps: Deps, token: string, person: KbaPerson): Pr
     const row = await insertKbaAttempt(tx, {
       id,
       bookingId,
+      participantId: participant?.id ?? null,
       attempt,
       provider: deps.kba.mode,
       providerReference: started.reference,
@@ -200,9 +211,9 @@ export async function startKba(deps: Deps, token: string, person: KbaPerson): Pr
     // Two starts at once: the other one has the quiz.
     if (!row) throw new DomainError('CONFLICT', kbaMessages.inProgress);
     if (row.status === 'failed') await recordFailure(tx, deps, row, booking.startsAt);
-    else await writeAudit(tx, { actorType: 'customer', action: 'kba.started', entityType: 'booking', entityId: bookingId, data: { attempt, provider: deps.kba.mode } });
+    else await writeAudit(tx, { actorType: 'customer', action: 'kba.started', entityType: 'booking', entityId: bookingId, data: { attempt, provider: deps.kba.mode, participantId: participant?.id ?? null } });
   });
-  return viewOf(deps, bookingId);
+  return viewOf(deps, bookingId, participant);
 }
 
 function assertWellFormed(questions: KbaQuestion[]): void {
@@ -219,9 +230,10 @@ function assertWellFormed(questions: KbaQuestion[]): void {
  * at once exactly one is marked (the claim is a single conditional UPDATE).
  */
 export async function answerKba(deps: Deps, input: { token: string; attemptId: string; answers: { questionId: string; choiceId: string }[] }): Promise<CustomerKbaView> {
-  const { bookingId } = await authorise(deps, { token: input.token }, 'verify_identity');
+  const { bookingId, participant } = await authorise(deps, { token: input.token }, 'verify_identity');
   const row = await findKbaAttempt(deps.db, input.attemptId);
-  if (!row || row.bookingId !== bookingId) throw new DomainError('FORBIDDEN', kbaMessages.notYours);
+  // Only one's own quiz: the customer's link never answers a co-signer's, nor the reverse.
+  if (!row || row.bookingId !== bookingId || row.participantId !== (participant?.id ?? null)) throw new DomainError('FORBIDDEN', kbaMessages.notYours);
   const booking = await loadBooking(deps, bookingId);
   if (row.status === 'failed' && row.failureReason === 'timeout') throw new DomainError('PRECONDITION_FAILED', kbaMessages.timeUp);
   if (row.status !== 'open') throw new DomainError('CONFLICT', kbaMessages.alreadyAnswered);
@@ -267,15 +279,15 @@ export async function answerKba(deps: Deps, input: { token: string; attemptId: s
     else await recordFailure(tx, deps, ended, booking.startsAt);
   });
   actChanged(deps, bookingId);
-  return viewOf(deps, bookingId);
+  return viewOf(deps, bookingId, participant);
 }
 
 // ---- For the notary, the act and the journal ----------------------------------------------
 
 /** The KBA standing the notary sees and the act's precondition reads. */
-export async function kbaForNotary(deps: Pick<Deps, 'now' | 'config'>, db: DbOrTx, bookingId: string): Promise<NotaryKbaView> {
+export async function kbaForNotary(deps: Pick<Deps, 'now' | 'config'>, db: DbOrTx, bookingId: string, participantId: string | null = null): Promise<NotaryKbaView> {
   const booking = await bookingForKba(db, bookingId);
-  const rows = await listKbaAttempts(db, bookingId);
+  const rows = await listKbaAttempts(db, bookingId, participantId);
   const s = standing(rows, deps.now(), { startsAt: booking?.startsAt ?? null, freshnessHours: deps.config.KBA_FRESHNESS_HOURS });
   const base: NotaryKbaView = { status: 'not_started', provider: null, passedOnAttempt: null, providerReference: null, passedAt: null, attemptsUsed: rows.length };
   if (s.state === 'passed') {
@@ -292,9 +304,10 @@ export async function kbaForNotary(deps: Pick<Deps, 'now' | 'config'>, db: DbOrT
 export async function kbaJournalFacts(
   deps: Deps,
   bookingId: string,
+  participantId: string | null = null,
   db: DbOrTx = deps.db,
 ): Promise<{ address: string | null; kba: { provider: string; reference: string; attempt: number; passedAt: string; correct: number | null; total: number } | null }> {
-  const rows = await listKbaAttempts(db, bookingId);
+  const rows = await listKbaAttempts(db, bookingId, participantId);
   const passed = [...rows].reverse().find((r) => r.status === 'passed');
   if (!passed) return { address: null, kba: null };
   const person = openPerson(deps, passed);

@@ -1,11 +1,14 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { bookings, customers, identityVerifications } from '../../db/schema.ts';
 
 export type VerificationRow = typeof identityVerifications.$inferSelect;
 
-export async function listVerifications(db: DbOrTx, bookingId: string): Promise<VerificationRow[]> {
-  return db.select().from(identityVerifications).where(eq(identityVerifications.bookingId, bookingId)).orderBy(desc(identityVerifications.attempt));
+/** Whose attempts: the booking's customer (participantId null) or one co-signer or witness. */
+const whose = (participantId: string | null) => (participantId ? eq(identityVerifications.participantId, participantId) : isNull(identityVerifications.participantId));
+
+export async function listVerifications(db: DbOrTx, bookingId: string, participantId: string | null = null): Promise<VerificationRow[]> {
+  return db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, bookingId), whose(participantId))).orderBy(desc(identityVerifications.attempt));
 }
 
 export async function findVerification(db: DbOrTx, id: string): Promise<VerificationRow | undefined> {
@@ -35,11 +38,11 @@ export async function bookingForIdentity(db: DbOrTx, bookingId: string) {
   return row;
 }
 
-export async function latestVerified(db: DbOrTx, bookingId: string): Promise<VerificationRow | undefined> {
+export async function latestVerified(db: DbOrTx, bookingId: string, participantId: string | null = null): Promise<VerificationRow | undefined> {
   const [row] = await db
     .select()
     .from(identityVerifications)
-    .where(and(eq(identityVerifications.bookingId, bookingId), eq(identityVerifications.status, 'verified')))
+    .where(and(eq(identityVerifications.bookingId, bookingId), whose(participantId), eq(identityVerifications.status, 'verified')))
     .orderBy(desc(identityVerifications.attempt))
     .limit(1);
   return row;

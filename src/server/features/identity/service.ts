@@ -70,11 +70,15 @@ function customerStatus(rows: VerificationRow[]): Pick<CustomerIdentityView, 'st
   return { status: 'not_started', message: null };
 }
 
+/** Whose identity a link proves: the customer's (null) or the participant's own (decision 121). */
+const personOf = (grant: { participant: { id: string } | null }) => grant.participant?.id ?? null;
+
 export async function customerIdentity(deps: Deps, token: string): Promise<CustomerIdentityView> {
-  const { bookingId } = await authorise(deps, { token }, 'view');
+  const grant = await authorise(deps, { token }, 'view_identity');
+  const bookingId = grant.bookingId;
   await expireStaleAttempts(deps, bookingId);
   const booking = await bookingForIdentity(deps.db, bookingId);
-  const rows = await listVerifications(deps.db, bookingId);
+  const rows = await listVerifications(deps.db, bookingId, personOf(grant));
   const { used, left } = counts(rows);
   const open = !!booking && openStatuses.has(booking.status);
   const state = customerStatus(rows);
@@ -89,10 +93,10 @@ export async function customerIdentity(deps: Deps, token: string): Promise<Custo
 }
 
 /** A new attempt may begin: booking paid, not yet verified, attempts left, none under way. */
-async function assertMayAttempt(db: DbOrTx, bookingId: string): Promise<VerificationRow[]> {
+async function assertMayAttempt(db: DbOrTx, bookingId: string, participantId: string | null): Promise<VerificationRow[]> {
   const booking = await bookingForIdentity(db, bookingId);
   if (!booking || !openStatuses.has(booking.status)) throw new DomainError('PRECONDITION_FAILED', identityMessages.notOpen);
-  const rows = await listVerifications(db, bookingId);
+  const rows = await listVerifications(db, bookingId, participantId);
   const state = customerStatus(rows);
   if (state.status === 'verified') throw new DomainError('CONFLICT', identityMessages.alreadyVerified);
   if (state.status === 'locked') throw new DomainError('PRECONDITION_FAILED', identityMessages.noAttemptsLeft);
@@ -104,9 +108,11 @@ async function assertMayAttempt(db: DbOrTx, bookingId: string): Promise<Verifica
 export async function startStripeVerification(deps: Deps, token: string): Promise<{ url: string }> {
   const provider = deps.identity;
   if (provider.mode !== 'stripe') throw new DomainError('BAD_REQUEST', 'Stripe Identity is not configured.');
-  const { bookingId } = await authorise(deps, { token }, 'verify_identity');
+  const grant = await authorise(deps, { token }, 'verify_identity');
+  const bookingId = grant.bookingId;
+  const participantId = personOf(grant);
   await expireStaleAttempts(deps, bookingId);
-  const rows = await assertMayAttempt(deps.db, bookingId);
+  const rows = await assertMayAttempt(deps.db, bookingId, participantId);
   const latest = rows[0];
   if (latest?.status === 'pending' && latest.provider === 'stripe') {
     const url = await provider.sessionUrl(latest.providerSessionId);
@@ -118,7 +124,7 @@ export async function startStripeVerification(deps: Deps, token: string): Promis
     bookingId,
     attempt,
     returnUrl: `${deps.config.publicUrl}/`,
-    idempotencyKey: `identity-${bookingId}-${attempt}`,
+    idempotencyKey: `identity-${participantId ?? bookingId}-${attempt}`,
   });
   // No page to send the customer to: no attempt is recorded (nor spent), and they are told to try again.
   if (!started.url) {
@@ -127,7 +133,7 @@ export async function startStripeVerification(deps: Deps, token: string): Promis
   }
   await deps.db
     .insert(identityVerifications)
-    .values({ bookingId, provider: 'stripe', providerSessionId: started.sessionId, attempt, status: 'pending' })
+    .values({ bookingId, participantId, provider: 'stripe', providerSessionId: started.sessionId, attempt, status: 'pending' })
     .onConflictDoNothing();
   return { url: started.url };
 }
@@ -142,11 +148,12 @@ export interface TestSubmission {
  * test provider is in use, and an attempt may begin. The route asks this from
  * the request's headers alone (docs/decisions/067).
  */
-export async function admitTestSubmission(deps: Deps, token: string): Promise<{ bookingId: string; rows: VerificationRow[] }> {
+export async function admitTestSubmission(deps: Deps, token: string): Promise<{ bookingId: string; participantId: string | null; rows: VerificationRow[] }> {
   if (deps.identity.mode !== 'test') throw new DomainError('BAD_REQUEST', 'The test identity provider is not in use.');
-  const { bookingId } = await authorise(deps, { token }, 'verify_identity');
-  await expireStaleAttempts(deps, bookingId);
-  return { bookingId, rows: await assertMayAttempt(deps.db, bookingId) };
+  const grant = await authorise(deps, { token }, 'verify_identity');
+  const participantId = personOf(grant);
+  await expireStaleAttempts(deps, grant.bookingId);
+  return { bookingId: grant.bookingId, participantId, rows: await assertMayAttempt(deps.db, grant.bookingId, participantId) };
 }
 
 /** TEST MODE: the images are checked by their bytes and stored privately; the provider judges. */
@@ -165,11 +172,11 @@ export async function submitTestVerification(deps: Deps, token: string, submissi
     throw new DomainError('BAD_REQUEST', identityMessages.badImage);
   }
 
-  const { bookingId, rows } = await admitTestSubmission(deps, token);
+  const { bookingId, participantId, rows } = await admitTestSubmission(deps, token);
   const attempt = rows.length + 1;
   const [row] = await deps.db
     .insert(identityVerifications)
-    .values({ bookingId, provider: 'test', providerSessionId: provider.newSessionId(), attempt, status: 'processing' })
+    .values({ bookingId, participantId, provider: 'test', providerSessionId: provider.newSessionId(), attempt, status: 'processing' })
     .onConflictDoNothing()
     .returning();
   // Two submissions racing for the same attempt: the second is told to wait.
@@ -310,7 +317,9 @@ export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId
 /** The notary on camera confirms the verified ID is the person in front of them. */
 export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: { bookingId: string; verificationId: string }): Promise<NotaryIdentityView> {
   await requireActAccess(deps, staff, input.bookingId, 'verify_identity');
-  const verified = await latestVerified(deps.db, input.bookingId);
+  // The customer's verification, or a co-signer's or witness's (their latest verified attempt).
+  const named = await findVerification(deps.db, input.verificationId);
+  const verified = named && named.bookingId === input.bookingId ? await latestVerified(deps.db, input.bookingId, named.participantId) : undefined;
   if (!verified || verified.id !== input.verificationId) {
     throw new DomainError('PRECONDITION_FAILED', identityMessages.notVerified);
   }
@@ -319,7 +328,7 @@ export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: {
     takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'confirmIdentity', actor: { type: 'staff', id: staff.user.id }, data: { verificationId: verified.id } }, async () => {
       if (verified.confirmedAt) return { changed: false, result: false };
       await tx.update(identityVerifications).set({ confirmedAt: deps.now(), confirmedBy: staff.user.id }).where(eq(identityVerifications.id, verified.id));
-      await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'identity.confirmed', entityType: 'booking', entityId: input.bookingId, data: { verificationId: verified.id } });
+      await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'identity.confirmed', entityType: 'booking', entityId: input.bookingId, data: { verificationId: verified.id, participantId: verified.participantId } });
       return { changed: true, result: true };
     }),
   );
@@ -356,9 +365,15 @@ export interface IdentityProofingStatus {
  * notary's own visual confirmation. The session's start and the seal ask it;
  * the act's state machine can too.
  */
-export async function identityProofingStatus(deps: Pick<Deps, 'now' | 'config'> & { db?: DbOrTx }, bookingId: string, db: DbOrTx = deps.db!): Promise<IdentityProofingStatus> {
-  const verified = await latestVerified(db, bookingId);
-  const kba = await kbaForNotary(deps, db, bookingId);
+export async function identityProofingStatus(
+  deps: Pick<Deps, 'now' | 'config'> & { db?: DbOrTx },
+  bookingId: string,
+  db: DbOrTx = deps.db!,
+  /** A co-signer or witness; null (the default) for the booking's customer. */
+  participantId: string | null = null,
+): Promise<IdentityProofingStatus> {
+  const verified = await latestVerified(db, bookingId, participantId);
+  const kba = await kbaForNotary(deps, db, bookingId, participantId);
   const credentialAnalysis = { done: !!verified, selfieMatch: verified?.selfieMatch ?? null };
   const notaryConfirmation = { done: !!verified?.confirmedAt, at: verified?.confirmedAt ?? null };
   const blocker = !credentialAnalysis.done
@@ -431,10 +446,15 @@ export { latestVerified } from './repository.ts';
  * and their results, the signer's address (opened from its sealed form), the
  * ID's type, issuer, last 4 and expiry. Never SSN digits, never answers.
  */
-export async function journalIdentity(deps: Deps, bookingId: string, db: DbOrTx = deps.db): Promise<{ address: string | null; identity: JournalActData['identity'] }> {
-  const verified = await latestVerified(db, bookingId);
+export async function journalIdentity(
+  deps: Deps,
+  bookingId: string,
+  participantId: string | null = null,
+  db: DbOrTx = deps.db,
+): Promise<{ address: string | null; identity: JournalActData['identity'] }> {
+  const verified = await latestVerified(db, bookingId, participantId);
   if (!verified) throw new DomainError('PRECONDITION_FAILED', identityMessages.notVerified);
-  const { address, kba } = await kbaJournalFacts(deps, bookingId, db);
+  const { address, kba } = await kbaJournalFacts(deps, bookingId, participantId, db);
   const methods: NonNullable<JournalActData['identity']['methods']> = [
     { method: 'credential_analysis', result: verified.selfieMatch ? 'verified, selfie matched' : 'verified', provider: verified.provider, reference: verified.providerSessionId },
   ];

@@ -37,6 +37,8 @@ export interface JournalActData {
   };
   feeCents: number;
   currency: string;
+  /** A co-signer's entry (issue 29): their participant row; absent or null for the booking's customer. */
+  participantId?: string | null;
   recordingRef: string | null;
   sealedSha256: string;
   notaryName: string;

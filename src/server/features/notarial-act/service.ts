@@ -18,7 +18,8 @@ import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { lockBookingRow } from '../booking/service.ts';
-import { journalIdentity, requireActAccess } from '../identity/service.ts';
+import { identityProofingStatus, journalIdentity, requireActAccess } from '../identity/service.ts';
+import { actCoSigners, namesInProse } from '../participants/service.ts';
 import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
@@ -366,6 +367,11 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     if (act?.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
     // The act's guard (decision 073): recording running, identity proofing complete (credential analysis, identity questions, the notary's confirmation; decision 085), the oath for a jurat.
     await takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
+    // Every co-signer in the session too (issue 29): verified, identity questions passed, confirmed by the notary.
+    const coSigners = await actCoSigners(tx, input.bookingId);
+    for (const coSigner of coSigners) {
+      if (!(await identityProofingStatus(deps, input.bookingId, tx, coSigner.id)).complete) throw new DomainError('PRECONDITION_FAILED', actMessages.coSignerIdentityFirst(coSigner.name));
+    }
     if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
     const profile = await profileRow(tx, staff.user.id);
     if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
@@ -374,13 +380,16 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       throw new DomainError('CONFLICT', actMessages.sealing);
     }
     // The journal's identity facts, read once under the lock the guard was asked under.
-    const proofing = await journalIdentity(deps, input.bookingId, tx);
+    const proofing = await journalIdentity(deps, input.bookingId, null, tx);
+    // One journal entry per signer per act, each with that signer's own identity proofing.
+    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>> }[] = [];
+    for (const c of coSigners) coSignerProofing.push({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id, tx) });
     const answers = await actAnswers(tx, input.bookingId);
-    return { doc, act, proofing, answers, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
+    return { doc, act, proofing, coSigners, coSignerProofing, answers, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
   });
   // Sealed already (a repeat): the same answer as the first time.
   if (!prepared) return actView(deps.db, input.bookingId);
-  const { doc, act, profile, proofing, answers } = prepared;
+  const { doc, act, profile, proofing, coSigners, coSignerProofing, answers } = prepared;
   // Each claim writes its own object, so a slow request whose claim was taken over never overwrites the recorded file.
   const sealedKey = `${input.bookingId}/sealed-${doc.id}-${claim}.pdf`;
   let stored = false;
@@ -403,7 +412,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         performedAt: now,
         // Dated in the commissioning state's zone, not the notary's console zone (issue 26).
         timeZone: commissionStateTimeZone(profile.commissionState) ?? staff.user.timeZone,
-        signerName: signer.name,
+        // The certificate names every signer: the customer, then each co-signer in the session.
+        signerName: namesInProse([signer.name, ...coSigners.map((c) => c.name)]),
         documentTitle: doc.originalName,
         notaryName,
         commissionNumber: profile.commissionNumber,
@@ -459,6 +469,11 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           abroadConfirmation: answers.abroadConfirmedAt ? { confirmedAt: answers.abroadConfirmedAt.toISOString(), confirmedBy: answers.abroadConfirmedBy, statement: actTexts.abroadStatement } : null,
         };
         await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
+        // The co-signers' entries: the same act, their name and proofing; the session's one fee is on the first entry only.
+        for (const co of coSignerProofing) {
+          const coData: JournalActData = { ...data, signerName: co.name, signerAddress: co.proofing.address, identity: co.proofing.identity, feeCents: 0, participantId: co.participantId };
+          await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...coData } });
+        }
         await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });
         return { changed: true, result: true };
       }),

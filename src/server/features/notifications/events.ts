@@ -8,6 +8,7 @@ import { issueCustomerLink } from '../customer-links/service.ts';
 import { enqueueMail, outboxHasKey, loadBookingForMail, loadChatMessage, loadContactMessage, type BookingForMail } from './repository.ts';
 import { sealOutboxSecrets, secretPlaceholder } from './secrets.ts';
 import * as templates from './templates.ts';
+import type { ParticipantRole } from '../../../shared/participants.ts';
 
 /** The .ics the emails attach is the one 'Add to Calendar' downloads (http/calendar.ts). */
 export { bookingCalendar } from './calendar.ts';
@@ -186,6 +187,19 @@ export async function onNotarizedDocumentReady(tx: Tx, deps: Deps, event: { book
     // Put in at send time (./secrets.ts): the stored row holds only a placeholder.
     secrets: { manage_token: manageToken },
     dedupeKey: event.resend ? undefined : `notarized-ready:${booking.id}`,
+  });
+}
+
+/** A co-signer or witness was added: their invitation, with their own link (sealed in the outbox, put in at send time). */
+export async function onParticipantInvited(tx: Tx, deps: Deps, event: { bookingId: string; participantId: string; name: string; email: string; role: ParticipantRole; token: string }): Promise<void> {
+  const booking = await loadBookingForMail(tx, event.bookingId);
+  if (!booking) return;
+  await enqueue(tx, deps, {
+    kind: 'participant_invitation',
+    to: event.email,
+    content: templates.participantInvitation(booking, event, `${deps.config.publicUrl}/invitation/${secretPlaceholder('participant_token')}`),
+    secrets: { participant_token: event.token },
+    dedupeKey: `participant-invited:${event.participantId}`,
   });
 }
 

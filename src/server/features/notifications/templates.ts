@@ -7,6 +7,7 @@ import { sessionSteps } from '../../../shared/session-copy.ts';
 import { roomOpensMinutesBefore } from '../../../shared/session.ts';
 import { site } from '../../../shared/site.ts';
 import { actLabels, maxIdentityAttempts } from '../../../shared/notarial-act.ts';
+import { participantLabels, participantRoleLabels, type ParticipantRole } from '../../../shared/participants.ts';
 import type { EmailContent } from './layout.ts';
 import type { BookingForMail } from './repository.ts';
 
@@ -430,6 +431,25 @@ function onDemandConfirmation(b: BookingForMail, manageUrl: string): EmailConten
       { type: 'button', label: 'Return to the waiting room', href: `${manageUrl}/session` },
       { type: 'paragraph', text: 'If no notary can take your call in time, you choose a scheduled time or a full refund.' },
       { type: 'button', label: 'View your booking', href: manageUrl },
+      supportNote,
+    ],
+  };
+}
+
+/** A co-signer or witness is invited: their own link (identity, device check, the room), never the customer's. */
+export function participantInvitation(b: BookingForMail, invitee: { name: string; role: ParticipantRole }, invitationUrl: string): EmailContent {
+  const who = customerName(b) || 'The person who booked';
+  const as = invitee.role === 'witness' ? 'as a witness' : 'as a signer';
+  return {
+    subject: `${participantLabels.inviteSubject} (${b.reference})`,
+    heading: participantLabels.inviteSubject,
+    preheader: `${who} has invited you to an online notary session on ${customerTime(b)}.`,
+    blocks: [
+      { type: 'paragraph', text: `Hello ${invitee.name}, ${who} has invited you ${as} to a secure online notary session with ${site.brand}. Before the session, verify your identity and check your camera and microphone from your own private page.` },
+      { type: 'facts', rows: [['Reference', b.reference], ['Date and time', customerTime(b)], ['Your role', participantRoleLabels[invitee.role]]] },
+      { type: 'button', label: 'Open your invitation', href: invitationUrl },
+      { type: 'note', text: 'This link is yours alone: do not forward it. It opens your identity check and, from 10 minutes before the start, the video session.' },
+      prepareList,
       supportNote,
     ],
   };

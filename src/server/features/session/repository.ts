@@ -120,9 +120,18 @@ export async function deleteChunks(db: DbOrTx, recordingId: string) {
   await db.delete(sessionRecordingChunks).where(eq(sessionRecordingChunks.recordingId, recordingId));
 }
 
+const messageColumns = {
+  id: sessionMessages.id,
+  clientId: sessionMessages.clientId,
+  sender: sessionMessages.sender,
+  participantId: sessionMessages.participantId,
+  body: sessionMessages.body,
+  createdAt: sessionMessages.createdAt,
+};
+
 export async function listMessages(db: DbOrTx, bookingId: string, limit = 500) {
   const rows = await db
-    .select({ id: sessionMessages.id, clientId: sessionMessages.clientId, sender: sessionMessages.sender, body: sessionMessages.body, createdAt: sessionMessages.createdAt })
+    .select(messageColumns)
     .from(sessionMessages)
     .where(eq(sessionMessages.bookingId, bookingId))
     .orderBy(desc(sessionMessages.id))
@@ -131,15 +140,15 @@ export async function listMessages(db: DbOrTx, bookingId: string, limit = 500) {
 }
 
 /** Idempotent by (booking, clientId): a resend returns the stored message and `created: false`. */
-export async function insertMessage(db: DbOrTx, values: { bookingId: string; sender: 'customer' | 'notary'; clientId: string; body: string }) {
+export async function insertMessage(db: DbOrTx, values: { bookingId: string; sender: 'customer' | 'notary' | 'participant'; participantId: string | null; clientId: string; body: string }) {
   const inserted = await db
     .insert(sessionMessages)
     .values(values)
     .onConflictDoNothing()
-    .returning({ id: sessionMessages.id, clientId: sessionMessages.clientId, sender: sessionMessages.sender, body: sessionMessages.body, createdAt: sessionMessages.createdAt });
+    .returning(messageColumns);
   if (inserted[0]) return { message: inserted[0], created: true };
   const [existing] = await db
-    .select({ id: sessionMessages.id, clientId: sessionMessages.clientId, sender: sessionMessages.sender, body: sessionMessages.body, createdAt: sessionMessages.createdAt })
+    .select(messageColumns)
     .from(sessionMessages)
     .where(and(eq(sessionMessages.bookingId, values.bookingId), eq(sessionMessages.sender, values.sender), eq(sessionMessages.clientId, values.clientId)));
   return { message: existing!, created: false };

@@ -24,6 +24,7 @@ import * as repo from './repository.ts';
 import { assembleNext, kickAssembly, onRecordingStored } from './assembly.ts';
 import { actChanged, actStage, finishRefusalsFor, onActChanged, takeTransition } from '../act/service.ts';
 import { onActFinished } from '../notarial-act/service.ts';
+import { listForBooking, markParticipantJoined } from '../participants/service.ts';
 import type { SessionBooking } from './repository.ts';
 
 /** Reads the console shows beside a booking (session state, recordings). */
@@ -48,6 +49,8 @@ export interface Participant {
   /** The notary's staff id; null for the customer. */
   staffId: string | null;
   staffTimeZone: string | null;
+  /** A co-signer or witness (role 'participant'): their row's id; null for the customer and the notary. */
+  participantId: string | null;
 }
 
 /**
@@ -68,8 +71,10 @@ export async function resolveParticipant(
       ? await authorise(deps, { token: access.token }, 'join_room', {}, { notFound: messages.notFound })
       : await authorise(deps, { staff: await staffFromCookieHeader(deps, cookieHeader) }, 'join_room', { bookingId: access.bookingId }, { refusal: messages.notAssigned, notFound: messages.notFound });
   const participant: Participant = grant.staff
-    ? { bookingId: grant.bookingId, role: 'notary', staffId: grant.staff.user.id, staffTimeZone: grant.staff.user.timeZone }
-    : { bookingId: grant.bookingId, role: 'customer', staffId: null, staffTimeZone: null };
+    ? { bookingId: grant.bookingId, role: 'notary', staffId: grant.staff.user.id, staffTimeZone: grant.staff.user.timeZone, participantId: null }
+    : grant.participant
+      ? { bookingId: grant.bookingId, role: 'participant', staffId: null, staffTimeZone: null, participantId: grant.participant.id }
+      : { bookingId: grant.bookingId, role: 'customer', staffId: null, staffTimeZone: null, participantId: null };
   const booking = await repo.findSessionBooking(deps.db, participant.bookingId);
   if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
   if (options.requireOpen ?? true) assertOpen(deps, booking);
@@ -129,7 +134,7 @@ function documentUrl(participant: Participant, access: SessionAccess, documentId
 }
 
 export async function getSessionView(deps: Deps, participant: Participant, booking: SessionBooking, access: SessionAccess): Promise<SessionView> {
-  const [documents, recordings] = await Promise.all([repo.sessionDocuments(deps.db, booking.id), repo.listRecordings(deps.db, booking.id)]);
+  const [documents, recordings, participants] = await Promise.all([repo.sessionDocuments(deps.db, booking.id), repo.listRecordings(deps.db, booking.id), listForBooking(deps.db, booking.id)]);
   const stored = recordings.some((r) => r.status === 'stored');
   const [finishBlockers, act] = await Promise.all([
     participant.role === 'notary' ? finishRefusalsFor(deps.db, booking.id, 'completed') : Promise.resolve([]),
@@ -150,14 +155,23 @@ export async function getSessionView(deps: Deps, participant: Participant, booki
     startedAt: booking.startedAt,
     finishedAt: booking.finishedAt,
     outcome: booking.outcome,
-    documents: documents.map((d) => ({ id: d.id, name: d.name, contentType: d.contentType ?? 'application/octet-stream', sizeBytes: d.sizeBytes ?? 0, url: documentUrl(participant, access, d.id) })),
+    // A participant sees the documents only through their own signing (the fields' work); the list is the customer's and the notary's.
+    documents: participant.role === 'participant' ? [] : documents.map((d) => ({ id: d.id, name: d.name, contentType: d.contentType ?? 'application/octet-stream', sizeBytes: d.sizeBytes ?? 0, url: documentUrl(participant, access, d.id) })),
     recordings: participant.role === 'notary' ? recordings.map((r) => ({ id: r.id, status: r.status, startedAt: r.startedAt, sizeBytes: r.sizeBytes })) : [],
     recordingActive: recordings.some((r) => r.status === 'recording'),
     recordingSaving: recordings.some((r) => r.status === 'assembling'),
     recordingStalled: participant.role === 'notary' && recordings.some((r) => recordingStalled(deps, r)),
     finishBlockers,
     stage: act.stage,
+    participantId: participant.participantId,
+    participants: participants.map((p) => ({ id: p.id, role: p.role, name: p.name, status: p.status })),
   };
+}
+
+/** A co-signer or witness entered the room (first time: their status becomes 'joined'). */
+export async function markJoined(deps: Deps, participant: Participant): Promise<void> {
+  if (participant.role === 'customer') await markCustomerJoined(deps, participant.bookingId);
+  else if (participant.participantId) await markParticipantJoined(deps, participant.participantId);
 }
 
 /** The customer entered the room (the notary's list shows "In session"). */
@@ -386,5 +400,5 @@ export async function chatHistory(deps: Deps, bookingId: string): Promise<Sessio
 }
 
 export async function postChat(deps: Deps, participant: Participant, input: { clientId: string; body: string }) {
-  return repo.insertMessage(deps.db, { bookingId: participant.bookingId, sender: participant.role, clientId: input.clientId, body: input.body });
+  return repo.insertMessage(deps.db, { bookingId: participant.bookingId, sender: participant.role, participantId: participant.participantId, clientId: input.clientId, body: input.body });
 }

@@ -39,6 +39,8 @@ interface SessionData {
   access: SessionAccess;
   bookingId: string;
   role: SessionRole;
+  /** A co-signer's or witness's row id (role 'participant'); null otherwise. */
+  participantId: string | null;
   joined: boolean;
   /** When access was last checked, and the booking's access epoch then. */
   checkedAt: number;
@@ -155,6 +157,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       socket.data.access = parsed.data;
       socket.data.bookingId = participant.bookingId;
       socket.data.role = participant.role;
+      socket.data.participantId = participant.participantId;
       socket.data.joined = false;
       socket.data.budget = burst;
       socket.data.budgetAt = Date.now();
@@ -242,21 +245,22 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       handle(
         null,
         async (_input, participant) => {
-          // Another tab of the same participant takes over: one video per role.
+          // Another tab of the same person takes over: one video per person (per role, per co-signer or witness).
           for (const other of await roomSockets(room)) {
-            if (other.id !== socket.id && other.data.role === participant.role && other.data.joined) {
+            if (other.id !== socket.id && other.data.role === participant.role && other.data.participantId === participant.participantId && other.data.joined) {
               other.leave(room);
               closeSocket(other, 'You joined this session from another window.');
             }
           }
           await socket.join(room);
           socket.data.joined = true;
+          // A mesh (docs/decisions/122): the joiner connects to everyone already here.
           const peers = (await roomSockets(room)).filter((s) => s.id !== socket.id && s.data.joined);
-          if (participant.role === 'customer') await session.markCustomerJoined(deps, participant.bookingId);
+          await session.markJoined(deps, participant);
           return {
             ok: true as const,
             role: participant.role,
-            peerId: peers[0]?.id ?? null,
+            peers: peers.map((s) => ({ id: s.id, role: s.data.role, participantId: s.data.participantId ?? null })),
             iceServers: iceServersFor(deps.config, `${participant.role}-${participant.bookingId.slice(0, 8)}`, deps.now()),
             messages: await session.chatHistory(deps, participant.bookingId),
           };
@@ -264,7 +268,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
         // Announced once the joiner has its answer (ICE servers, peer): the other side's first
         // offer, which the announcement prompts, then always reaches a joiner ready for it.
         (participant) => {
-          if (socket.data.joined) socket.to(room).emit('peer:joined', { id: socket.id, role: participant.role });
+          if (socket.data.joined) socket.to(room).emit('peer:joined', { id: socket.id, role: participant.role, participantId: participant.participantId });
         },
       ),
     );
@@ -273,8 +277,12 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       'signal',
       handle(signalInput.and(signalTarget), async (input) => {
         if (!socket.data.joined) return { ok: false as const, error: 'Join the session first.', code: 'invalid' as const };
-        // To the room only (on any node): the receiver keeps what is addressed to it.
-        socket.to(room).emit('signal', { ...input, from: socket.id });
+        // To the addressee alone when it is on this node and in this room (no other participant sees the SDP and its addresses);
+        // otherwise to the room (on any node), where only the addressee keeps it.
+        const target = nsp.sockets.get(input.to);
+        if (target) {
+          if (target.data.bookingId === socket.data.bookingId && target.data.joined) target.emit('signal', { ...input, from: socket.id });
+        } else socket.to(room).emit('signal', { ...input, from: socket.id });
         return { ok: true as const };
       }),
     );

@@ -1,0 +1,109 @@
+import { useId, useState, type FormEvent } from 'react';
+import {
+  maxAddedParticipants,
+  participantDetailsSchema,
+  participantLabels,
+  participantRoleLabels,
+  participantStatusLabels,
+  type ParticipantRole,
+} from '../../../shared/participants.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { SectionCard } from '../../components/ui/section-card.tsx';
+import { errorMessage } from '../../lib/errors.ts';
+import { trpc } from '../../lib/trpc.ts';
+
+/**
+ * "Signers and witnesses" on the customer's booking page (issue 29): who is
+ * invited, and **Add a signer** (role Signer or Witness) until the session
+ * starts. Each gets their own email with their own private link.
+ */
+export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: boolean }) {
+  const utils = trpc.useUtils();
+  const list = trpc.participants.list.useQuery({ token }, { retry: false });
+  const add = trpc.participants.add.useMutation({ onSuccess: (rows) => utils.participants.list.setData({ token }, rows) });
+  const ids = { role: useId(), name: useId(), email: useId(), phone: useId(), error: useId() };
+  const [role, setRole] = useState<ParticipantRole>('signer');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const rows = list.data ?? [];
+  const active = rows.filter((p) => p.status === 'invited' || p.status === 'joined').length;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const parsed = participantDetailsSchema.safeParse({ role, name: data.get('name'), email: data.get('email'), phone: data.get('phone') ?? '' });
+    setDone(null);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please check the details.');
+    setError(null);
+    try {
+      await add.mutateAsync({ token, ...parsed.data, phone: parsed.data.phone ?? '' });
+      setDone(participantLabels.added(parsed.data.name));
+      form.reset();
+    } catch (caught) {
+      setError(errorMessage(caught));
+    }
+  }
+
+  if (!canAdd && rows.length === 0) return null;
+  return (
+    <SectionCard title="Signers and witnesses" intro="Everyone who signs, and any witness, joins the same video session with their own private link.">
+      {rows.length > 0 && (
+        <ul className="mb-4 grid gap-2" data-testid="participants">
+          {rows.map((p) => (
+            <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2">
+              <span className="text-slate-900">
+                {p.name} <span className="text-sm text-slate-600">({participantRoleLabels[p.role]}, {p.email})</span>
+              </span>
+              <span className="text-sm text-slate-700">{participantStatusLabels[p.status]}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {canAdd && active < maxAddedParticipants && (
+        <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-3" aria-describedby={error ? ids.error : undefined}>
+          <fieldset className="grid gap-2">
+            <legend className="font-medium text-slate-900">Role</legend>
+            <div className="flex gap-4">
+              {(['signer', 'witness'] as const).map((value) => (
+                <label key={value} className="flex items-center gap-2 text-slate-900">
+                  <input type="radio" name="role" value={value} checked={role === value} onChange={() => setRole(value)} />
+                  {participantRoleLabels[value]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="grid gap-1">
+            <Label htmlFor={ids.name}>Full name</Label>
+            <Input id={ids.name} name="name" autoComplete="off" maxLength={200} required />
+          </div>
+          <div className="grid gap-1">
+            <Label htmlFor={ids.email}>Email</Label>
+            <Input id={ids.email} name="email" type="email" autoComplete="off" maxLength={254} required />
+          </div>
+          <div className="grid gap-1">
+            <Label htmlFor={ids.phone}>Phone (optional)</Label>
+            <Input id={ids.phone} name="phone" type="tel" autoComplete="off" maxLength={40} />
+          </div>
+          {error && (
+            <p id={ids.error} role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
+          {done && (
+            <p role="status" className="text-sm text-green-800">
+              {done}
+            </p>
+          )}
+          <div>
+            <Button type="submit" disabled={add.isPending}>
+              {participantLabels.addSigner}
+            </Button>
+          </div>
+        </form>
+      )}
+    </SectionCard>
+  );
+}

@@ -1,0 +1,66 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { bookings, customers, notarySessions, sessionParticipants } from '../../db/schema.ts';
+
+export type ParticipantRow = typeof sessionParticipants.$inferSelect;
+export type NewParticipant = typeof sessionParticipants.$inferInsert;
+
+export async function insertParticipant(db: DbOrTx, values: NewParticipant): Promise<ParticipantRow> {
+  const [row] = await db.insert(sessionParticipants).values(values).returning();
+  return row!;
+}
+
+/** The booking's participants, oldest first (removed ones included: they are part of the record). */
+export async function listParticipants(db: DbOrTx, bookingId: string): Promise<ParticipantRow[]> {
+  return db.select().from(sessionParticipants).where(eq(sessionParticipants.bookingId, bookingId)).orderBy(asc(sessionParticipants.createdAt), asc(sessionParticipants.id));
+}
+
+/** The participants still taking part (invited or joined). */
+export async function activeParticipants(db: DbOrTx, bookingId: string): Promise<ParticipantRow[]> {
+  return db
+    .select()
+    .from(sessionParticipants)
+    .where(and(eq(sessionParticipants.bookingId, bookingId), inArray(sessionParticipants.status, ['invited', 'joined'])))
+    .orderBy(asc(sessionParticipants.createdAt), asc(sessionParticipants.id));
+}
+
+export async function findParticipant(db: DbOrTx, id: string): Promise<ParticipantRow | null> {
+  const [row] = await db.select().from(sessionParticipants).where(eq(sessionParticipants.id, id));
+  return row ?? null;
+}
+
+export async function updateParticipant(db: DbOrTx, id: string, patch: Partial<NewParticipant>): Promise<void> {
+  await db.update(sessionParticipants).set(patch).where(eq(sessionParticipants.id, id));
+}
+
+/** What adding and the invitation need of the booking, locked for the change (FOR UPDATE on the booking row). */
+export async function lockBookingForParticipants(tx: DbOrTx, bookingId: string) {
+  const [row] = await tx
+    .select({ id: bookings.id, status: bookings.status, reference: bookings.reference, startsAt: bookings.startsAt, timeZone: bookings.timeZone })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId))
+    .for('update');
+  if (!row) return null;
+  const [session] = await tx.select({ startedAt: notarySessions.startedAt, finishedAt: notarySessions.finishedAt }).from(notarySessions).where(eq(notarySessions.bookingId, bookingId));
+  return { ...row, startedAt: session?.startedAt ?? null, finishedAt: session?.finishedAt ?? null };
+}
+
+/** The booking as an invitation shows it: reference, time, the customer's name, the session's state. */
+export async function bookingForInvitation(db: DbOrTx, bookingId: string) {
+  const [row] = await db
+    .select({
+      reference: bookings.reference,
+      status: bookings.status,
+      startsAt: bookings.startsAt,
+      timeZone: bookings.timeZone,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+      finishedAt: notarySessions.finishedAt,
+      startedAt: notarySessions.startedAt,
+    })
+    .from(bookings)
+    .leftJoin(customers, eq(customers.id, bookings.customerId))
+    .leftJoin(notarySessions, eq(notarySessions.bookingId, bookings.id))
+    .where(eq(bookings.id, bookingId));
+  return row ?? null;
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import type { DbOrTx } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
+import { DomainError } from '../../errors.ts';
+import { hashToken } from '../../tokens.ts';
+import { writeAudit } from '../audit.ts';
+import { authorise } from '../access/service.ts';
+import type { StaffIdentity } from '../staff/session.ts';
+import { actChanged } from '../act/service.ts';
+import { onParticipantInvited } from '../notifications/events.ts';
+import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
+import {
+  maxAddedParticipants,
+  participantMessages,
+  type InvitationView,
+  type ParticipantDetails,
+  type ParticipantSummary,
+} from '../../../shared/participants.ts';
+import * as repo from './repository.ts';
+
+export type { ParticipantRow } from './repository.ts';
+
+/**
+ * Co-signers and witnesses (issue 29; docs/decisions/120-session-participants.md).
+ * The customer adds them from their booking page until the session starts;
+ * each gets an email with a private link of their own (SHA-256 in the row, the
+ * raw token only in the sealed outbox secret). The link's rights are the
+ * access policy's (`invitee`, `co_signer`, `witness`; decision 121). The
+ * notary removes a participant and marks their part not completed; the row
+ * stays, with who and when, and the audit trail says so.
+ */
+
+const newToken = () => randomBytes(32).toString('base64url');
+
+function summary(row: repo.ParticipantRow): ParticipantSummary {
+  return { id: row.id, role: row.role, name: row.name, email: row.email, status: row.status, feeCents: row.feeCents };
+}
+
+/** The customer's list on their booking page. */
+export async function listForCustomer(deps: Deps, token: string): Promise<ParticipantSummary[]> {
+  const { bookingId } = await authorise(deps, { token }, 'view');
+  return (await repo.listParticipants(deps.db, bookingId)).map(summary);
+}
+
+/** The notary's (and the room's) list: everyone of the booking. */
+export async function listForBooking(db: DbOrTx, bookingId: string): Promise<ParticipantSummary[]> {
+  return (await repo.listParticipants(db, bookingId)).map(summary);
+}
+
+/**
+ * The customer adds a co-signer or a witness: a confirmed booking whose
+ * session has not started, at most three besides the customer, one invitation
+ * per email address. The invitation is queued in the same transaction.
+ */
+export async function addParticipant(deps: Deps, token: string, details: ParticipantDetails): Promise<ParticipantSummary[]> {
+  const { bookingId } = await authorise(deps, { token }, 'add_participant');
+  const email = details.email.toLowerCase();
+  await deps.db.transaction(async (tx) => {
+    const booking = await repo.lockBookingForParticipants(tx, bookingId);
+    if (!booking || booking.status !== 'confirmed') throw new DomainError('PRECONDITION_FAILED', participantMessages.notAddable);
+    if (booking.startedAt || booking.finishedAt) throw new DomainError('PRECONDITION_FAILED', participantMessages.sessionStarted);
+    const active = await repo.activeParticipants(tx, bookingId);
+    if (active.length >= maxAddedParticipants) throw new DomainError('PRECONDITION_FAILED', participantMessages.tooMany);
+    if (active.some((p) => p.email.toLowerCase() === email)) throw new DomainError('CONFLICT', participantMessages.duplicateEmail);
+    const raw = newToken();
+    const row = await repo.insertParticipant(tx, { bookingId, role: details.role, name: details.name, email, phone: details.phone, tokenHash: hashToken(raw), createdBy: 'customer' });
+    await writeAudit(tx, { actorType: 'customer', action: 'participant.added', entityType: 'booking', entityId: bookingId, data: { participantId: row.id, role: row.role } });
+    await onParticipantInvited(tx, deps, { bookingId, participantId: row.id, name: row.name, email: row.email, role: row.role, token: raw });
+  });
+  actChanged(deps, bookingId);
+  return (await repo.listParticipants(deps.db, bookingId)).map(summary);
+}
+
+/** The participant's own page: who invited them, when, their role; nothing of anyone else's. */
+export async function invitationView(deps: Deps, token: string): Promise<InvitationView> {
+  const grant = await authorise(deps, { token }, 'view_invitation', {}, { notFound: participantMessages.notFound });
+  const participant = grant.participant!;
+  const booking = await repo.bookingForInvitation(deps.db, grant.bookingId);
+  if (!booking) throw new DomainError('NOT_FOUND', participantMessages.notFound);
+  const finished = booking.finishedAt !== null;
+  return {
+    reference: booking.reference,
+    role: participant.role,
+    name: participant.name,
+    invitedBy: [booking.firstName, booking.lastName].filter(Boolean).join(' '),
+    startsAt: booking.startsAt,
+    timeZone: booking.timeZone,
+    status: participant.status,
+    canJoinSession: roomIsOpen(booking, finished, deps.now()),
+    sessionOpensAt: booking.status === 'confirmed' && booking.startsAt && !finished ? new Date(booking.startsAt.getTime() - roomOpensMs) : null,
+  };
+}
+
+/**
+ * The co-signers who take part in the act: role signer, in the session
+ * (joined), not removed. The certificate names them after the customer and the
+ * journal gets an entry for each (issue 29); a witness signs nothing here.
+ */
+export async function actCoSigners(db: DbOrTx, bookingId: string): Promise<{ id: string; name: string }[]> {
+  return (await repo.activeParticipants(db, bookingId)).filter((p) => p.role === 'signer' && p.status === 'joined').map((p) => ({ id: p.id, name: p.name }));
+}
+
+/** "A", "A and B", "A, B and C": the signers as a certificate names them. */
+export function namesInProse(names: string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** The participant entered the room (first time only). */
+export async function markParticipantJoined(deps: Deps, participantId: string): Promise<void> {
+  const row = await repo.findParticipant(deps.db, participantId);
+  if (!row || row.status !== 'invited') return;
+  await repo.updateParticipant(deps.db, participantId, { status: 'joined', joinedAt: deps.now() });
+  actChanged(deps, row.bookingId);
+}
+
+/**
+ * The notary removes a participant: before the session started they are
+ * `removed`; once it has, their part is `not_completed`. Their link stops
+ * working at once (every channel asks the access policy, which refuses both
+ * statuses) and the room's sockets re-check access (kind 'access').
+ */
+export async function removeParticipant(deps: Deps, staff: StaffIdentity, input: { bookingId: string; participantId: string; reason: string }): Promise<ParticipantSummary[]> {
+  await authorise(deps, { staff }, 'remove_participant', { bookingId: input.bookingId });
+  const staffId = staff.user.id;
+  await deps.db.transaction(async (tx) => {
+    const booking = await repo.lockBookingForParticipants(tx, input.bookingId);
+    const row = await repo.findParticipant(tx, input.participantId);
+    if (!booking || !row || row.bookingId !== input.bookingId) throw new DomainError('NOT_FOUND', participantMessages.notInSession);
+    if (row.status === 'removed' || row.status === 'not_completed') throw new DomainError('CONFLICT', participantMessages.alreadyRemoved);
+    const status = booking.startedAt ? 'not_completed' : 'removed';
+    await repo.updateParticipant(tx, row.id, { status, removedAt: deps.now(), removedBy: staffId, removedReason: input.reason });
+    await writeAudit(tx, { actorType: 'staff', actorId: staffId, action: 'participant.removed', entityType: 'booking', entityId: input.bookingId, data: { participantId: row.id, role: row.role, status, reason: input.reason } });
+  });
+  actChanged(deps, input.bookingId, 'access');
+  return (await repo.listParticipants(deps.db, input.bookingId)).map(summary);
+}

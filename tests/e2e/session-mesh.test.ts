@@ -1,0 +1,91 @@
+import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { participantLabels, participantRoleLabels } from '../../src/shared/participants.ts';
+import { participantRemovedMessage } from '../../src/server/features/access/service.ts';
+import { axeViolations } from './browser.ts';
+import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, joinFromDeviceCheck, notaryJoins, peerConnectionLog, startSessionServer, watchRoom, type SeededParticipant, type SessionFixture } from './session-helpers.ts';
+
+/**
+ * Several signers and witnesses in one room (issue 29): one Chromium, four
+ * contexts on fake camera and microphone — the notary, the customer, a
+ * co-signer and a witness, each with their own link — in a WebRTC mesh
+ * (docs/decisions/122): everyone sees everyone's video playing, with each
+ * one's name and connection state; then the notary removes the witness.
+ */
+describe('session mesh', () => {
+  let fixture: SessionFixture & { participants: SeededParticipant[] };
+  let browser: Chromium;
+
+  beforeAll(async () => {
+    fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer' }, { name: 'Ada Lovelace', role: 'witness' }] });
+    browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', ...fakeMediaArgs] });
+    // Seeding the embedded database (migrations, staff passwords) takes most of a minute on a loaded machine.
+  }, 420_000);
+  afterAll(async () => {
+    await browser?.close();
+    await fixture?.server.stop();
+  });
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ baseURL: fixture.server.url, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await watchRoom(context, page);
+    return page;
+  }
+
+  /** A co-signer or witness: their invitation page (their role, nothing of the customer's) → Join video session → device check. */
+  async function participantJoins(page: Page, person: SeededParticipant) {
+    await page.goto(`/invitation/${person.token}`);
+    await expect.poll(() => page.getByTestId('participant-role').textContent()).toBe(participantRoleLabels[person.role]);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Join video session' }).click();
+    await page.waitForURL(/\/session$/);
+    await joinFromDeviceCheck(page);
+  }
+
+  /** Every peer tile says Connected, and every video on the page (the main one and each tile's) is playing. */
+  async function seesEveryone(page: Page, names: string[]) {
+    try {
+      await expect.poll(() => page.getByTestId('peer-tile').allTextContents(), { timeout: 45_000 }).toEqual(expect.arrayContaining(names.map((n) => expect.stringContaining(n))));
+      await expect.poll(() => page.getByTestId('peer-status').allTextContents(), { timeout: 45_000 }).toEqual(names.map(() => 'Connected'));
+      await expectRemoteVideoPlaying(page);
+      const tiles = page.getByTestId('peer-video');
+      await expect.poll(() => tiles.count()).toBe(names.length - 1);
+      for (const video of await tiles.all()) {
+        await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 30_000 }).toBeGreaterThan(0);
+        const at = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+        await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(at);
+      }
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${await peerConnectionLog(page)}`, { cause: error });
+    }
+  }
+
+  it('four browsers — notary, customer, co-signer, witness — each see the other three playing, named, connected', { timeout: 150_000 }, async () => {
+    const [notary, customer, coSigner, witness] = await Promise.all([newPage(), newPage(), newPage(), newPage()]);
+    const [alan, ada] = fixture.participants as [SeededParticipant, SeededParticipant];
+    await notaryJoins(notary, fixture);
+    await customerJoins(customer, fixture);
+    await participantJoins(coSigner, alan);
+    await participantJoins(witness, ada);
+
+    await Promise.all([
+      seesEveryone(notary, ['Grace Hopper', alan.name, ada.name]),
+      seesEveryone(customer, ['Nia Notary', alan.name, ada.name]),
+      seesEveryone(coSigner, ['Nia Notary', 'Grace Hopper', ada.name]),
+      seesEveryone(witness, ['Nia Notary', 'Grace Hopper', alan.name]),
+    ]);
+    expect(await axeViolations(coSigner)).toEqual([]);
+
+    // The notary removes the witness (People tab, with a reason): the witness's room closes and says why, the others go on.
+    await notary.getByRole('tab', { name: 'People' }).click();
+    expect(await axeViolations(notary)).toEqual([]);
+    await notary.getByRole('button', { name: `${participantLabels.remove} ${ada.name}` }).click();
+    await notary.getByLabel(`Why is ${ada.name} leaving the act?`).fill('Had to leave the call');
+    await notary.getByRole('button', { name: participantLabels.remove, exact: true }).click();
+    await expect.poll(() => witness.getByTestId('connection-status').textContent(), { timeout: 30_000 }).toBe(participantRemovedMessage);
+    // Before the recording started the witness is 'Removed'; once the act is under way, 'Not completed'.
+    await expect.poll(() => notary.getByTestId('people').textContent()).toMatch(/Removed|Not completed/);
+    for (const page of [notary, customer, coSigner]) await expect.poll(() => page.getByTestId('peer-tile').count(), { timeout: 30_000 }).toBe(2);
+  });
+});
