@@ -70,6 +70,22 @@ export function fieldBoxProblem(box: { x: number; y: number; width: number; heig
   return null;
 }
 
+type Box = { x: number; y: number; width: number; height: number };
+const clamp = (value: number, min: number, max: number) => Math.min(Math.max(value, min), max);
+
+/** A box kept on the page and at least the minimum size (how the viewer keeps a dragged or resized field valid). */
+export function fitBox(box: Box): Box {
+  const width = clamp(box.width, minFieldWidth, 1);
+  const height = clamp(box.height, minFieldHeight, 1);
+  return { x: clamp(box.x, 0, 1 - width), y: clamp(box.y, 0, 1 - height), width, height };
+}
+
+/** A new field of `kind` at its default size, centred on a point of the page (kept on the page). */
+export function boxAt(kind: FieldKind, point: { x: number; y: number }): Box {
+  const size = defaultFieldSize[kind];
+  return fitBox({ x: point.x - size.width / 2, y: point.y - size.height / 2, ...size });
+}
+
 /** The notary places a field (no id) or moves / resizes one (its id). */
 export const saveFieldInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), fieldId: z.uuid().optional(), kind: z.enum(fieldKinds) }).extend(fieldBoxSchema.shape);
 export const removeFieldInput = z.object({ bookingId: z.uuid(), fieldId: z.uuid() });
