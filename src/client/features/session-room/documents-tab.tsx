@@ -47,7 +47,7 @@ export function DocumentsTab({ session, role, access }: RoomTabProps) {
   }, [documentFocus, role]);
 
   // The signer's viewer goes to the page with the next empty field (when that field changes, not on every refresh).
-  const next = role === 'customer' && view ? nextEmptyField(view.documents.filter((d) => !d.sealed).flatMap((d) => d.fields.filter((f) => f.participantId === null))) : null;
+  const next = role === 'customer' && view ? nextEmptyField(view.documents.filter((d) => !d.sealed && !d.supporting && !d.notNotarizable).flatMap((d) => d.fields.filter((f) => f.participantId === null))) : null;
   useEffect(() => {
     if (!next) return;
     setSelectedId(next.documentId);
