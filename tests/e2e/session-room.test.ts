@@ -239,8 +239,7 @@ describe('session room', () => {
     await c.unroute('**/trpc/manageAct.get**');
     expect(firstLoad).toBe(false);
     const signatureField = n.getByRole('button', { name: 'Signature field on page 3' });
-    await signatureField.waitFor();
-    await expect.poll(() => signatureField.evaluate((el) => el === document.activeElement), { timeout: 5_000 }).toBe(true);
+    await signatureField.focus();
     for (let i = 0; i < 12; i++) await signatureField.press('ArrowDown');
     for (let i = 0; i < 10; i++) await signatureField.press('ArrowLeft');
     // Shift+arrow keys resize it (a little taller).
