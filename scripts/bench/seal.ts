@@ -45,8 +45,7 @@ export async function runSealBench(runs: number, log: (line: string) => void): P
   const seal = () =>
     sealInWorker({
       source: { bytes: pdf, contentType: 'application/pdf' },
-      placement: { page: 1, xPercent: 50, yPercent: 80 },
-      signaturePng,
+      fields: [{ kind: 'signature', page: 1, box: { x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, png: signaturePng }],
       act: { type: 'acknowledgment', performedAt, timeZone: 'America/Chicago', signerName: 'Bench Signer', documentTitle: 'scan.pdf', notaryName: 'Bench Notary', commissionNumber: 'IA-1', commissionExpiresOn: '2030-01-01', commissionState: 'Iowa', county: 'Polk' },
       certificate: { p12: cert.p12, password: cert.password },
     });

@@ -3,6 +3,7 @@ import type { NotaryKbaView } from './kba.ts';
 import { manageTokenSchema } from './manage-booking.ts';
 import { actStageMessages, type ActStage } from './act-stages.ts';
 import { isSingleLine, singleLineMessage } from './fields.ts';
+import type { FieldView } from './document-fields.ts';
 
 /**
  * The notarial act, shared by both sides: identity proofing before the
@@ -96,16 +97,12 @@ export const actTypeLabels: Record<ActType, string> = {
 /** A drawn or typed signature arrives as a PNG data URL; this bounds it (~300 KB). */
 export const maxSignaturePngChars = 400_000;
 
-export const placementSchema = z.object({
-  page: z.number().int().min(1).max(500),
-  xPercent: z.number().min(0).max(100),
-  yPercent: z.number().min(0).max(100),
-});
-
 export const adoptSignatureInput = z.object({
   token: manageTokenSchema,
   documentId: z.uuid(),
   kind: z.enum(['typed', 'drawn']),
+  /** Which fields it fills: every Signature field of the document, or every Initials field. */
+  field: z.enum(['signature', 'initials']).default('signature'),
   text: z.string().trim().max(120).refine(isSingleLine, singleLineMessage('Your signature')).optional(),
   png: z
     .string()
@@ -128,7 +125,6 @@ export const signatureLevelLabels: Record<SignatureLevel, string> = {
   'B-LTA': 'long-term: timestamped, with validation data, and the whole file timestamped again',
 };
 
-export const placeSignatureInput = z.object({ bookingId: z.uuid(), documentId: z.uuid() }).extend(placementSchema.shape);
 export const sealInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), actType: z.enum(actTypes) });
 export const bookingIdInput = z.object({ bookingId: z.uuid() });
 /** The notary sets a document aside as not notarizable (or takes that back), with a reason. */
@@ -146,7 +142,9 @@ export interface ActDocumentView {
   documentId: string;
   name: string;
   contentType: string;
-  placement: { page: number; xPercent: number; yPercent: number } | null;
+  /** The fields the notary placed (decision 100). */
+  fields: FieldView[];
+  /** Every field filled (and at least one placed). */
   signed: boolean;
   signatureKind: 'typed' | 'drawn' | null;
   actType: ActType | null;

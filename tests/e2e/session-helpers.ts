@@ -71,10 +71,11 @@ export async function seedSession(dataDir: string, options: { startsInMinutes?: 
         confirmedAt: new Date(),
       })
       .returning();
-    const bytes = readFileSync('tests/fixtures/sample.pdf');
+    // A 3-page affidavit with its "Signature: ____" and "Date: ____" lines on page 3 (issue 26).
+    const bytes = readFileSync('tests/fixtures/affidavit-3-pages.pdf');
     const key = `${booking!.id}/${randomUUID()}.pdf`;
     await deps.storage.put(key, Readable.from(bytes), { contentType: 'application/pdf' });
-    await deps.db.insert(documents).values({ bookingId: booking!.id, originalName: 'Deed of trust.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key, status: 'stored', scanStatus: 'clean', storedAt: new Date() });
+    await deps.db.insert(documents).values({ bookingId: booking!.id, originalName: 'Affidavit of residence.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, storageKey: key, status: 'stored', scanStatus: 'clean', storedAt: new Date() });
     // The identity questions are passed (their own journey is the manage page's); the ID and
     // selfie, and the notary's confirmation, are done in this journey's browsers.
     await kbaPassed(deps, booking!.id);

@@ -206,12 +206,15 @@ describe('session room', () => {
     await c.getByRole('log', { name: 'Chat messages' }).getByText('please hold your ID').waitFor();
     await c.getByTestId('captions').getByText('please hold your ID').waitFor();
 
-    // The notary points the signer to a page of the document.
+    // The notary pages to the signature page of the 3-page affidavit and points the signer to it.
     await n.getByRole('tab', { name: 'Documents' }).click();
-    await n.getByText('Page 1 of 1').waitFor();
+    await n.getByText('Page 1 of 3').waitFor();
+    await n.getByRole('button', { name: 'Next page' }).click();
+    await n.getByRole('button', { name: 'Next page' }).click();
+    await n.getByText('Page 3 of 3').waitFor();
     await n.getByRole('button', { name: 'Show this page to the signer' }).click();
-    await c.getByText('Your notary is showing you page 1 of Deed of trust.pdf.').waitFor();
-    await c.getByText('Page 1 of 1').waitFor();
+    await c.getByText('Your notary is showing you page 3 of Affidavit of residence.pdf.').waitFor();
+    await c.getByText('Page 3 of 3').waitFor();
 
     // Failed identity blocks the start, and the notary is told why.
     await n.getByRole('button', { name: 'Start recording' }).click();
@@ -268,18 +271,44 @@ describe('session room', () => {
     // screen (the announcement asks again, cancelling the answer in flight).
     const updatesBefore = updatesSeen();
     let firstLoad = true;
+    // The notary's viewer kept page 3 through the other tabs; a Signature field goes on it by keyboard:
+    // choose the kind, place it at the page's mark, move it onto the "Signature: ____" line with the arrow keys.
+    await n.getByRole('tab', { name: 'Documents' }).click();
+    await n.getByText('Page 3 of 3').waitFor();
+    const palette = n.getByRole('group', { name: 'Add a field' });
+    await palette.getByRole('button', { name: 'Signature', exact: true }).click();
     await c.route('**/trpc/manageAct.get**', async (route) => {
       if (!firstLoad) return route.continue();
       firstLoad = false;
       const stale = await route.fetch();
-      await n.getByRole('button', { name: 'Show the signer where to sign' }).click();
+      await palette.getByRole('button', { name: 'Place Signature field' }).click();
       await expect.poll(updatesSeen, { timeout: 15_000 }).toBeGreaterThan(updatesBefore);
       await route.fulfill({ response: stale }).catch(() => undefined);
     });
     await c.getByRole('tab', { name: 'Sign & seal' }).click();
-    await c.getByText('Your notary asks you to sign on page 1.').waitFor();
+    await c.getByText('Your notary asks you to fill 1 field on page 3.').waitFor();
     await c.unroute('**/trpc/manageAct.get**');
     expect(firstLoad).toBe(false);
+    const signatureField = n.getByRole('button', { name: 'Signature field on page 3' });
+    await signatureField.focus();
+    for (let i = 0; i < 12; i++) await signatureField.press('ArrowDown');
+    for (let i = 0; i < 10; i++) await signatureField.press('ArrowLeft');
+    // Shift+arrow keys resize it (a little taller).
+    await signatureField.press('Shift+ArrowDown');
+    const savedAt = (box: { x: number; y: number; height: number }) => async () => {
+      const view = await n.evaluate(async (bookingId) => (await fetch(`/trpc/act.get?input=${encodeURIComponent(JSON.stringify({ json: { bookingId } }))}`)).json(), f.bookingId);
+      const field = (view.result.data.json.documents[0].fields as { kind: string; x: number; y: number; height: number }[]).find((x) => x.kind === 'signature');
+      return !!field && Math.abs(field.x - box.x) < 0.002 && Math.abs(field.y - box.y) < 0.002 && Math.abs(field.height - box.height) < 0.002;
+    };
+    await expect.poll(savedAt({ x: 0.25, y: 0.59, height: 0.07 }), { timeout: 10_000 }).toBe(true);
+    // A Date field dragged from the palette onto the "Date: ____" line (532 pt from the top of the 792 pt page).
+    const page3 = n.getByRole('img', { name: 'Affidavit of residence.pdf, page 3' });
+    const size = (await page3.boundingBox())!;
+    await palette.getByRole('button', { name: 'Date', exact: true }).dragTo(page3, { targetPosition: { x: size.width * 0.3, y: size.height * (532 / 792) } });
+    await n.getByRole('button', { name: 'Date field on page 3' }).waitFor();
+    await c.getByText('Your notary asks you to fill 2 fields on page 3.').waitFor();
+    expect(await axeViolations(n)).toEqual([]);
+    await n.getByRole('tab', { name: 'Sign & seal' }).click();
     // Where the signer is, and the ESIGN consent, before signing.
     await c.getByLabel(actTexts.location).selectOption('IA');
     await c.getByLabel(actTexts.consent).check();
@@ -291,7 +320,20 @@ describe('session room', () => {
     await c.getByTestId('act-stage').getByText(actStageLabels.oath).waitFor();
     await c.getByRole('button', { name: actTexts.swear }).click();
     await n.getByText('Oath taken: the signer swore.').waitFor();
+    // The signer fills the fields where the document says: the viewer is on page 3, the fields highlighted.
+    await c.getByRole('tab', { name: 'Documents' }).click();
+    await c.getByText('Page 3 of 3').waitFor();
+    expect(await axeViolations(c)).toEqual([]);
+    await c.getByRole('button', { name: 'Signature field on page 3' }).click();
     await c.getByRole('button', { name: 'Adopt and sign' }).click();
+    await c.getByRole('note', { name: 'Signature field on page 3, filled' }).waitFor();
+    // The date fills itself: today in the signer's format (US: MM/DD/YYYY) and zone, nothing typed.
+    await c.getByRole('button', { name: 'Date field on page 3' }).click();
+    const signerToday = await c.evaluate(() => new Intl.DateTimeFormat(navigator.language, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date()));
+    expect(signerToday).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    await c.getByRole('note', { name: 'Date field on page 3, filled' }).getByText(signerToday).waitFor();
+    await c.getByText('You have filled every field of this document.').waitFor();
+    await c.getByRole('tab', { name: 'Sign & seal' }).click();
     await c.getByText('Signed. The notary now completes').waitFor();
     await n.getByText('The signer has signed (typed).').waitFor();
     await n.getByLabel('Notarial act').selectOption('jurat');
@@ -402,14 +444,22 @@ describe('session room', () => {
     await c.getByRole('contentinfo').waitFor();
     await c.getByRole('banner').waitFor();
     // The row names the file it delivers: "{original name} (notarized).pdf" (issue 30).
-    await c.getByText('Deed of trust (notarized).pdf', { exact: true }).first().waitFor();
+    await c.getByText('Affidavit of residence (notarized).pdf', { exact: true }).first().waitFor();
     const [download] = await Promise.all([c.waitForEvent('download'), c.getByRole('link', { name: actLabels.downloadNotarized }).click()]);
-    expect(download.suggestedFilename()).toBe('Deed of trust (notarized).pdf');
+    expect(download.suggestedFilename()).toBe('Affidavit of residence (notarized).pdf');
     expect(await axeViolations(c)).toEqual([]);
     const file = path.join(fixture.dataDir, 'notarized.pdf');
     await download.saveAs(file);
     const report = pdfsig(file);
     expect(report).toContain('Signature is Valid');
+    // The fields are on page 3 where the notary put them: the date on the "Date: ____" line, the signature an image there.
+    const words = spawnSync('pdftotext', ['-bbox', '-f', '3', '-l', '3', file, '-'], { encoding: 'utf8' }).stdout;
+    const stamped = new RegExp(`<word xMin="[\\d.]+" yMin="([\\d.]+)" xMax="[\\d.]+" yMax="([\\d.]+)">${signerToday.replace(/\//g, '\\/')}</word>`).exec(words);
+    expect(stamped, words).not.toBeNull();
+    expect(Number(stamped![1])).toBeGreaterThan(510);
+    expect(Number(stamped![2])).toBeLessThan(555);
+    const images = spawnSync('pdfimages', ['-list', file], { encoding: 'utf8' }).stdout.trim().split('\n').slice(2).map((line) => Number(line.trim().split(/\s+/)[0]));
+    expect(images).toContain(3);
     expect(report).toContain('Nia Notary');
     const sealed = readFileSync(file);
     const at = sealed.indexOf('NOTARIAL CERTIFICATE') > 0 ? sealed.indexOf('NOTARIAL CERTIFICATE') : sealed.indexOf('/Producer');

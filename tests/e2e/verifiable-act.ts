@@ -40,8 +40,7 @@ export async function seedVerifiableAct(deps: Deps, notaryId: string, dir: strin
   const certificate = generateTestCertificate(act.notaryName, performedAt);
   const sealed = await buildSealedPdf({
     source: { bytes: readFileSync(new URL('sample.pdf', fixtures)), contentType: 'application/pdf' },
-    placement: { page: 1, xPercent: 50, yPercent: 80 },
-    signaturePng: readFileSync(new URL('sample.png', fixtures)),
+    fields: [{ kind: 'signature', page: 1, box: { x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, png: readFileSync(new URL('sample.png', fixtures)) }],
     act,
     certificate: { p12: certificate.p12, password: certificate.password },
   });

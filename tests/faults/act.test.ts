@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, documents, journalEntries, notarialDocuments, notaryProfiles, sessionRecordings } from '../../src/server/db/schema.ts';
+import { bookings, documents, journalEntries, documentFields, notarialDocuments, notaryProfiles, sessionRecordings } from '../../src/server/db/schema.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPostgres } from '../../src/server/db/client.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
@@ -68,7 +68,8 @@ describe.skipIf(!faultsEnabled)('faults: the act on two nodes', () => {
     await deps.storage.put(doc!.storageKey, Readable.from(pdf), { contentType: 'application/pdf', upsert: true });
     await identityConfirmed(deps, bookingId, notary.id);
     await deps.db.insert(notaryProfiles).values({ staffUserId: notary.id, commissionNumber: 'IA-1', commissionExpiresOn: '2031-01-01', commissionState: 'Iowa' });
-    await deps.db.insert(notarialDocuments).values({ bookingId, documentId: doc!.id, placement: { page: 1, xPercent: 50, yPercent: 80 }, pageCount: 1, signatureKind: 'typed', signatureText: 'Grace Hopper', signaturePng: png, signedAt: new Date() });
+    await deps.db.insert(notarialDocuments).values({ bookingId, documentId: doc!.id, pageCount: 1, signatureKind: 'typed', signatureText: 'Grace Hopper', signaturePng: png, signedAt: new Date() });
+    await deps.db.insert(documentFields).values({ bookingId, documentId: doc!.id, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06, value: png, filledAt: new Date() });
 
     const call = (node: Node, route: string, input: unknown) => trpcHttp(node.url, route, { input, cookie, headers: { origin: node.url } });
 

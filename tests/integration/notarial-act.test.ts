@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, bookings, documents, identityVerifications, journalEntries, kbaAttempts, notarialDocuments, notarySessions, outbox, sessionParticipants, sessionRecordings } from '../../src/server/db/schema.ts';
+import { auditLog, bookings, documentFields, documents, identityVerifications, journalEntries, kbaAttempts, notarialDocuments, notarySessions, outbox, sessionParticipants, sessionRecordings } from '../../src/server/db/schema.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import type { Deps } from '../../src/server/deps.ts';
 import { verifyJournal, type JournalActData } from '../../src/server/features/journal/service.ts';
@@ -20,6 +20,7 @@ import { purgeExpiredIdentity } from '../../src/server/features/identity/service
 import { finishSession, startSession } from '../../src/server/features/session/service.ts';
 import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
 import { actStageMessages, actTexts } from '../../src/shared/act-stages.ts';
+import { fieldMessages, maxFieldsPerDocument, type FieldView } from '../../src/shared/document-fields.ts';
 import { finishBlocker } from '../../src/server/features/notarial-act/service.ts';
 import { notaryProfiles } from '../../src/server/db/schema.ts';
 import { generateTestCertificate } from '../../src/server/features/notarial-act/certificates.ts';
@@ -206,7 +207,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       expect(await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
       expect(await batch()).toEqual([actStageMessages.recordingRequired, actStageMessages.recordingRequired]);
     };
-    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary })).status).toBe(200);
     const [recording] = await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'assembling', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/stopped.webm` }).returning();
     await refusedEverywhere();
     await app.deps.db.update(sessionRecordings).set({ status: 'stored' }).where(eq(sessionRecordings.id, recording!.id));
@@ -234,7 +235,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).status).toBe(412);
     // Nothing of the act happens off the recording: confirming, signing and sealing are refused until one runs.
     expect(await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
-    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary })).status).toBe(200);
     expect(await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
     expect(await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
     // The act is recorded (the browser journey records for real; here a row stands in).
@@ -251,8 +252,8 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(sessionRow).toMatchObject({ signerLocation: 'IA', consentAddress: expect.any(String), consentAt: expect.any(Date) });
     await app.deps.db.delete(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).message).toBe('Wait until the notary shows you where to sign.');
-    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 9, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(400);
-    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 9, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary })).status).toBe(400);
+    expect((await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: 'data:image/png;base64,AAAA' })).status).toBe(400);
     // A 17 KB PNG declaring 12000 × 12000 pixels is refused from its header, before anything decodes it.
     const bomb = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${pngBomb(12_000, 12_000).toString('base64')}` });
@@ -431,7 +432,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/${b.documentId}.webm` });
     await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: (identity.data as { latest: { id: string } }).latest.id }, { cookie: cookies.notary });
     expect((await call('manageAct.giveConsent', { token: b.token, location, consent: true })).status).toBe(200);
-    expect((await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary })).status).toBe(200);
     if (location.startsWith(actTexts.outsideUs)) expect((await call('act.confirmAbroad', { bookingId: b.bookingId }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
     await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
@@ -462,6 +463,89 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect(await verifyJournal(app.deps)).toMatchObject({ ok: true });
   });
 
+  it('fields where the document says: the notary places them within bounds, the signer fills each (the date in their format), the seal waits for every one and stamps them', async () => {
+    const b = await readyToSeal();
+    const doc = { bookingId: b.bookingId, documentId: b.documentId };
+    const place = (field: Record<string, unknown>, cookie = cookies.notary) => call('act.saveField', { ...doc, ...field }, { cookie });
+    const box = { page: 1, x: 0.1, y: 0.5, width: 0.2, height: 0.04 };
+    // Validated: on the page, big enough, a page the document has, by the booking's notary only.
+    expect(await place({ kind: 'date', ...box, x: 0.9 })).toMatchObject({ status: 400, message: fieldMessages.outsidePage });
+    expect(await place({ kind: 'date', ...box, width: 0.001 })).toMatchObject({ status: 400, message: fieldMessages.tooSmall });
+    expect((await place({ kind: 'date', ...box, y: -0.1 })).status).toBe(400);
+    expect((await place({ kind: 'stamp', ...box })).status).toBe(400);
+    expect(await place({ kind: 'date', ...box, page: 2 })).toMatchObject({ status: 400, message: fieldMessages.noSuchPage });
+    expect((await place({ kind: 'date', ...box }, cookies.notary2)).status).toBe(403);
+    expect((await place({ kind: 'date', ...box }, cookies.staff)).status).toBe(403);
+    expect((await place({ kind: 'date', ...box }, '')).status).toBe(401);
+    const placed = await place({ kind: 'date', ...box });
+    expect(placed.status).toBe(200);
+    const fieldsOf = (view: unknown) => (view as { documents: { fields: FieldView[] }[] }).documents[0]!.fields;
+    const date = fieldsOf(placed.data).find((f) => f.kind === 'date')!;
+    expect(date).toMatchObject({ page: 1, x: 0.1, y: 0.5, width: 0.2, height: 0.04, filled: false, participantId: null });
+    // Moved and resized (an empty field); another document's field id is not found.
+    const moved = await place({ kind: 'date', fieldId: date.id, page: 1, x: 0.5, y: 0.6, width: 0.25, height: 0.05 });
+    expect(fieldsOf(moved.data).find((f) => f.id === date.id)).toMatchObject({ x: 0.5, y: 0.6, width: 0.25, height: 0.05 });
+    expect(await place({ kind: 'date', fieldId: crypto.randomUUID(), ...box })).toMatchObject({ status: 404, message: fieldMessages.notFound });
+    const text = fieldsOf((await place({ kind: 'text', ...box, y: 0.2 })).data).find((f) => f.kind === 'text')!;
+    const initials = fieldsOf((await place({ kind: 'initials', ...box, y: 0.3, width: 0.08 })).data).find((f) => f.kind === 'initials')!;
+    const spare = fieldsOf((await place({ kind: 'text', ...box, y: 0.4 })).data).find((f) => f.kind === 'text' && f.id !== text.id)!;
+    expect((await call('act.removeField', { bookingId: b.bookingId, fieldId: spare.id }, { cookie: cookies.notary2 })).status).toBe(403);
+    expect(fieldsOf((await call('act.removeField', { bookingId: b.bookingId, fieldId: spare.id }, { cookie: cookies.notary })).data).map((f) => f.id)).not.toContain(spare.id);
+
+    // The seal waits for every field.
+    const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
+    expect(await seal()).toMatchObject({ status: 412, message: fieldMessages.emptyFields(3) });
+
+    // The signer fills: never off the recording.
+    const fill = (input: Record<string, unknown>) => call('manageAct.fillField', { token: b.token, ...input });
+    await app.deps.db.update(sessionRecordings).set({ status: 'stored' }).where(eq(sessionRecordings.bookingId, b.bookingId));
+    expect(await fill({ fieldId: date.id, kind: 'date', locale: 'en-US', timeZone: 'America/Chicago' })).toMatchObject({ status: 412, message: actStageMessages.recordingRequired });
+    await app.deps.db.update(sessionRecordings).set({ status: 'recording' }).where(eq(sessionRecordings.bookingId, b.bookingId));
+    // The date is the server's today in the signer's zone and format; nothing typed.
+    expect(await fill({ fieldId: date.id, kind: 'date', locale: 'en-US', timeZone: 'Mars/Olympus_Mons' })).toMatchObject({ status: 400, message: fieldMessages.badLocale });
+    expect(await fill({ fieldId: date.id, kind: 'text', text: 'yesterday' })).toMatchObject({ status: 400, message: fieldMessages.wrongKind });
+    const dated = await fill({ fieldId: date.id, kind: 'date', locale: 'en-US', timeZone: 'America/Chicago' });
+    const today = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit' }).format(clock);
+    expect(today).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    expect(fieldsOf(dated.data).find((f) => f.id === date.id)).toMatchObject({ filled: true, text: today });
+    expect(await fill({ fieldId: date.id, kind: 'date', locale: 'en-US', timeZone: 'America/Chicago' })).toMatchObject({ status: 409, message: fieldMessages.alreadyFilled });
+    // A filled field stays where it was filled.
+    expect(await place({ kind: 'date', fieldId: date.id, ...box })).toMatchObject({ status: 409, message: fieldMessages.filled });
+    expect(await call('act.removeField', { bookingId: b.bookingId, fieldId: date.id }, { cookie: cookies.notary })).toMatchObject({ status: 409, message: fieldMessages.filled });
+    // Text: one bounded line, the names' rule (no control or bidi characters).
+    expect((await fill({ fieldId: text.id, kind: 'text', text: 'evil\u202Etxt.exe' })).status).toBe(400);
+    expect((await fill({ fieldId: text.id, kind: 'text', text: 'x'.repeat(201) })).status).toBe(400);
+    expect((await fill({ fieldId: text.id, kind: 'text', text: '   ' })).status).toBe(400);
+    expect((await fill({ fieldId: text.id, kind: 'text', text: 'Apt. 4B' })).status).toBe(200);
+    expect(await seal()).toMatchObject({ status: 412, message: fieldMessages.emptyFields(1) });
+    // Initials: adopted like a signature, filling every Initials field.
+    const adopted = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, field: 'initials', kind: 'typed', text: 'GH', png: `data:image/png;base64,${png}` });
+    expect(fieldsOf(adopted.data).find((f) => f.id === initials.id)).toMatchObject({ filled: true, text: null });
+    expect((adopted.data as { documents: { signed: boolean }[] }).documents[0]!.signed).toBe(true);
+    // Each fill is a step on the act's audit trail.
+    const steps = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, b.bookingId), eq(auditLog.action, 'act.adoptSignature')));
+    expect(steps.map((s) => (s.data as { field: string }).field).sort()).toEqual(['date', 'initials', 'signature', 'text']);
+
+    const sealed = await seal();
+    expect(sealed.status).toBe(200);
+    const [act] = await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId));
+    const file = path.join(dir, `fields-${kind}.pdf`);
+    writeFileSync(file, await buffer((await app.deps.storage.get(act!.sealedKey!)).body));
+    const page1 = spawnSync('pdftotext', ['-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' }).stdout;
+    expect(page1).toContain(today);
+    expect(page1).toContain('Apt. 4B');
+    // Sealed: fields can no longer be placed or filled.
+    expect(await place({ kind: 'text', ...box })).toMatchObject({ status: 409, message: actMessages.alreadySealed });
+  });
+
+  it('a document has at most a sane number of fields', async () => {
+    const b = await readyToSeal();
+    const rows = Array.from({ length: maxFieldsPerDocument - 1 }, (_, i) => ({ bookingId: b.bookingId, documentId: b.documentId, kind: 'text' as const, page: 1, x: 0, y: (i % 40) / 50, width: 0.1, height: 0.02 }));
+    await app.deps.db.insert(documentFields).values(rows);
+    expect((await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'text', page: 1, x: 0.5, y: 0.5, width: 0.1, height: 0.02 }, { cookie: cookies.notary })).status).toBe(400);
+    expect(await app.deps.db.select().from(documentFields).where(eq(documentFields.documentId, b.documentId))).toHaveLength(maxFieldsPerDocument);
+  });
+
   it('a jurat needs the oath: the notary administers it, the signer affirms, the moment is marked on the recording; then it seals', async () => {
     const b = await readyToSeal();
     const sealJurat = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'jurat' }, { cookie: cookies.notary });
@@ -482,7 +566,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
       .values({ bookingId: b.bookingId, originalName: 'second.pdf', contentType: 'application/pdf', sizeBytes: samplePdf.length, storageKey: `${b.bookingId}/second.pdf`, status: 'stored', scanStatus: 'skipped' })
       .returning();
     await app.deps.storage.put(second!.storageKey, Readable.from(samplePdf), { contentType: 'application/pdf' });
-    expect((await call('act.place', { bookingId: b.bookingId, documentId: second!.id, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary })).status).toBe(200);
+    expect((await call('act.saveField', { bookingId: b.bookingId, documentId: second!.id, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary })).status).toBe(200);
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: second!.id, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
     // Marked as supporting (an ID photo), the second file is never signed or sealed and does not block Finish; taken back, it is a document again.
     const support = (supporting: boolean) => call('act.markSupporting', { bookingId: b.bookingId, documentId: second!.id, supporting }, { cookie: cookies.notary });
@@ -512,7 +596,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
         .values({ bookingId: b.bookingId, originalName: name, contentType: 'application/pdf', sizeBytes: samplePdf.length, storageKey: `${b.bookingId}/${name}`, status: 'stored', scanStatus: 'skipped' })
         .returning();
       await app.deps.storage.put(doc!.storageKey, Readable.from(samplePdf), { contentType: 'application/pdf' });
-      await call('act.place', { bookingId: b.bookingId, documentId: doc!.id, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+      await call('act.saveField', { bookingId: b.bookingId, documentId: doc!.id, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary });
       await call('manageAct.adoptSignature', { token: b.token, documentId: doc!.id, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
       docs.push(doc!.id);
     }
@@ -545,7 +629,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const answered = await call('manageAct.giveConsent', { token: b.token, location: 'Outside the United States: France', consent: true });
     // The act stays at "location and consent": the notary sees the country and has not confirmed.
     expect(answered.data).toMatchObject({ stage: 'location_and_consent', signerLocation: 'Outside the United States: France', consentGiven: true, abroadConfirmed: false });
-    await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary });
     const adopt = () => call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
     expect(await adopt()).toMatchObject({ status: 412, message: actStageMessages.abroadNotConfirmed });
     // The manage page and the console read the same stage; office staff see the signer's identity status (not the ID's details).
@@ -579,7 +663,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
 
   it('identity questions are one of the act’s facts: a pass no longer fresh (the booking moved) stops signing and sealing', async () => {
     const b = await readyToSeal();
-    await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary });
     const [booking] = await app.deps.db.select({ startsAt: bookings.startsAt }).from(bookings).where(eq(bookings.id, b.bookingId));
     await app.deps.db.update(bookings).set({ startsAt: new Date(booking!.startsAt!.getTime() + 3 * 86_400_000) }).where(eq(bookings.id, b.bookingId));
     const adopt = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` });
@@ -626,7 +710,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     // Looks like a PDF (the upload's byte check), but its body is damaged.
     const [doc] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));
     await app.deps.storage.put(doc!.storageKey, Readable.from(Buffer.concat([samplePdf.subarray(0, 20), Buffer.from('garbage '.repeat(50))])), { contentType: 'application/pdf', upsert: true });
-    const placed = await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    const placed = await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary });
     expect(placed).toMatchObject({ status: 422, message: expect.stringMatching(/^This document cannot be notarized: .+ or mark it as not notarizable\.$/) });
 
     const mark = (input: object, cookie = cookies.notary) => call('act.markNotNotarizable', { bookingId: b.bookingId, documentId: b.documentId, ...input }, { cookie });
@@ -637,7 +721,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((marked.data as { documents: { notNotarizable: boolean; notNotarizableReason: string }[] }).documents[0]).toMatchObject({ notNotarizable: true, notNotarizableReason: 'The file is damaged' });
     expect(await finishBlocker(app.deps.db, b.bookingId)).toBeNull();
     // Set aside, it is neither signed nor sealed.
-    expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` })).status).toBe(412);
+    expect(await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` })).toMatchObject({ status: 409, message: actMessages.markedNotNotarizable });
     expect((await call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary })).message).toBe(actMessages.markedNotNotarizable);
     // Taken back, it blocks Finish again.
     expect((await mark({ notNotarizable: false })).status).toBe(200);
@@ -708,7 +792,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     await assign(b.bookingId, notary.id);
     const [doc] = await app.deps.db.select().from(documents).where(eq(documents.id, b.documentId));
     await app.deps.storage.put(doc!.storageKey, Readable.from(readFileSync(new URL('header-only.pdf', fixtures))), { contentType: 'application/pdf', upsert: true });
-    const placed = await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie: cookies.notary });
+    const placed = await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie: cookies.notary });
     expect(placed).toMatchObject({ status: 422, message: actMessages.documentNotNotarizable('the PDF is damaged and cannot be read.') });
     expect(await app.deps.db.select().from(notarialDocuments).where(eq(notarialDocuments.documentId, b.documentId))).toEqual([]);
   });
@@ -803,7 +887,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     await app.deps.db.insert(sessionRecordings).values({ bookingId: b.bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${b.bookingId}/r.webm` });
     await call('act.confirmIdentity', { bookingId: b.bookingId, verificationId: await verificationOf(null) }, { cookie });
     await call('manageAct.giveConsent', { token: b.token, location: 'IA', consent: true });
-    await call('act.place', { bookingId: b.bookingId, documentId: b.documentId, page: 1, xPercent: 50, yPercent: 80 }, { cookie });
+    await call('act.saveField', { bookingId: b.bookingId, documentId: b.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, { cookie });
     expect((await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, kind: 'typed', text: 'Grace Hopper', png: `data:image/png;base64,${png}` })).status).toBe(200);
     await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie });
     const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie });

@@ -46,8 +46,7 @@ describe('the seal worker', () => {
     const seal = () =>
       sealInWorker({
         source: { bytes: pdf, contentType: 'application/pdf' },
-        placement: { page: 1, xPercent: 50, yPercent: 80 },
-        signaturePng: readFileSync(new URL('sample.png', fixtures)),
+        fields: [{ kind: 'signature', page: 1, box: { x: 0.35, y: 0.77, width: 0.3, height: 0.06 }, png: readFileSync(new URL('sample.png', fixtures)) }],
         act,
         certificate: { p12: cert.p12, password: cert.password },
       });

@@ -87,7 +87,7 @@ describe('the access table on every channel', () => {
     const [doc] = await deps.db.insert(documents).values({ bookingId, originalName: 'deed.pdf', contentType: 'application/pdf', sizeBytes: 15, storageKey: documentKey, status: 'stored', scanStatus: 'clean' }).returning();
     const sealedKey = `${bookingId}/sealed-${doc!.id}.pdf`;
     await deps.storage.put(sealedKey, Readable.from(Buffer.from('%PDF-1.4 sealed\n')), { contentType: 'application/pdf' });
-    await deps.db.insert(notarialDocuments).values({ bookingId, documentId: doc!.id, placement: { page: 1, xPercent: 50, yPercent: 80 }, sealedKey, sealedAt: new Date(), sealedBy: notary.id, sealedSha256: 'x'.repeat(64) });
+    await deps.db.insert(notarialDocuments).values({ bookingId, documentId: doc!.id, sealedKey, sealedAt: new Date(), sealedBy: notary.id, sealedSha256: 'x'.repeat(64) });
     const imageKey = `${bookingId}/identity-${randomUUID()}-front.jpg`;
     await deps.storage.put(imageKey, Readable.from(Buffer.from(jpg, 'base64')), { contentType: 'image/jpeg' });
     const [verification] = await deps.db
@@ -180,7 +180,7 @@ describe('the access table on every channel', () => {
       'customer: tRPC manageAct.adoptSignature': trpc('manageAct.adoptSignature', (f, w) => ({ token: tokenOf(w), documentId: f.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` })),
     },
     seal: {
-      'staff: tRPC act.place': trpc('act.place', (f) => ({ bookingId: f.bookingId, documentId: f.documentId, page: 1, xPercent: 50, yPercent: 50 })),
+      'staff: tRPC act.saveField': trpc('act.saveField', (f) => ({ bookingId: f.bookingId, documentId: f.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 })),
       'staff: tRPC act.seal': trpc('act.seal', (f) => ({ bookingId: f.bookingId, documentId: f.documentId, actType: 'acknowledgment' })),
     },
     finish: {

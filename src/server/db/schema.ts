@@ -3,6 +3,8 @@ import { site } from '../../shared/site.ts';
 import {
   bigint,
   boolean,
+  check,
+  doublePrecision,
   smallint,
   index,
   integer,
@@ -490,8 +492,6 @@ export const notarialDocuments = pgTable(
       .notNull()
       .unique()
       .references(() => documents.id, { onDelete: 'cascade' }),
-    /** Where the notary asked for the signature: 1-based page, position in % of the page. */
-    placement: jsonb('placement').$type<{ page: number; xPercent: number; yPercent: number }>(),
     signatureKind: text('signature_kind', { enum: ['typed', 'drawn'] }),
     signatureText: text('signature_text'),
     /** PNG bytes, base64 (bounded), typed signatures rendered in the script font too. */
@@ -523,6 +523,49 @@ export const notarialDocuments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('notarial_documents_booking_idx').on(t.bookingId)],
+);
+
+export const documentFieldKinds = ['signature', 'initials', 'date', 'text'] as const;
+
+/**
+ * A field the notary placed on a document for a signer to fill
+ * (docs/decisions/100-document-fields.md): a kind, a 1-based page, and a box
+ * in fractions of the page (0..1, from its top left), so it lands in the same
+ * place whatever size the page is shown or stamped at. `participantId` names
+ * which signer fills it: NULL is the booking's customer. The value is the
+ * adopted signature or initials (a PNG, base64), the date as written in the
+ * signer's format, or the text typed.
+ */
+export const documentFields = pgTable(
+  'document_fields',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: documentFieldKinds }).notNull(),
+    page: integer('page').notNull(),
+    x: doublePrecision('x').notNull(),
+    y: doublePrecision('y').notNull(),
+    width: doublePrecision('width').notNull(),
+    height: doublePrecision('height').notNull(),
+    /** Which signer fills it; NULL = the booking's customer. */
+    participantId: uuid('participant_id'),
+    value: text('value'),
+    filledAt: timestamp('filled_at', { withTimezone: true }),
+    /** Who filled it: the customer's id (or, later, the participant's). */
+    filledBy: uuid('filled_by'),
+    createdBy: uuid('created_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('document_fields_document_idx').on(t.documentId),
+    index('document_fields_booking_idx').on(t.bookingId),
+    check('document_fields_box', sql`${t.page} >= 1 and ${t.x} >= 0 and ${t.y} >= 0 and ${t.width} > 0 and ${t.height} > 0 and ${t.x} + ${t.width} <= 1.000001 and ${t.y} + ${t.height} <= 1.000001`),
+  ],
 );
 
 /**

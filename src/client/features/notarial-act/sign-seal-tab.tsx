@@ -8,23 +8,25 @@ import { Label } from '../../components/ui/label.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useSessionUpdates } from './use-session-updates.ts';
 import type { RoomTabProps } from '../session-room/room-context.ts';
-import { SignaturePad } from './signature-pad.tsx';
+import type { FieldView } from '../../../shared/document-fields.ts';
 import { CommissionForm } from './commission-form.tsx';
 import { AbroadControl, AbroadWaiting } from './abroad-control.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 
 /**
- * The room's "Sign & seal" tab. The notary shows where the signature goes;
- * the signer adopts a signature; the notary completes the certificate (type
- * of act) and applies seal and signature. Each step reaches the other side
- * through the room's session:updated (the `session` prop changes).
+ * The room's "Sign & seal" tab. The notary places fields on the document
+ * (in the Documents tab's viewer, field-layer.tsx); the signer answers where
+ * they are, consents, and fills the fields there; the notary completes the
+ * certificate (type of act) and applies seal and signature. Each step
+ * reaches the other side through the room's session:updated.
  */
-const positions: Record<string, { label: string; x: number; y: number }> = {
-  'bottom-right': { label: 'Bottom right', x: 72, y: 88 },
-  'bottom-left': { label: 'Bottom left', x: 28, y: 88 },
-  'bottom-centre': { label: 'Bottom centre', x: 50, y: 88 },
-  middle: { label: 'Middle of the page', x: 50, y: 55 },
-};
+
+/** "page 3", "pages 1 and 3": where a document's fields are. */
+function pagesOf(fields: FieldView[]): string {
+  const pages = [...new Set(fields.map((f) => f.page))].sort((a, b) => a - b);
+  return pages.length === 1 ? `page ${pages[0]}` : `pages ${pages.slice(0, -1).join(', ')} and ${pages.at(-1)}`;
+}
+const countOf = (n: number) => `${n} ${n === 1 ? 'field' : 'fields'}`;
 
 export function SignSealTab({ session, role, access }: RoomTabProps) {
   if (role === 'customer' && 'token' in access) return <SignerSide token={access.token} />;
@@ -35,7 +37,6 @@ function SignerSide({ token }: { token: string }) {
   const utils = trpc.useUtils();
   const query = trpc.manageAct.get.useQuery({ token }, { retry: false });
   useSessionUpdates(utils.manageAct.get, { token });
-  const adopt = trpc.manageAct.adoptSignature.useMutation({ onSuccess: (view) => utils.manageAct.get.setData({ token }, view) });
   const view = query.data;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
   const onView = (next: ActView) => utils.manageAct.get.setData({ token }, next);
@@ -59,19 +60,19 @@ function SignerSide({ token }: { token: string }) {
             <p className="text-sm text-slate-800">The notary cannot notarize this document: {doc.notNotarizableReason}</p>
           ) : doc.signed ? (
             <p role="status" className="text-sm text-slate-800">Signed. The notary now completes the certificate and seals the document.</p>
-          ) : doc.placement && !view.consentGiven ? (
-            <p className="text-sm text-slate-800">Your notary asks you to sign on page {doc.placement.page}. First say where you are and consent to sign electronically.</p>
-          ) : doc.placement ? (
-            <>
-              <p className="text-sm text-slate-800">Your notary asks you to sign on page {doc.placement.page}.</p>
-              <SignaturePad signerName={view.signerName} busy={adopt.isPending} onAdopt={(signature) => adopt.mutate({ token, documentId: doc.documentId, ...signature })} />
-            </>
+          ) : doc.fields.length > 0 && !view.consentGiven ? (
+            <p className="text-sm text-slate-800">
+              Your notary asks you to fill {countOf(doc.fields.length)} on {pagesOf(doc.fields)}. First say where you are and consent to sign electronically.
+            </p>
+          ) : doc.fields.length > 0 ? (
+            <p className="text-sm text-slate-800">
+              Your notary asks you to fill {countOf(doc.fields.length)} on {pagesOf(doc.fields)}: click each highlighted field in the Documents tab.
+            </p>
           ) : (
             <p className="text-sm text-slate-700">Wait until the notary shows you where to sign.</p>
           )}
         </li>
       ))}
-      {adopt.error && <p role="alert" className="text-sm text-red-700">{errorMessage(adopt.error)}</p>}
     </ul>
     </div>
   );
@@ -185,11 +186,8 @@ function NotarySide({ bookingId }: { bookingId: string }) {
 }
 
 function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: ActDocumentView; onView: (view: ActView) => void }) {
-  const [page, setPage] = useState(String(doc.placement?.page ?? 1));
-  const [position, setPosition] = useState('bottom-right');
   const [actType, setActType] = useState<ActType>('acknowledgment');
   const [confirming, setConfirming] = useState(false);
-  const place = trpc.act.place.useMutation({ onSuccess: onView });
   const seal = trpc.act.seal.useMutation({ onSuccess: onView });
   const id = doc.documentId.slice(0, 8);
   return (
@@ -212,32 +210,14 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
         </div>
       ) : (
         <>
-          <div className="flex flex-wrap items-end gap-2">
-            <div className="grid gap-1">
-              <Label htmlFor={`place-page-${id}`}>Page</Label>
-              <Input id={`place-page-${id}`} type="number" min={1} max={500} value={page} onChange={(e) => setPage(e.target.value)} className="w-20" />
-            </div>
-            <div className="grid gap-1">
-              <Label htmlFor={`place-pos-${id}`}>Where</Label>
-              <Select id={`place-pos-${id}`} value={position} onChange={(e) => setPosition(e.target.value)}>
-                {Object.entries(positions).map(([value, p]) => (
-                  <option key={value} value={value}>
-                    {p.label}
-                  </option>
-                ))}
-              </Select>
-            </div>
-            <Button
-              type="button"
-              variant="outline"
-              disabled={place.isPending}
-              onClick={() => place.mutate({ bookingId, documentId: doc.documentId, page: Number(page) || 1, xPercent: positions[position]!.x, yPercent: positions[position]!.y })}
-            >
-              Show the signer where to sign
-            </Button>
-          </div>
           <p role="status" className="text-slate-800">
-            {doc.signed ? `The signer has signed (${doc.signatureKind}).` : doc.placement ? `Waiting for the signer to sign on page ${doc.placement.page}.` : 'Not placed yet.'}
+            {doc.signed
+              ? doc.signatureKind
+                ? `The signer has signed (${doc.signatureKind}).`
+                : 'The signer has filled every field.'
+              : doc.fields.length > 0
+                ? `Waiting for the signer: ${doc.fields.filter((f) => f.filled).length} of ${countOf(doc.fields.length)} filled, on ${pagesOf(doc.fields)}.`
+                : 'No fields yet: place them on the page in the Documents tab.'}
           </p>
           <div className="flex flex-wrap items-end gap-2">
             <div className="grid gap-1">
@@ -284,9 +264,9 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
           </div>
         </>
       )}
-      {(place.error || seal.error) && (
+      {seal.error && (
         <p role="alert" className="text-red-700">
-          {errorMessage(place.error ?? seal.error)}
+          {errorMessage(seal.error)}
         </p>
       )}
     </li>

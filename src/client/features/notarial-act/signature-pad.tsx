@@ -32,7 +32,7 @@ async function typedPng(text: string): Promise<string> {
   return canvas.toDataURL('image/png');
 }
 
-export function SignaturePad({ signerName, onAdopt, busy }: { signerName: string; onAdopt: (signature: AdoptedSignature) => void; busy: boolean }) {
+export function SignaturePad({ signerName, onAdopt, busy, initials = false }: { signerName: string; onAdopt: (signature: AdoptedSignature) => void; busy: boolean; initials?: boolean }) {
   const [mode, setMode] = useState<'typed' | 'drawn'>('typed');
   const [text, setText] = useState(signerName);
   const [drawn, setDrawn] = useState(false);
@@ -56,17 +56,17 @@ export function SignaturePad({ signerName, onAdopt, busy }: { signerName: string
   return (
     <div className="grid gap-3">
       <fieldset className="flex gap-4 text-sm">
-        <legend className="mb-1 font-medium text-slate-800">How do you want to sign?</legend>
+        <legend className="mb-1 font-medium text-slate-800">{initials ? 'How do you want to initial?' : 'How do you want to sign?'}</legend>
         {(['typed', 'drawn'] as const).map((value) => (
           <label key={value} className="flex items-center gap-1.5">
             <input type="radio" name="signature-mode" value={value} checked={mode === value} onChange={() => setMode(value)} />
-            {value === 'typed' ? 'Type my name' : 'Draw my signature'}
+            {value === 'typed' ? (initials ? 'Type my initials' : 'Type my name') : initials ? 'Draw my initials' : 'Draw my signature'}
           </label>
         ))}
       </fieldset>
       {mode === 'typed' ? (
         <div className="grid gap-1.5">
-          <Label htmlFor="signature-text">Your full name</Label>
+          <Label htmlFor="signature-text">{initials ? 'Your initials' : 'Your full name'}</Label>
           <Input id="signature-text" value={text} maxLength={120} onChange={(e) => setText(e.target.value)} />
           <p aria-hidden="true" className="min-h-14 rounded-md border border-slate-200 bg-white px-3 text-4xl text-blue-950" style={{ fontFamily: scriptFont }}>
             {text}
@@ -79,7 +79,7 @@ export function SignaturePad({ signerName, onAdopt, busy }: { signerName: string
             width={600}
             height={180}
             role="img"
-            aria-label="Signature drawing area"
+            aria-label={initials ? 'Initials drawing area' : 'Signature drawing area'}
             className="h-36 w-full touch-none rounded-md border border-slate-400 bg-white"
             onPointerDown={(e) => {
               drawing.current = true;
@@ -123,7 +123,7 @@ export function SignaturePad({ signerName, onAdopt, busy }: { signerName: string
           else onAdopt({ kind: 'drawn', png: canvasRef.current!.toDataURL('image/png') });
         }}
       >
-        Adopt and sign
+        {initials ? 'Adopt and initial' : 'Adopt and sign'}
       </Button>
     </div>
   );

@@ -332,7 +332,13 @@ function RoomView(props: {
               ))}
             </Tabs.List>
             {tabs.map((t) => (
-              <Tabs.Content key={t.id} value={t.id} className="focus-visible:outline-2 focus-visible:outline-blue-700">
+              // The documents tab stays mounted while hidden: its page and loaded PDF survive a look at another tab (issue 26).
+              <Tabs.Content
+                key={t.id}
+                value={t.id}
+                forceMount={t.id === 'documents' ? true : undefined}
+                className="focus-visible:outline-2 focus-visible:outline-blue-700 data-[state=inactive]:hidden"
+              >
                 <t.Component session={session} role={role} access={access} channel={channel} />
               </Tabs.Content>
             ))}

@@ -56,8 +56,7 @@ describe('PAdES levels with OpenSSL’s TSA, OCSP responder and CRL', () => {
 
   const input = (certificate: NotaryCertificate, tsa: boolean): SealInput => ({
     source: { bytes: readFileSync(new URL('sample.pdf', fixtures)), contentType: 'application/pdf' },
-    placement: { page: 1, xPercent: 60, yPercent: 80 },
-    signaturePng: readFileSync(new URL('sample.png', fixtures)),
+    fields: [{ kind: 'signature', page: 1, box: { x: 0.45, y: 0.77, width: 0.3, height: 0.06 }, png: readFileSync(new URL('sample.png', fixtures)) }],
     act: {
       type: 'acknowledgment',
       performedAt: new Date(),

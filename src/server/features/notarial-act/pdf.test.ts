@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pngBomb } from '../../../../tests/helpers/images.ts';
 import { rewriteIterations } from '../../../../tests/helpers/pkcs12.ts';
 import forge from 'node-forge';
+import sharp from 'sharp';
 import { forgePkcs12Kdf, generateTestCertificate, openP12, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
 import { actTypes } from '../../../shared/notarial-act.ts';
 import { buildSealedPdf, communicationTechnologyStatement, inspectDocument, remoteStatement, type SealInput } from './pdf.ts';
@@ -64,7 +65,7 @@ describe('sealing', () => {
   const signaturePng = readFileSync(new URL('sample.png', fixtures));
   const samplePdf = readFileSync(new URL('sample.pdf', fixtures));
   const seal = (source: SealInput['source'], extra: Partial<SealInput> = {}) =>
-    buildSealedPdf({ source, placement: { page: 1, xPercent: 70, yPercent: 85 }, signaturePng, act, certificate: { p12: cert.p12, password: cert.password }, ...extra });
+    buildSealedPdf({ source, fields: [{ kind: 'signature', page: 1, box: { x: 0.55, y: 0.82, width: 0.3, height: 0.06 }, png: signaturePng }], act, certificate: { p12: cert.p12, password: cert.password }, ...extra });
 
   it('generates a self-signed test certificate labelled as such', () => {
     expect(cert.info.commonName).toBe(`Nora Notary (${testCertificateLabel})`);
@@ -143,7 +144,7 @@ describe('sealing', () => {
   });
 
   it('turns an uploaded image into a page of its own', async () => {
-    const sealed = await seal({ bytes: readFileSync(new URL('sample.jpg', fixtures)), contentType: 'image/jpeg' }, { act: { ...act, type: 'jurat' }, placement: { page: 1, xPercent: 50, yPercent: 90 } });
+    const sealed = await seal({ bytes: readFileSync(new URL('sample.jpg', fixtures)), contentType: 'image/jpeg' }, { act: { ...act, type: 'jurat' }, fields: [{ kind: 'signature', page: 1, box: { x: 0.35, y: 0.87, width: 0.3, height: 0.06 }, png: signaturePng }] });
     expect(sealed.pageCount).toBe(2);
     const file = path.join(dir, 'image.pdf');
     writeFileSync(file, sealed.pdf);
@@ -168,8 +169,55 @@ describe('sealing', () => {
     }
   });
 
-  it('refuses a placement on a page the document does not have', async () => {
-    await expect(seal({ bytes: readFileSync(new URL('sample.jpg', fixtures)), contentType: 'image/jpeg' }, { placement: { page: 3, xPercent: 50, yPercent: 90 } })).rejects.toThrow(RangeError);
+  it('stamps every field at its place and size on its page: a signature on page 3 of a 3-page affidavit, the date in its box', async () => {
+    // The affidavit's "Signature: ____" line is at 300 pt from the bottom of page 3 (492 from the top), "Date: ____" at 260.
+    const signatureBox = { x: 130 / 612, y: 462 / 792, width: 180 / 612, height: 36 / 792 };
+    const dateBox = { x: 110 / 612, y: 512 / 792, width: 120 / 612, height: 24 / 792 };
+    const sealed = await seal(
+      { bytes: readFileSync(new URL('affidavit-3-pages.pdf', fixtures)), contentType: 'application/pdf' },
+      {
+        fields: [
+          { kind: 'signature', page: 3, box: signatureBox, png: signaturePng },
+          { kind: 'date', page: 3, box: dateBox, text: '11/26/2026' },
+          { kind: 'text', page: 1, box: { x: 0.1, y: 0.45, width: 0.4, height: 0.03 }, text: 'Apt. 4B' },
+        ],
+      },
+    );
+    expect(sealed.pageCount).toBe(4);
+    const file = path.join(dir, 'fields.pdf');
+    writeFileSync(file, sealed.pdf);
+    expect(pdfsig(file)).toContain('Signature is Valid');
+    // The date sits on page 3 inside its box (pdftotext's boxes are in points from the top left).
+    const words = execFileSync('pdftotext', ['-bbox', '-f', '3', '-l', '3', file, '-'], { encoding: 'utf8' });
+    const date = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">11\/26\/2026<\/word>/.exec(words);
+    expect(date, words).not.toBeNull();
+    const [xMin, yMin, xMax, yMax] = date!.slice(1).map(Number) as [number, number, number, number];
+    expect(xMin).toBeGreaterThanOrEqual(dateBox.x * 612 - 0.5);
+    expect(xMax).toBeLessThanOrEqual((dateBox.x + dateBox.width) * 612 + 0.5);
+    expect(yMin).toBeGreaterThanOrEqual(dateBox.y * 792 - 1);
+    expect(yMax).toBeLessThanOrEqual((dateBox.y + dateBox.height) * 792 + 1);
+    expect(execFileSync('pdftotext', ['-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' })).toContain('Apt. 4B');
+    expect(execFileSync('pdftotext', ['-f', '2', '-l', '2', file, '-'], { encoding: 'utf8' })).not.toMatch(/11\/26\/2026|Apt/);
+    // The signature (a solid blue square) fills the middle of its box on page 3, nothing above the box.
+    const image = path.join(dir, 'fields-page3');
+    execFileSync('pdftoppm', ['-f', '3', '-l', '3', '-r', '72', '-singlefile', '-png', file, image]);
+    const { data, info } = await sharp(`${image}.png`).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => Array.from(data.subarray((Math.round(y) * info.width + Math.round(x)) * info.channels, (Math.round(y) * info.width + Math.round(x)) * info.channels + 3));
+    const centre = { x: (signatureBox.x + signatureBox.width / 2) * 612, y: (signatureBox.y + signatureBox.height / 2) * 792 };
+    const [r, g, b] = pixel(centre.x, centre.y) as [number, number, number];
+    expect(b).toBeGreaterThan(150);
+    expect(r).toBeLessThan(80);
+    expect(g).toBeLessThan(130);
+    expect(pixel(centre.x, signatureBox.y * 792 - 6)).toEqual([255, 255, 255]);
+    // Pages 1 and 2 carry no image.
+    const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).split('\n').slice(2).filter(Boolean).map((line) => Number(line.trim().split(/\s+/)[0]));
+    expect(images).toContain(3);
+    expect(images).not.toContain(1);
+    expect(images).not.toContain(2);
+  });
+
+  it('refuses a field on a page the document does not have', async () => {
+    await expect(seal({ bytes: readFileSync(new URL('sample.jpg', fixtures)), contentType: 'image/jpeg' }, { fields: [{ kind: 'date', page: 3, box: { x: 0.5, y: 0.9, width: 0.2, height: 0.04 }, text: '11/26/2026' }] })).rejects.toThrow(RangeError);
   });
 
   it('says what is wrong with a file it cannot seal: encrypted, damaged, an image bomb, a signature bomb — each at once', async () => {
@@ -178,7 +226,7 @@ describe('sealing', () => {
     await expect(inspectDocument({ bytes: encrypted, contentType: 'application/pdf' })).rejects.toThrow(new NotNotarizableError(documentProblems.encrypted));
     await expect(inspectDocument({ bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), contentType: 'application/pdf' })).rejects.toThrow(new NotNotarizableError(documentProblems.malformed));
     await expect(seal({ bytes: pngBomb(12_000, 12_000), contentType: 'image/png' })).rejects.toThrow(new NotNotarizableError(documentProblems.imageTooLarge));
-    await expect(seal({ bytes: samplePdf, contentType: 'application/pdf' }, { signaturePng: pngBomb(12_000, 12_000) })).rejects.toThrow(new NotNotarizableError(documentProblems.signatureUnreadable));
+    await expect(seal({ bytes: samplePdf, contentType: 'application/pdf' }, { fields: [{ kind: 'signature', page: 1, box: { x: 0.5, y: 0.5, width: 0.3, height: 0.06 }, png: pngBomb(12_000, 12_000) }] })).rejects.toThrow(new NotNotarizableError(documentProblems.signatureUnreadable));
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

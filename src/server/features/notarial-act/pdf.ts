@@ -39,8 +39,8 @@ import { CertificateError, NotNotarizableError, certificateMessages, documentPro
  */
 export interface SealInput {
   source: { bytes: Uint8Array; contentType: string };
-  placement: { page: number; xPercent: number; yPercent: number };
-  signaturePng: Uint8Array;
+  /** The fields the signer filled (decision 100): a box in fractions of its page from the top left; an image (signature, initials) or a line of text (date, text). */
+  fields: SealField[];
   act: {
     type: ActType;
     performedAt: Date;
@@ -58,6 +58,14 @@ export interface SealInput {
   certificate: { p12: Uint8Array; password: string };
   /** With a TSA the seal goes to B-LTA; without, B-B. */
   tsa?: TimestampAuthority | null;
+}
+
+export interface SealField {
+  kind: 'signature' | 'initials' | 'date' | 'text';
+  page: number;
+  box: { x: number; y: number; width: number; height: number };
+  png?: Uint8Array;
+  text?: string;
 }
 
 export interface SealResult {
@@ -350,6 +358,42 @@ async function signInPlace(pdf: Buffer, produce: (digest: Buffer) => Promise<Buf
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
+/**
+ * One filled field, drawn in its box on its page (decision 100): the box is
+ * in fractions of the page as shown (its crop box), from the top left; PDF
+ * space runs from the bottom left. An image keeps its proportions, fitted in
+ * the box and centred; a line of text fits the box's height and width.
+ */
+async function stampField(pdf: PDFDocument, pages: PDFPage[], field: SealField, font: PDFFont): Promise<void> {
+  const target = pages[field.page - 1];
+  if (!target) throw new RangeError(`page ${field.page} of ${pages.length}`);
+  const crop = target.getCropBox();
+  const box = {
+    x: crop.x + field.box.x * crop.width,
+    y: crop.y + crop.height - (field.box.y + field.box.height) * crop.height,
+    width: field.box.width * crop.width,
+    height: field.box.height * crop.height,
+  };
+  if (field.png) {
+    const png = Buffer.from(field.png);
+    const size = imageSize(png, 'image/png');
+    if (!size || size.width > maxSignatureSize.width || size.height > maxSignatureSize.height || !(await pngDataFits(png))) {
+      throw new NotNotarizableError(documentProblems.signatureUnreadable);
+    }
+    const image = await pdf.embedPng(own(png));
+    const scale = Math.min(box.width / image.width, box.height / image.height);
+    const width = image.width * scale;
+    const height = image.height * scale;
+    target.drawImage(image, { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height });
+    return;
+  }
+  const text = winAnsi(field.text ?? '');
+  const fitHeight = box.height * 0.8;
+  const widthAtOne = font.widthOfTextAtSize(text, 1);
+  const size = Math.max(4, Math.min(fitHeight, widthAtOne > 0 ? (box.width * 0.96) / widthAtOne : fitHeight));
+  target.drawText(text, { x: box.x + box.width * 0.02, y: box.y + (box.height - size) / 2 + size * 0.22, size, font, color: rgb(0.05, 0.05, 0.2) });
+}
+
 /** Builds the page content, then signs (PAdES B-B, up to B-LTA with a timestamp authority). */
 export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   const opened = openP12(Buffer.from(input.certificate.p12), input.certificate.password);
@@ -363,21 +407,8 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   const pdf = await contentPdf(input.source);
   stripActiveContent(pdf);
   const pages = pdf.getPages();
-  const target = pages[input.placement.page - 1];
-  if (!target) throw new RangeError(`page ${input.placement.page} of ${pages.length}`);
-  const signaturePng = Buffer.from(input.signaturePng);
-  const size = imageSize(signaturePng, 'image/png');
-  if (!size || size.width > maxSignatureSize.width || size.height > maxSignatureSize.height || !(await pngDataFits(signaturePng))) {
-    throw new NotNotarizableError(documentProblems.signatureUnreadable);
-  }
-  const signature = await pdf.embedPng(own(signaturePng));
-  const { width, height } = target.getSize();
-  const sigWidth = Math.min(180, width * 0.35);
-  const sigHeight = (signature.height / signature.width) * sigWidth;
-  // The notary's mark is the centre of the signature, measured from the top left.
-  const x = Math.min(Math.max(0, (input.placement.xPercent / 100) * width - sigWidth / 2), width - sigWidth);
-  const y = Math.min(Math.max(0, height - (input.placement.yPercent / 100) * height - sigHeight / 2), height - sigHeight);
-  target.drawImage(signature, { x, y, width: sigWidth, height: sigHeight });
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const field of input.fields) await stampField(pdf, pages, field, font);
 
   const level: SignatureLevel = input.tsa ? 'B-LTA' : 'B-B';
   const certificatePage = await addCertificatePage(pdf, input.act, signatureStatement(level, opened.info.commonName.endsWith(`(${testCertificateLabel})`)));

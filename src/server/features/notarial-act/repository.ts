@@ -61,3 +61,8 @@ export async function journaledFeeCents(db: DbOrTx, bookingId: string): Promise<
     .where(and(eq(journalEntries.bookingId, bookingId), eq(journalEntries.kind, 'act')));
   return Number(row?.total ?? 0);
 }
+
+/** The document's page count, known once the seal worker has counted it (fields are checked against it). */
+export async function recordPageCount(tx: DbOrTx, bookingId: string, documentId: string, pageCount: number): Promise<void> {
+  await tx.insert(notarialDocuments).values({ bookingId, documentId, pageCount }).onConflictDoUpdate({ target: notarialDocuments.documentId, set: { pageCount } });
+}

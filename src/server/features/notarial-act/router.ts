@@ -10,11 +10,11 @@ import {
   journalRangeInput,
   markNotNotarizableInput,
   markSupportingInput,
-  placeSignatureInput,
   sealInput,
   uploadCertificateInput,
 } from '../../../shared/notarial-act.ts';
 import { kbaAnswerInput, kbaStartInput } from '../../../shared/kba.ts';
+import { fillFieldInput, removeFieldInput, saveFieldInput } from '../../../shared/document-fields.ts';
 import { clientAddress, rateLimitedProcedure, router } from '../../trpc.ts';
 import { isSingleLine, singleLineMessage } from '../../../shared/fields.ts';
 import { answerKba, customerKba, startKba } from '../identity/kba-service.ts';
@@ -23,6 +23,7 @@ import { listJournal, verifyJournal } from '../journal/service.ts';
 import { manageRate } from '../customer-links/service.ts';
 import { adminProcedure, roleProcedure } from '../staff/procedures.ts';
 import * as act from './service.ts';
+import * as fields from './fields-service.ts';
 
 /** Token holders (the customer): the manage link is the only credential, rate limited like the page. */
 const manageProcedure = rateLimitedProcedure(manageRate);
@@ -35,6 +36,7 @@ export const manageActRouter = router({
   answerKba: manageProcedure.input(kbaAnswerInput).mutation(({ ctx, input }) => answerKba(ctx.deps, input)),
   get: manageProcedure.input(manageBookingInput).query(({ ctx, input }) => act.actForCustomer(ctx.deps, input.token)),
   adoptSignature: manageProcedure.input(adoptSignatureInput).mutation(({ ctx, input }) => act.adoptSignature(ctx.deps, input)),
+  fillField: manageProcedure.input(fillFieldInput).mutation(({ ctx, input }) => fields.fillField(ctx.deps, input)),
   giveConsent: manageProcedure.input(giveConsentInput).mutation(({ ctx, input }) => act.giveConsent(ctx.deps, input, clientAddress(ctx))),
   answerOath: manageProcedure.input(answerOathInput).mutation(({ ctx, input }) => act.answerOath(ctx.deps, input)),
 });
@@ -52,7 +54,8 @@ export const actRouter = router({
   identity: bookingStaff.input(bookingIdInput).query(({ ctx, input }) => notaryIdentity(ctx.deps, ctx.staff, input.bookingId)),
   confirmIdentity: bookingStaff.input(confirmIdentityInput).mutation(({ ctx, input }) => confirmIdentity(ctx.deps, ctx.staff, input)),
   get: bookingStaff.input(bookingIdInput).query(({ ctx, input }) => act.actForStaff(ctx.deps, ctx.staff, input.bookingId)),
-  place: bookingStaff.input(placeSignatureInput).mutation(({ ctx, input }) => act.placeSignature(ctx.deps, ctx.staff, input)),
+  saveField: bookingStaff.input(saveFieldInput).mutation(({ ctx, input }) => fields.saveField(ctx.deps, ctx.staff, input)),
+  removeField: bookingStaff.input(removeFieldInput).mutation(({ ctx, input }) => fields.removeField(ctx.deps, ctx.staff, input)),
   administerOath: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
   confirmAbroad: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.confirmAbroad(ctx.deps, ctx.staff, input.bookingId)),
   seal: bookingStaff.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),

@@ -26,13 +26,15 @@ import { isUuid } from '../../../shared/ids.ts';
 import { maxSignatureSize, pngDataFits, pngSize } from '../../images/image-header.ts';
 import type { CertificateInfo } from './certificates.ts';
 import { certificateMessages } from './seal-errors.ts';
-import { inspectDocument, makeTestCertificate, readCertificate, sealInWorker, timestampAuthorityOf } from './seal.ts';
+import { makeTestCertificate, readCertificate, sealInWorker, timestampAuthorityOf } from './seal.ts';
 import { checkpointAfterAct } from '../journal/service.ts';
 import { formatVerificationCode } from '../../../shared/verification.ts';
 import { notarizedCopyKeptUntil } from './retention-service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
 import { actAnswers, actChanged, actStage, administerOath as administerOathStep, confirmAbroad as confirmAbroadStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
+import * as fieldsRepo from './fields-repository.ts';
+import { fieldMessages, type FieldView } from '../../../shared/document-fields.ts';
 import { commissionStateTimeZone } from '../../../shared/commission-zones.ts';
 import { actTexts } from '../../../shared/act-stages.ts';
 /**
@@ -68,23 +70,23 @@ async function actDocuments(db: DbOrTx, bookingId: string) {
     .orderBy(asc(documents.createdAt));
 }
 
-async function signerName(db: DbOrTx, bookingId: string): Promise<{ name: string; reference: string; priceCents: number; currency: string; timeZone: string }> {
+export async function signerName(db: DbOrTx, bookingId: string): Promise<{ name: string; customerId: string | null; reference: string; priceCents: number; currency: string; timeZone: string }> {
   const [row] = await db
-    .select({ first: customers.firstName, last: customers.lastName, reference: bookings.reference, priceCents: bookings.priceCents, currency: bookings.currency, timeZone: bookings.timeZone })
+    .select({ first: customers.firstName, last: customers.lastName, customerId: bookings.customerId, reference: bookings.reference, priceCents: bookings.priceCents, currency: bookings.currency, timeZone: bookings.timeZone })
     .from(bookings)
     .leftJoin(customers, eq(customers.id, bookings.customerId))
     .where(eq(bookings.id, bookingId));
   if (!row) throw new DomainError('NOT_FOUND', 'Booking not found.');
-  return { name: [row.first, row.last].filter(Boolean).join(' '), reference: row.reference, priceCents: row.priceCents, currency: row.currency, timeZone: row.timeZone };
+  return { name: [row.first, row.last].filter(Boolean).join(' '), customerId: row.customerId, reference: row.reference, priceCents: row.priceCents, currency: row.currency, timeZone: row.timeZone };
 }
 
-function documentView(doc: typeof documents.$inferSelect, act: ActRow | null): ActDocumentView {
+function documentView(doc: typeof documents.$inferSelect, act: ActRow | null, fields: FieldView[]): ActDocumentView {
   return {
     documentId: doc.id,
     name: doc.originalName,
     contentType: doc.contentType ?? 'application/octet-stream',
-    placement: act?.placement ?? null,
-    signed: !!act?.signedAt,
+    fields,
+    signed: fields.length > 0 && fields.every((f) => f.filled),
     signatureKind: act?.signatureKind ?? null,
     actType: act?.actType ?? null,
     sealed: !!act?.sealedAt,
@@ -98,10 +100,11 @@ function documentView(doc: typeof documents.$inferSelect, act: ActRow | null): A
   };
 }
 
-async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
+export async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
   const rows = await actDocuments(db, bookingId);
   const signer = await signerName(db, bookingId);
-  const docs = rows.map((r) => documentView(r.doc, r.act));
+  const fields = (await fieldsRepo.bookingFields(db, bookingId)).map(fieldsRepo.fieldView);
+  const docs = rows.map((r) => documentView(r.doc, r.act, fields.filter((f) => f.documentId === r.doc.id)));
   // Documents set aside as not notarizable are neither sealed nor waited for.
   const toSeal = docs.filter((d) => !d.notNotarizable && !d.supporting);
   const [{ stage }, answers] = await Promise.all([actStage(db, bookingId), actAnswers(db, bookingId)]);
@@ -128,42 +131,31 @@ export async function actForCustomer(deps: Deps, token: string): Promise<ActView
   return actView(deps.db, (await authorise(deps, { token }, 'view')).bookingId);
 }
 
-async function documentOfBooking(db: DbOrTx, bookingId: string, documentId: string) {
+export async function documentOfBooking(db: DbOrTx, bookingId: string, documentId: string) {
   const rows = await actDocuments(db, bookingId);
   const row = rows.find((r) => r.doc.id === documentId);
   if (!row) throw new DomainError('NOT_FOUND', 'Document not found.');
   return row;
 }
 
-async function readSource(deps: Deps, doc: typeof documents.$inferSelect) {
+export async function readSource(deps: Deps, doc: typeof documents.$inferSelect) {
   const stored = await deps.storage.get(doc.storageKey);
   return { bytes: await buffer(stored.body), contentType: doc.contentType ?? 'application/octet-stream' };
 }
 
-/** The notary shows where the signer signs: a page and a point on it. */
-export async function placeSignature(deps: Deps, staff: StaffIdentity, input: { bookingId: string; documentId: string; page: number; xPercent: number; yPercent: number }): Promise<ActView> {
-  await requireActAccess(deps, staff, input.bookingId, 'seal');
-  const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
-  if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
-  if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
-  if (act?.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
-  // Counted (in the seal worker) once per document; a file that cannot be sealed is refused here already.
-  const pages = act?.pageCount ?? (await inspectDocument(await readSource(deps, doc)));
-  if (input.page > pages) throw new DomainError('BAD_REQUEST', actMessages.badPlacement);
-  const placement = { page: input.page, xPercent: input.xPercent, yPercent: input.yPercent };
-  await deps.db
-    .insert(notarialDocuments)
-    .values({ bookingId: input.bookingId, documentId: doc.id, placement, pageCount: pages })
-    .onConflictDoUpdate({ target: notarialDocuments.documentId, set: { placement, pageCount: pages } });
-  actChanged(deps, input.bookingId);
-  return actView(deps.db, input.bookingId);
-}
-
-/** The signer adopts a signature (typed in a script font or drawn; both arrive as a PNG). */
-export async function adoptSignature(deps: Deps, input: { token: string; documentId: string; kind: 'typed' | 'drawn'; text?: string; png: string }): Promise<ActView> {
+/**
+ * The signer adopts a signature, or initials (typed in a script font or
+ * drawn; both arrive as a PNG): it fills every empty Signature (or Initials)
+ * field of the document that is theirs (decision 100).
+ */
+export async function adoptSignature(
+  deps: Deps,
+  input: { token: string; documentId: string; kind: 'typed' | 'drawn'; field?: 'signature' | 'initials'; text?: string; png: string },
+): Promise<ActView> {
   const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
+  const target = input.field ?? 'signature';
   const { act } = await documentOfBooking(deps.db, bookingId, input.documentId);
-  if (!act?.placement) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
+  if (!act) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
   if (act.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
   if (act.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
   if (act.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
@@ -174,20 +166,35 @@ export async function adoptSignature(deps: Deps, input: { token: string; documen
   if (!size) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (size.width > maxSignatureSize.width || size.height > maxSignatureSize.height) throw new DomainError('BAD_REQUEST', actMessages.signatureTooLarge);
   if (!(await pngDataFits(bytes))) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
-  if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', 'Type your name to adopt it as your signature.');
+  if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', target === 'initials' ? 'Type your initials to adopt them.' : 'Type your name to adopt it as your signature.');
+  const signer = await signerName(deps.db, bookingId);
   // A transition of the act (decision 073): recording running, identity proven (ID confirmed, identity questions passed), location and consent given, a signer abroad cleared.
-  await deps.db.transaction((tx) =>
-    takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, kind: input.kind } }, async () => {
-      const updated = await tx
-        .update(notarialDocuments)
-        .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: bytes.toString('base64'), signedAt: deps.now() })
-        .where(and(eq(notarialDocuments.id, act.id), isNull(notarialDocuments.sealedAt), isNull(notarialDocuments.notNotarizableAt)))
-        .returning({ id: notarialDocuments.id });
-      if (updated.length === 0) throw new DomainError('CONFLICT', actMessages.alreadySealed);
-      await writeAudit(tx, { actorType: 'customer', action: 'signature.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind } });
+  await deps.db.transaction(async (tx) => {
+    // The customer's fields of this kind (participant NULL), read under the booking's lock below.
+    const mine = async () => (await fieldsRepo.documentFieldRows(tx, input.documentId)).filter((f) => f.kind === target && f.participantId === null);
+    const now = deps.now();
+    return takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, field: target, kind: input.kind } }, async () => {
+      const fields = await mine();
+      if (fields.length === 0) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
+      const png = bytes.toString('base64');
+      if (target === 'signature') {
+        const updated = await tx
+          .update(notarialDocuments)
+          .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: png, signedAt: now })
+          .where(and(eq(notarialDocuments.id, act.id), isNull(notarialDocuments.sealedAt), isNull(notarialDocuments.notNotarizableAt)))
+          .returning({ id: notarialDocuments.id });
+        if (updated.length === 0) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+      } else if ((await documentOfBooking(tx, bookingId, input.documentId)).act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+      const filled = await fieldsRepo.fillFields(
+        tx,
+        fields.filter((f) => !f.filledAt).map((f) => f.id),
+        { value: png, filledAt: now, filledBy: signer.customerId },
+      );
+      if (filled.length === 0) throw new DomainError('CONFLICT', fieldMessages.alreadyFilled);
+      await writeAudit(tx, { actorType: 'customer', action: target === 'signature' ? 'signature.adopted' : 'initials.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind, fieldIds: filled } });
       return { changed: true, result: undefined };
-    }),
-  );
+    });
+  });
   actChanged(deps, bookingId);
   return actView(deps.db, bookingId);
 }
@@ -372,7 +379,11 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     for (const coSigner of coSigners) {
       if (!(await identityProofingStatus(deps, input.bookingId, tx, coSigner.id)).complete) throw new DomainError('PRECONDITION_FAILED', actMessages.coSignerIdentityFirst(coSigner.name));
     }
-    if (!act?.placement || !act.signaturePng || !act.signedAt) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
+    // Every field filled, a signature among them (decision 100): the seal stamps what the signer filled.
+    const fields = await fieldsRepo.documentFieldRows(tx, doc.id);
+    if (!act || !fields.some((f) => f.kind === 'signature')) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
+    const empty = fields.filter((f) => !f.filledAt || f.value === null).length;
+    if (empty > 0) throw new DomainError('PRECONDITION_FAILED', fieldMessages.emptyFields(empty));
     const profile = await profileRow(tx, staff.user.id);
     if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
     if (profile.commissionExpiresOn < startedAt.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
@@ -385,11 +396,11 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>> }[] = [];
     for (const c of coSigners) coSignerProofing.push({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id, tx) });
     const answers = await actAnswers(tx, input.bookingId);
-    return { doc, act, proofing, coSigners, coSignerProofing, answers, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
+    return { doc, act, fields, proofing, coSigners, coSignerProofing, answers, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
   });
   // Sealed already (a repeat): the same answer as the first time.
   if (!prepared) return actView(deps.db, input.bookingId);
-  const { doc, act, profile, proofing, coSigners, coSignerProofing, answers } = prepared;
+  const { doc, act, fields, profile, proofing, coSigners, coSignerProofing, answers } = prepared;
   // Each claim writes its own object, so a slow request whose claim was taken over never overwrites the recorded file.
   const sealedKey = `${input.bookingId}/sealed-${doc.id}-${claim}.pdf`;
   let stored = false;
@@ -405,8 +416,12 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     // In the seal worker (decision 061): decoding, placing, hashing and signing never on the request thread.
     const sealed = await sealInWorker({
       source,
-      placement: act.placement!,
-      signaturePng: Buffer.from(act.signaturePng!, 'base64'),
+      fields: fields.map((f) => ({
+        kind: f.kind,
+        page: f.page,
+        box: { x: f.x, y: f.y, width: f.width, height: f.height },
+        ...(f.kind === 'signature' || f.kind === 'initials' ? { png: Buffer.from(f.value!, 'base64') } : { text: f.value! }),
+      })),
       act: {
         type: input.actType,
         performedAt: now,
