@@ -192,7 +192,7 @@ async function articlePath(server: { url: string }): Promise<string> {
 /** The document's sections, in order: each a run's figures, written by this script (docs/decisions/082). */
 // 'signalling' and 'journal' are written by their own scripts (scripts/bench/signalling.ts,
 // scripts/bench/journal-verify.ts) between the same markers; a run of this script keeps them.
-const sectionOrder = ['goals', 'load', 'growth', 'seal', 'ondemand', 'signalling', 'journal', 'lighthouse', 'bundle'] as const;
+const sectionOrder = ['goals', 'load', 'growth', 'seal', 'ondemand', 'signalling', 'mesh', 'journal', 'lighthouse', 'bundle'] as const;
 type SectionName = (typeof sectionOrder)[number];
 
 /** The sections of the previous document, to keep those this run did not measure. */

@@ -36,7 +36,8 @@ describe('session mesh', () => {
   /** A co-signer or witness: their invitation page (their role, nothing of the customer's) → Join video session → device check. */
   async function participantJoins(page: Page, person: SeededParticipant) {
     await page.goto(`/invitation/${person.token}`);
-    await expect.poll(() => page.getByTestId('participant-role').textContent()).toBe(participantRoleLabels[person.role]);
+    // The invitation is a lazily loaded route: its page hydrates after the first paint.
+    await expect.poll(() => page.getByTestId('participant-role').textContent(), { timeout: 15_000 }).toBe(participantRoleLabels[person.role]);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Join video session' }).click();
     await page.waitForURL(/\/session$/);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Select } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { describeMediaError } from './device-check.tsx';
@@ -9,6 +9,8 @@ import { describeMediaError } from './device-check.tsx';
  * (the preview and the recording keep their stream) and on every peer
  * connection without renegotiating. When a device is unplugged
  * (`devicechange`, its track ended) the first one left of that kind takes over.
+ * Once the room has ended (`disabled`) nothing is opened again: the session's
+ * end stops every track, and an ended track must not bring the camera back.
  */
 export function DeviceSwitcher({ stream, onReplaced, disabled }: { stream: MediaStream; onReplaced: (stream: MediaStream) => void; disabled: boolean }) {
   const ids = { camera: useId(), microphone: useId(), error: useId() };
@@ -19,11 +21,26 @@ export function DeviceSwitcher({ stream, onReplaced, disabled }: { stream: Media
   }));
   const [error, setError] = useState<string | null>(null);
 
+  // Read by a swap in flight: the room ended (or this picker left) while the device was opening.
+  const ended = useRef(disabled);
+  ended.current = disabled;
+  useEffect(
+    () => () => {
+      ended.current = true;
+    },
+    [],
+  );
+
   const swap = useCallback(
     async (kind: 'videoinput' | 'audioinput', deviceId: string) => {
       const trackKind = kind === 'videoinput' ? 'video' : 'audio';
+      if (ended.current) return;
       try {
         const fresh = await navigator.mediaDevices.getUserMedia(trackKind === 'video' ? { video: { deviceId: { exact: deviceId } } } : { audio: { deviceId: { exact: deviceId } } });
+        if (ended.current) {
+          fresh.getTracks().forEach((t) => t.stop());
+          return;
+        }
         const track = fresh.getTracks()[0]!;
         for (const old of stream.getTracks().filter((t) => t.kind === trackKind)) {
           track.enabled = old.enabled;

@@ -298,7 +298,7 @@ function RoomView(props: {
                 <input type="checkbox" checked={captionsOn} onChange={(e) => setCaptionsOn(e.target.checked)} className="h-4 w-4" />
                 Show chat captions on the video
               </label>
-              <DeviceSwitcher stream={choice.stream} onReplaced={(stream) => connection.replaceLocalStream(stream)} disabled={ended} />
+              {!ended && <DeviceSwitcher stream={choice.stream} onReplaced={(stream) => connection.replaceLocalStream(stream)} disabled={ended} />}
               {state.status === 'left' ? (
                 <Button type="button" onClick={props.onRejoin}>
                   Rejoin

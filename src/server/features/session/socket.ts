@@ -101,9 +101,14 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
 
   /** Per booking: bumped when its access may have changed; a socket with an older epoch re-checks at its next event. */
   const epochs = new Map<string, number>();
+  /** This node's sockets' own access re-checks, by socket id. */
+  const rechecks = new Map<string, () => Promise<unknown>>();
   const invalidate = (bookingId: string) => {
     epochs.set(bookingId, (epochs.get(bookingId) ?? 0) + 1);
     if (epochs.size > 10_000) epochs.delete(epochs.keys().next().value!);
+    // Sockets in the room re-check now, not at their next event: a removed participant who sends
+    // nothing more is told and closed at once (issue 29).
+    for (const id of nsp.adapter.rooms.get(roomOf(bookingId)) ?? []) void rechecks.get(id)?.().catch(() => undefined);
   };
   // Other nodes' sockets hear it through the adapter (PostgreSQL); alone, there is no one else to tell.
   const clustered = Boolean(deps.database.newPool);
@@ -202,12 +207,15 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       } catch (error) {
         participant = null;
         if (!(error instanceof DomainError)) throw error;
+        if (socket.data.joined) socket.to(room).emit('peer:left', { id: socket.id, role: socket.data.role });
         socket.data.joined = false;
         void socket.leave(room);
         closeSocket(socket, error.message);
         return null;
       }
     };
+
+    rechecks.set(socket.id, authorised);
 
     /** An event's handler: budget, input, access, then `run`; `afterReply` runs once the answer is sent. */
     const handle =
@@ -312,6 +320,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
     });
 
     socket.on('disconnect', () => {
+      rechecks.delete(socket.id);
       if (socket.data.joined) nsp.to(room).emit('peer:left', { id: socket.id, role: socket.data.role });
     });
   });
