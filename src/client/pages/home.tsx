@@ -161,9 +161,8 @@ export function Component() {
             {/* Each claim only when the data makes it true (issue 28): "24/7" from the notaries' hours, "in minutes"
                 and "no appointments" from on-demand sessions; otherwise the real hours. */}
             {onDemand ? (
-              <p className="mt-6 max-w-xl text-lg text-blue-50">
-                Connect with a certified notary by secure video in minutes. No appointments to wait for, no
-                printing: just your ID and your document.
+              <p className="mt-6 max-w-xl text-lg text-blue-50" data-testid="service-hours">
+                {`Connect with a certified notary by secure video in minutes. No appointments to wait for, no printing: just your ID and your document. Notaries are available ${serviceHoursText}.`}
               </p>
             ) : (
               <p className="mt-6 max-w-xl text-lg text-blue-50" data-testid="service-hours">

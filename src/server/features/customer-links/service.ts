@@ -88,5 +88,10 @@ export async function openConfirmationLink(db: DbOrTx, deps: Pick<Deps, 'secrets
   return sealed ? deps.secrets.openText(sealed, sealPurpose(bookingId)) : null;
 }
 
-/** Requests made with a customer link, per address (the booking page, the act's and the room's procedures). */
-export const manageRate: RateRule = { name: 'manage', limit: 120, windowSeconds: 600 };
+/**
+ * Requests made with a customer link, per address (the booking page, the act's and the room's
+ * procedures). One a second on average: a live session refetches on every change of the act
+ * (fields placed and filled, stages) and the booking page follows the stage, so 120 in 10
+ * minutes refused a real signer mid-act; a token is still far beyond guessing at this rate.
+ */
+export const manageRate: RateRule = { name: 'manage', limit: 600, windowSeconds: 600 };
