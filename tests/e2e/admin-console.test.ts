@@ -347,7 +347,7 @@ describe('staff console', () => {
       await page.getByRole('heading', { name: 'Working hours', level: 1 }).waitFor();
       await page.getByTestId('business-hours-notice').waitFor();
       await page.getByRole('switch', { name: 'Off duty' }).click();
-      await expect.poll(() => page.getByRole('switch').getAttribute('aria-checked')).toBe('true');
+      await expect.poll(() => page.getByRole('switch').getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true');
       expect(await page.getByRole('switch').textContent()).toBe('On duty');
       await page.getByLabel('Monday', { exact: true }).check();
       await page.getByLabel('Monday from').fill('09:00');
