@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { expect } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
@@ -254,17 +253,19 @@ export async function notaryJoins(page: Page, fixture: SessionFixture) {
 export async function joinFromDeviceCheck(page: Page) {
   await page.getByRole('heading', { name: 'Check your camera and microphone' }).waitFor();
   const join = page.getByRole('button', { name: 'Join session' });
-  await expect.poll(() => join.isEnabled(), { timeout: 15_000 }).toBe(true);
-  await join.click();
+  // Playwright's click waits for the button to be enabled (the camera and microphone started).
+  await join.click({ timeout: 15_000 });
 }
 
 /** The other participant's video is playing: frames have a size and time advances. */
 export async function expectRemoteVideoPlaying(page: Page, other?: Page) {
   const video = page.getByTestId('remote-video');
   try {
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 30_000 }).toBeGreaterThan(0);
-    const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(first);
+    // Waited for in the page, without vitest: the benches (scripts/bench/) use these helpers too.
+    const element = await video.elementHandle({ timeout: 30_000 });
+    await page.waitForFunction((v) => (v as HTMLVideoElement).videoWidth > 0, element, { timeout: 30_000 });
+    const first = await element.evaluate((v: HTMLVideoElement) => v.currentTime);
+    await page.waitForFunction(([v, at]) => (v as HTMLVideoElement).currentTime > at, [element, first] as const, { timeout: 15_000 });
   } catch (error) {
     const logs = [await peerConnectionLog(page), ...(other ? [await peerConnectionLog(other)] : [])];
     throw new Error(`${(error as Error).message}\nPeer connections:\n${logs.join('\n')}`, { cause: error });
