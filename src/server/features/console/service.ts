@@ -11,7 +11,10 @@ import { cancelWithRefund } from '../cancellation/service.ts';
 import { bookingHasSealedDocument } from '../notarial-act/sealed-service.ts';
 import { refundBookingPayment } from '../payments/service.ts';
 import { actMessages } from '../../../shared/notarial-act.ts';
-import { findSessionBooking, finishSession, listRecordings, sessionStateOf } from '../session/service.ts';
+import { findSessionBooking } from '../session/room-service.ts';
+import { sessionStateOf } from '../session/view-service.ts';
+import { finishSession } from '../session/lifecycle-service.ts';
+import { listRecordings } from '../session/recording-service.ts';
 import type { SessionOutcome } from '../../../shared/session.ts';
 import { onBookingRescheduled, onNotaryAssigned } from '../notifications/events.ts';
 import type { StaffIdentity } from '../staff/session.ts';
@@ -270,7 +273,7 @@ export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bo
 
 /**
  * Completed / no-show / not completed from the console: the same rules as
- * finishing in the room (session/service.finishSession): completing needs a
+ * finishing in the room (session/lifecycle-service.finishSession): completing needs a
  * stored recording, a no-show needs the start time to have passed.
  */
 export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { bookingId: string; outcome: SessionOutcome; reason?: string }) {
