@@ -524,3 +524,11 @@ export async function markBookingOutcome(
   if (row.status === outcome) return;
   await transition(tx, row, outcome, { actorType: 'staff', actorId: staffId });
 }
+
+/**
+ * A customer row from someone who wrote to us (the contact form): customers are
+ * the booking feature's table, so other features create them here. Answers its id.
+ */
+export async function createCustomer(tx: DbOrTx, contact: { firstName: string; lastName: string; email: string; phone: string | null }): Promise<string> {
+  return insertCustomer(tx, contact);
+}
