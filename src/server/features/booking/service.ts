@@ -49,7 +49,7 @@ import { assertSomeoneOnDuty, joinLine, lockLineEntry, closeLineEntry } from './
  * booking's transaction (documents, the manage page): through this service,
  * never the repository, so the lock order below stays this feature's business.
  */
-export { findBooking, lockBookingRow, type BookingRow } from './repository.ts';
+export { findBooking, findCustomer, lockBookingRow, type BookingRow } from './repository.ts';
 /**
  * "The current payment of a booking", one query for every feature (the
  * wizard's receipt, payments, the manage page, the console, the emails):

@@ -146,3 +146,12 @@ export async function deleteEntriesUpTo(tx: DbOrTx, seq: number): Promise<void> 
   await tx.execute(sql`set local notary.journal_prune = 'on'`);
   await tx.delete(journalEntries).where(lte(journalEntries.seq, seq));
 }
+
+/** The fees already attributed to acts of this booking in the journal (the session's fee is split by decision 074). */
+export async function journaledFeeCents(db: DbOrTx, bookingId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string | null>`coalesce(sum((${journalEntries.data}->>'feeCents')::bigint), 0)` })
+    .from(journalEntries)
+    .where(and(eq(journalEntries.bookingId, bookingId), eq(journalEntries.kind, 'act')));
+  return Number(row?.total ?? 0);
+}

@@ -23,6 +23,9 @@ import {
   type EntryRow,
 } from './repository.ts';
 
+/** The fees already attributed to acts of a booking (the seal splits the session's fee by it, decision 074). */
+export { journaledFeeCents } from './repository.ts';
+
 /**
  * The notary journal: one entry per notarial act (and per correction),
  * appended under a transaction-scoped advisory lock so the chain has one

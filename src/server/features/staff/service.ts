@@ -339,3 +339,8 @@ export async function setRole(deps: Deps, actor: StaffAuth, userId: string, role
     await audit(tx, { actorId: actor.identity.user.id, action: 'staff.role_changed', entityType: 'staff_user', entityId: userId, data: { from: user.role, to: role } });
   });
 }
+
+/** A staff account's role; null when there is no such account. */
+export async function staffRoleOf(db: DbOrTx, userId: string): Promise<StaffRole | null> {
+  return (await repo.findUserById(db, userId))?.role ?? null;
+}
