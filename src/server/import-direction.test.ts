@@ -176,7 +176,9 @@ describe('server import direction', () => {
     expect(featureCycles(sourceFiles(featuresDir))).toEqual([
       'documents → storage-sweep → documents',
       'documents → storage-sweep → session → documents',
-      // Through the same seam: the session finishes the act (notarial-act), whose identity check reads documents' type sniffing.
+      // Through the same seam: the session finishes the act (notarial-act), which reads the booking's documents through
+      // documents' service, and whose identity check reads documents' type sniffing.
+      'documents → storage-sweep → session → notarial-act → documents',
       'documents → storage-sweep → session → notarial-act → identity → documents',
       'notifications → staff → notifications',
       'session → storage-sweep → session',
