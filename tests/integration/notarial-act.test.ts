@@ -17,7 +17,7 @@ import { purgeExpiredDocuments } from '../../src/server/features/retention/servi
 import { formatInZone } from '../../src/shared/time.ts';
 import { verificationLinkPattern, verifyMessages } from '../../src/shared/verification.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
-import { finishSession, startSession } from '../../src/server/features/session/service.ts';
+import { finishSession, startSession } from '../../src/server/features/session/lifecycle-service.ts';
 import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
 import { actStageMessages, actTexts } from '../../src/shared/act-stages.ts';
 import { fieldMessages, maxFieldsPerDocument, type FieldView } from '../../src/shared/document-fields.ts';

@@ -116,3 +116,14 @@ export async function runningRecording(db: DbOrTx, bookingId: string) {
     .limit(1);
   return row ?? null;
 }
+
+/** The latest recording of the booking not deleted (the journal names it as the act's recording). */
+export async function latestRecording(db: DbOrTx, bookingId: string) {
+  const [row] = await db
+    .select({ id: sessionRecordings.id })
+    .from(sessionRecordings)
+    .where(and(eq(sessionRecordings.bookingId, bookingId), ne(sessionRecordings.status, 'deleted')))
+    .orderBy(desc(sessionRecordings.startedAt))
+    .limit(1);
+  return row ?? null;
+}

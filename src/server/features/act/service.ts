@@ -200,3 +200,8 @@ export async function actAnswers(db: DbOrTx, bookingId: string) {
     oathKind: row?.oathKind ?? null,
   };
 }
+
+/** The act's recording as the journal names it: the one running, or the last one (not deleted). */
+export async function actRecording(db: DbOrTx, bookingId: string): Promise<{ id: string } | null> {
+  return repo.latestRecording(db, bookingId);
+}

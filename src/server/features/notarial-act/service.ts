@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
-import { and, asc, desc, eq, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import {
   actMessages,
   type ActDocumentView,
@@ -13,14 +12,15 @@ import {
   type SignatureLevel,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { bookings, customers, documents, notarialDocuments, notaryProfiles, sessionRecordings, staffUsers } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
-import { lockBookingRow } from '../booking/service.ts';
+import { findBooking, findCustomer, lockBookingRow } from '../booking/service.ts';
+import { findBookingDocument, listBookingDocuments, type DocumentRow } from '../documents/service.ts';
+import { staffRoleOf } from '../staff/service.ts';
 import { identityProofingStatus, journalIdentity, requireActAccess } from '../identity/service.ts';
 import { actCoSigners, namesInProse } from '../participants/service.ts';
-import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
+import { appendJournalEntry, journaledFeeCents, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { maxSignatureSize, pngDataFits, pngSize } from '../../images/image-header.ts';
@@ -31,7 +31,7 @@ import { checkpointAfterAct } from '../journal/service.ts';
 import { formatVerificationCode } from '../../../shared/verification.ts';
 import { notarizedCopyKeptUntil } from './retention-service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
-import { actAnswers, actChanged, actStage, administerOath as administerOathStep, confirmAbroad as confirmAbroadStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
+import { actAnswers, actChanged, actRecording, actStage, administerOath as administerOathStep, confirmAbroad as confirmAbroadStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
 import * as fieldsRepo from './fields-repository.ts';
 import { fieldMessages, type FieldView } from '../../../shared/document-fields.ts';
@@ -51,36 +51,31 @@ import { actTexts } from '../../../shared/act-stages.ts';
  * beside it with its SHA-256 recorded.
  */
 
-type ActRow = typeof notarialDocuments.$inferSelect;
+type ActRow = actRepo.ActRow;
 const pngMagic = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-async function actDocuments(db: DbOrTx, bookingId: string) {
-  return db
-    .select({ doc: documents, act: notarialDocuments })
-    .from(documents)
-    .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
-    .where(
-      and(
-        eq(documents.bookingId, bookingId),
-        ne(documents.scanStatus, 'infected'),
+/** The booking's documents (the documents feature's rows) beside their act rows (ours), oldest first. */
+async function actDocuments(db: DbOrTx, bookingId: string): Promise<{ doc: DocumentRow; act: ActRow | null }[]> {
+  const [docs, acts] = await Promise.all([listBookingDocuments(db, bookingId), actRepo.actsOfBooking(db, bookingId)]);
+  const actOf = new Map(acts.map((act) => [act.documentId, act]));
+  return docs
+    .map((doc) => ({ doc, act: actOf.get(doc.id) ?? null }))
+    .filter(
+      ({ doc, act }) =>
+        doc.scanStatus !== 'infected' &&
         // The original goes after DOCUMENT_RETENTION_DAYS; a notarized copy still kept stays listed (decision 092).
-        or(eq(documents.status, 'stored'), and(isNotNull(notarialDocuments.sealedKey), isNull(notarialDocuments.sealedDeletedAt))),
-      ),
-    )
-    .orderBy(asc(documents.createdAt));
+        (doc.status === 'stored' || (act?.sealedKey != null && act.sealedDeletedAt === null)),
+    );
 }
 
 export async function signerName(db: DbOrTx, bookingId: string): Promise<{ name: string; customerId: string | null; reference: string; priceCents: number; currency: string; timeZone: string }> {
-  const [row] = await db
-    .select({ first: customers.firstName, last: customers.lastName, customerId: bookings.customerId, reference: bookings.reference, priceCents: bookings.priceCents, currency: bookings.currency, timeZone: bookings.timeZone })
-    .from(bookings)
-    .leftJoin(customers, eq(customers.id, bookings.customerId))
-    .where(eq(bookings.id, bookingId));
-  if (!row) throw new DomainError('NOT_FOUND', 'Booking not found.');
-  return { name: [row.first, row.last].filter(Boolean).join(' '), customerId: row.customerId, reference: row.reference, priceCents: row.priceCents, currency: row.currency, timeZone: row.timeZone };
+  const booking = await findBooking(db, bookingId);
+  if (!booking) throw new DomainError('NOT_FOUND', 'Booking not found.');
+  const customer = booking.customerId ? await findCustomer(db, booking.customerId) : null;
+  return { name: [customer?.firstName, customer?.lastName].filter(Boolean).join(' '), customerId: booking.customerId, reference: booking.reference, priceCents: booking.priceCents, currency: booking.currency, timeZone: booking.timeZone };
 }
 
-function documentView(doc: typeof documents.$inferSelect, act: ActRow | null, fields: FieldView[]): ActDocumentView {
+function documentView(doc: DocumentRow, act: ActRow | null, fields: FieldView[]): ActDocumentView {
   return {
     documentId: doc.id,
     name: doc.originalName,
@@ -138,7 +133,7 @@ export async function documentOfBooking(db: DbOrTx, bookingId: string, documentI
   return row;
 }
 
-export async function readSource(deps: Deps, doc: typeof documents.$inferSelect) {
+export async function readSource(deps: Deps, doc: DocumentRow) {
   const stored = await deps.storage.get(doc.storageKey);
   return { bytes: await buffer(stored.body), contentType: doc.contentType ?? 'application/octet-stream' };
 }
@@ -178,12 +173,8 @@ export async function adoptSignature(
       if (fields.length === 0) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
       const png = bytes.toString('base64');
       if (target === 'signature') {
-        const updated = await tx
-          .update(notarialDocuments)
-          .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: png, signedAt: now })
-          .where(and(eq(notarialDocuments.id, act.id), isNull(notarialDocuments.sealedAt), isNull(notarialDocuments.notNotarizableAt)))
-          .returning({ id: notarialDocuments.id });
-        if (updated.length === 0) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+        const updated = await actRepo.recordSignature(tx, act.id, { signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: png, signedAt: now });
+        if (!updated) throw new DomainError('CONFLICT', actMessages.alreadySealed);
       } else if ((await documentOfBooking(tx, bookingId, input.documentId)).act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
       const filled = await fieldsRepo.fillFields(
         tx,
@@ -227,11 +218,10 @@ const keyUsageBits = new Set(['digitalSignature', 'nonRepudiation', 'keyEncipher
 export const certificateWarningDays = 30;
 
 async function profileRow(db: DbOrTx, staffUserId: string) {
-  const [row] = await db.select().from(notaryProfiles).where(eq(notaryProfiles.staffUserId, staffUserId));
-  return row;
+  return actRepo.findProfile(db, staffUserId);
 }
 
-function profileView(deps: Deps, row: typeof notaryProfiles.$inferSelect | undefined): NotaryProfileView {
+function profileView(deps: Deps, row: actRepo.NotaryProfileRow | undefined): NotaryProfileView {
   const info = row?.certificateInfo ?? null;
   const expiresAt = row?.certificateExpiresAt ?? null;
   return {
@@ -270,15 +260,14 @@ export async function updateCommission(
     commissionState: input.commissionState,
     commissionCounty: input.commissionCounty || null,
   };
-  await deps.db.insert(notaryProfiles).values({ staffUserId: staff.user.id, ...values }).onConflictDoUpdate({ target: notaryProfiles.staffUserId, set: values });
+  await actRepo.upsertProfile(deps.db, staff.user.id, values);
   await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'notary.commission_updated', entityType: 'staff_user', entityId: staff.user.id });
   return getNotaryProfile(deps, staff.user.id);
 }
 
 /** An admin uploads a notary's PKCS#12 and password; both are sealed before they reach the database. */
 export async function uploadCertificate(deps: Deps, admin: StaffIdentity, input: { staffUserId: string; p12Base64: string; password: string }): Promise<NotaryProfileView> {
-  const [user] = await deps.db.select({ role: staffUsers.role }).from(staffUsers).where(eq(staffUsers.id, input.staffUserId));
-  if (user?.role !== 'notary') throw new DomainError('BAD_REQUEST', 'Certificates are for notaries only.');
+  if ((await staffRoleOf(deps.db, input.staffUserId)) !== 'notary') throw new DomainError('BAD_REQUEST', 'Certificates are for notaries only.');
   const p12 = Buffer.from(input.p12Base64, 'base64');
   const info = await readCertificate(p12, input.password);
   if (info.notAfter.getTime() <= deps.now().getTime()) throw new DomainError('BAD_REQUEST', certificateMessages.expired);
@@ -309,7 +298,7 @@ async function storeCertificate(deps: Deps, staffUserId: string, cert: { p12: Bu
       selfSigned: info.selfSigned,
     },
   };
-  await deps.db.insert(notaryProfiles).values({ staffUserId, ...values }).onConflictDoUpdate({ target: notaryProfiles.staffUserId, set: values });
+  await actRepo.upsertProfile(deps.db, staffUserId, values);
 }
 
 /** The notary's certificate; in test mode (no Stripe keys) a labelled self-signed one is made on first use. */
@@ -444,12 +433,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
     stored = true;
     // The journal names the recording of the act: the one running (or last stored) when sealing.
-    const [recording] = await deps.db
-      .select({ id: sessionRecordings.id })
-      .from(sessionRecordings)
-      .where(and(eq(sessionRecordings.bookingId, input.bookingId), ne(sessionRecordings.status, 'deleted')))
-      .orderBy(desc(sessionRecordings.startedAt))
-      .limit(1);
+    const recording = await actRecording(deps.db, input.bookingId);
 
     const recorded = await deps.db.transaction((tx) =>
       takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType }, data: { documentId: doc.id } }, async () => {
@@ -458,7 +442,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         // One fee per session, as paid (decision 074), each act at most the commissioning state's maximum (decision 108).
         const feeCents = journalFeeCents({
           paidCents: signer.priceCents,
-          journaledCents: await actRepo.journaledFeeCents(tx, input.bookingId),
+          journaledCents: await journaledFeeCents(tx, input.bookingId),
           maxPerActCents: deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE[profile.commissionState] ?? null,
         });
         const data: JournalActData = {
@@ -540,10 +524,7 @@ export async function markNotNotarizable(
     const values = input.notNotarizable
       ? { notNotarizableAt: deps.now(), notNotarizableReason: reason, notNotarizableBy: staff.user.id }
       : { notNotarizableAt: null, notNotarizableReason: null, notNotarizableBy: null };
-    await tx
-      .insert(notarialDocuments)
-      .values({ bookingId: input.bookingId, documentId: doc.id, ...values })
-      .onConflictDoUpdate({ target: notarialDocuments.documentId, set: values });
+    await actRepo.upsertAct(tx, input.bookingId, doc.id, values);
     await writeAudit(tx, {
       actorType: 'staff',
       actorId: staff.user.id,
@@ -561,13 +542,7 @@ export async function markNotNotarizable(
 /** Inside the finishing transaction: "Your notarized document is ready", with a manage link. */
 export async function onActFinished(tx: Tx, deps: Deps, bookingId: string, options: { resend?: boolean } = {}): Promise<void> {
   // The first copy to go sets the date the email gives (decision 092).
-  const [first] = await tx
-    .select({ sealedAt: notarialDocuments.sealedAt })
-    .from(notarialDocuments)
-    .where(and(eq(notarialDocuments.bookingId, bookingId), isNotNull(notarialDocuments.sealedAt)))
-    .orderBy(asc(notarialDocuments.sealedAt))
-    .limit(1);
-  const keptUntil = notarizedCopyKeptUntil(deps, first?.sealedAt ?? deps.now());
+  const keptUntil = notarizedCopyKeptUntil(deps, (await actRepo.firstSealedAt(tx, bookingId)) ?? deps.now());
   await onNotarizedDocumentReady(tx, deps, { bookingId, keptUntil, resend: options.resend });
 }
 
@@ -589,16 +564,14 @@ export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, book
  */
 export async function openSealed(deps: Deps, caller: Caller, input: { documentId: string; bookingId?: string }) {
   if (!isUuid(input.documentId) || (input.bookingId !== undefined && !isUuid(input.bookingId))) return null;
-  const [row] = await deps.db
-    .select({ key: notarialDocuments.sealedKey, deletedAt: notarialDocuments.sealedDeletedAt, bookingId: notarialDocuments.bookingId, sealedBy: notarialDocuments.sealedBy, name: documents.originalName })
-    .from(notarialDocuments)
-    .innerJoin(documents, eq(documents.id, notarialDocuments.documentId))
-    .where(eq(notarialDocuments.documentId, input.documentId));
+  const act = await actRepo.actOfDocument(deps.db, input.documentId);
   // Deleted by retention (decision 092): gone, as for any missing file.
-  if (!row?.key || row.deletedAt || (input.bookingId !== undefined && input.bookingId !== row.bookingId)) return null;
-  const grant = await authorise(deps, caller, 'download_notarized', { bookingId: row.bookingId, notaryId: row.sealedBy });
-  const object = await deps.storage.get(row.key);
-  return { ...object, bookingId: row.bookingId, grant, name: notarizedFileName(row.name) };
+  if (!act?.sealedKey || act.sealedDeletedAt || (input.bookingId !== undefined && input.bookingId !== act.bookingId)) return null;
+  const doc = await findBookingDocument(deps.db, act.bookingId, act.documentId);
+  if (!doc) return null;
+  const grant = await authorise(deps, caller, 'download_notarized', { bookingId: act.bookingId, notaryId: act.sealedBy });
+  const object = await deps.storage.get(act.sealedKey);
+  return { ...object, bookingId: act.bookingId, grant, name: notarizedFileName(doc.originalName) };
 }
 
 /**
@@ -615,7 +588,7 @@ export async function markSupporting(deps: Deps, staff: StaffIdentity, input: { 
     if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
     if (!!act?.supportingAt === input.supporting) return false;
     const values = { supportingAt: input.supporting ? deps.now() : null };
-    await tx.insert(notarialDocuments).values({ bookingId: input.bookingId, documentId: doc.id, ...values }).onConflictDoUpdate({ target: notarialDocuments.documentId, set: values });
+    await actRepo.upsertAct(tx, input.bookingId, doc.id, values);
     await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: input.supporting ? 'document.supporting' : 'document.to_notarize', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id } });
     return true;
   });
