@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditLog, journalCheckpoints, journalEntries, platformKeys, staffUsers } from '../../db/schema.ts';
 
 /**
  * The journal's anchor tables (docs/decisions/090-journal-anchor.md): signed
- * checkpoints, the platform key that signs them, and the entries read in
- * batches so that checking a journal of any length takes the same memory.
+ * checkpoints and the platform key that signs them (the check reads its
+ * batches in verify.ts).
  */
 
 export type CheckpointRow = typeof journalCheckpoints.$inferSelect;
@@ -24,34 +24,6 @@ export async function latestCheckpoint(db: DbOrTx): Promise<CheckpointRow | null
 export async function insertCheckpoint(db: DbOrTx, row: Omit<CheckpointRow, 'id'>): Promise<CheckpointRow> {
   const [inserted] = await db.insert(journalCheckpoints).values(row).returning();
   return inserted!;
-}
-
-/** Entries after `afterSeq`, oldest first, `size` at a time. */
-export async function* entryBatches(db: DbOrTx, afterSeq: number, size: number): AsyncGenerator<EntryRow[]> {
-  let last = afterSeq;
-  while (true) {
-    const rows = await db.select().from(journalEntries).where(gt(journalEntries.seq, last)).orderBy(asc(journalEntries.seq)).limit(size);
-    if (rows.length > 0) yield rows;
-    if (rows.length < size) return;
-    last = rows.at(-1)!.seq;
-  }
-}
-
-/** Checkpoints of entries after `afterSeq`, in entry order, `size` at a time. */
-export async function* checkpointBatches(db: DbOrTx, afterSeq: number, size: number): AsyncGenerator<CheckpointRow[]> {
-  let cursor = { seq: afterSeq, id: Number.MAX_SAFE_INTEGER };
-  while (true) {
-    const rows = await db
-      .select()
-      .from(journalCheckpoints)
-      // A row comparison, so the (seq, id) index answers each batch directly (an OR would rescan from the start).
-      .where(sql`(${journalCheckpoints.seq}, ${journalCheckpoints.id}) > (${cursor.seq}, ${cursor.id})`)
-      .orderBy(asc(journalCheckpoints.seq), asc(journalCheckpoints.id))
-      .limit(size);
-    if (rows.length > 0) yield rows;
-    if (rows.length < size) return;
-    cursor = { seq: rows.at(-1)!.seq, id: rows.at(-1)!.id };
-  }
 }
 
 /** Retention removed entries up to `seq`: their checkpoints go too (inside the pruning transaction). */

@@ -1,16 +1,16 @@
 import { DomainError } from '../../errors.ts';
-import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db, type DbOrTx, type Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { staffMay } from '../access/service.ts';
 import { writeAudit } from '../audit.ts';
-import { checkpointFacts, checkpointIfDue, decodeCheckpoint, journalKey, takeCheckpoint, type DecodedCheckpoint } from './anchor.ts';
-import { currentChainVersion, entryHash, genesisHash, verifyChain, type ChainReport, type CheckpointFacts } from './chain.ts';
+import { checkpointIfDue, journalKey, takeCheckpoint, type DecodedCheckpoint } from './anchor.ts';
+import { currentChainVersion, entryHash, genesisHash } from './chain.ts';
+import { verifyJournalWith, type JournalQuery, type JournalVerification } from './verify.ts';
 import {
-  checkpointBatches,
   deleteCheckpointsUpTo,
   deleteEntriesUpTo,
-  entryBatches,
   findActEntry,
   findEntry,
   insertEntry,
@@ -141,55 +141,28 @@ async function pruneAnchor(db: DbOrTx): Promise<{ seq: number; hash: string } | 
   return data?.uptoSeq && data.lastHash ? { seq: data.uptoSeq, hash: data.lastHash } : null;
 }
 
-export interface JournalVerification extends ChainReport {
-  ok: boolean;
-}
+export type { JournalVerification } from './verify.ts';
 
 /**
- * Checks the whole chain against the signed checkpoints (what `npm run
- * journal:verify` runs): entries and checkpoints stream in batches, so memory
- * stays flat whatever the journal's length. `outside` are checkpoints kept
- * outside the database (an export, an email), checked like the stored ones.
+ * Checks the whole chain against the signed checkpoints (what the console's
+ * "verify" runs; `npm run journal:verify` runs the same check over a bare
+ * connection): verify.ts, over this database's connection. `outside` are
+ * checkpoints kept outside the database (an export, an email).
  */
 export async function verifyJournal(
   deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
   options: { outside?: DecodedCheckpoint[]; batchSize?: number } = {},
 ): Promise<JournalVerification> {
-  const { db } = deps;
-  const size = options.batchSize ?? 1000;
-  const anchor = await pruneAnchor(db);
-  const key = await journalKey(deps);
-  const outside = (options.outside ?? []).map((c) => checkpointFacts(c, key, 'copy kept outside the database')).sort((a, b) => a.seq - b.seq);
-  async function* entries() {
-    for await (const batch of entryBatches(db, anchor?.seq ?? 0, size)) {
-      for (const r of batch) yield { ...r, bookingId: r.bookingId ?? null, correctsSeq: r.correctsSeq ?? null };
-    }
-  }
-  async function* stored(): AsyncGenerator<CheckpointFacts> {
-    for await (const batch of checkpointBatches(db, anchor?.seq ?? 0, size)) {
-      for (const row of batch) {
-        const decoded = decodeCheckpoint(row.encoded);
-        const facts: CheckpointFacts = decoded
-          ? checkpointFacts(decoded, key, 'stored')
-          : { seq: row.seq, hash: row.headHash, takenAt: row.takenAt, signed: false, source: 'stored' };
-        // The row's own columns must say what its signed payload says.
-        if (facts.seq !== row.seq || facts.hash !== row.headHash) facts.signed = false;
-        facts.timestampAuthority = decoded?.token ? (row.timestampAuthority ?? 'a timestamp authority') : null;
-        yield facts;
-      }
-    }
-  }
-  /** Stored and outside checkpoints merged in seq order. */
-  async function* checkpoints(): AsyncGenerator<CheckpointFacts> {
-    let i = 0;
-    for await (const cp of stored()) {
-      while (i < outside.length && outside[i]!.seq <= cp.seq) yield outside[i++]!;
-      yield cp;
-    }
-    while (i < outside.length) yield outside[i++]!;
-  }
-  const report = await verifyChain(entries(), checkpoints(), anchor);
-  return { ok: !report.problem, ...report };
+  return verifyJournalWith(queryOver(deps.db), await journalKey(deps), options);
+}
+
+/** verify.ts's statements through Drizzle: the text's `$n` become bound values, in order. */
+function queryOver(db: DbOrTx): JournalQuery {
+  return (text, values) => {
+    const parts = text.split(/\$\d+/);
+    if (parts.length !== values.length + 1) throw new Error('each value is used once, in order');
+    return queryRows<Record<string, unknown>>(db, sql.join(parts.flatMap((part, i) => (i < values.length ? [sql.raw(part), sql`${values[i]}`] : [sql.raw(part)]))));
+  };
 }
 
 /**

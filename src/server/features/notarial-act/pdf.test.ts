@@ -9,7 +9,7 @@ import { pngBomb } from '../../../../tests/helpers/images.ts';
 import { rewriteIterations } from '../../../../tests/helpers/pkcs12.ts';
 import forge from 'node-forge';
 import sharp from 'sharp';
-import { forgePkcs12Kdf, generateTestCertificate, openP12, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
+import { forgePkcs12Kdf, generateTestCertificate, openP12, openP12Cached, openedP12Ms, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
 import { actTypes } from '../../../shared/notarial-act.ts';
 import { buildSealedPdf, communicationTechnologyStatement, inspectDocument, remoteStatement, type SealInput } from './pdf.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
@@ -73,6 +73,20 @@ describe('sealing', () => {
     expect(cert.info.keyUsage).toEqual(['digitalSignature', 'nonRepudiation']);
     expect(readP12(cert.p12, cert.password).commonName).toBe(cert.info.commonName);
     expect(() => readP12(cert.p12, 'wrong')).toThrow(/password is wrong/);
+  });
+
+  it('opens a certificate once per worker: the same bundle and password again is the kept one; a wrong password, another bundle or a stale entry opens anew', () => {
+    const at = Date.parse('2030-01-01T00:00:00Z');
+    const opened = openP12Cached(cert.p12, cert.password, at);
+    expect(openP12Cached(cert.p12, cert.password, at + 1_000)).toBe(opened);
+    expect(opened.info.commonName).toBe(cert.info.commonName);
+    // The password is part of the key: a wrong one is still refused after a right one.
+    expect(() => openP12Cached(cert.p12, 'wrong', at + 2_000)).toThrow(/password is wrong/);
+    const other = generateTestCertificate('Other Notary', act.performedAt);
+    expect(openP12Cached(other.p12, other.password, at + 3_000).info.commonName).toBe(other.info.commonName);
+    expect(openP12Cached(cert.p12, cert.password, at + 4_000)).toBe(opened);
+    // Unused for longer than it is kept: opened again.
+    expect(openP12Cached(cert.p12, cert.password, at + 4_000 + openedP12Ms + 1)).not.toBe(opened);
   });
 
   it('seals a PDF as PAdES B-B: pdfsig and OpenSSL verify it, ESS signing-certificate-v2 signed; one byte changed → invalid', async () => {

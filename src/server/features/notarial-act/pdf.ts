@@ -24,7 +24,7 @@ import { requestTimestamp, type TimestampAuthority } from '../../crypto/timestam
 import { formatDateInZone, formatInZone, parseIsoDate, zoneAbbreviation, zonedInstant } from '../../../shared/time.ts';
 import { signatureLevelLabels, type ActType, type SignatureLevel } from '../../../shared/notarial-act.ts';
 import { imageSize, maxDocumentImagePixels, maxSignatureSize, pngDataFits } from '../../images/image-header.ts';
-import { openP12, testCertificateLabel } from './certificates.ts';
+import { openP12Cached, testCertificateLabel } from './certificates.ts';
 import { collectValidationData, checkNotRevoked } from './validation-data.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
@@ -426,7 +426,7 @@ async function stampField(pdf: PDFDocument, pages: PDFPage[], field: SealField, 
 
 /** Builds the page content, then signs (PAdES B-B, up to B-LTA with a timestamp authority). */
 export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
-  const opened = openP12(Buffer.from(input.certificate.p12), input.certificate.password);
+  const opened = openP12Cached(Buffer.from(input.certificate.p12), input.certificate.password);
   const now = input.act.performedAt;
   if (opened.info.notAfter.getTime() < now.getTime()) throw new CertificateError(certificateMessages.sealExpired);
   if (opened.info.notBefore.getTime() > now.getTime() + 5 * 60_000) throw new CertificateError(certificateMessages.sealNotYetValid);
