@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { bookings, customers, identityVerifications } from '../../db/schema.ts';
+import { bookings, customers, identityVerifications, sessionParticipants } from '../../db/schema.ts';
 
 export type VerificationRow = typeof identityVerifications.$inferSelect;
 
@@ -58,4 +58,13 @@ export async function deleteStaleAttempts(db: DbOrTx, bookingId: string, before:
 
 export async function deleteVerification(db: DbOrTx, id: string): Promise<void> {
   await db.delete(identityVerifications).where(eq(identityVerifications.id, id));
+}
+
+/** The co-signers and witnesses still taking part (their identities are reviewed beside the customer's). */
+export async function activeParticipantRows(db: DbOrTx, bookingId: string) {
+  return db
+    .select({ id: sessionParticipants.id, name: sessionParticipants.name, role: sessionParticipants.role })
+    .from(sessionParticipants)
+    .where(and(eq(sessionParticipants.bookingId, bookingId), inArray(sessionParticipants.status, ['invited', 'joined'])))
+    .orderBy(asc(sessionParticipants.createdAt), asc(sessionParticipants.id));
 }
