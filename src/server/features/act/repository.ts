@@ -50,7 +50,9 @@ export async function loadActFacts(db: DbOrTx, bookingId: string, kbaFreshnessHo
       .from(documentFields)
       .leftJoin(sessionParticipants, eq(sessionParticipants.id, documentFields.participantId))
       .where(and(eq(documentFields.bookingId, bookingId), isNull(documentFields.filledAt), or(isNull(documentFields.participantId), inArray(sessionParticipants.status, activeStatuses))))
-      .groupBy(documentFields.documentId, documentFields.participantId, sessionParticipants.name),
+      .groupBy(documentFields.documentId, documentFields.participantId, sessionParticipants.name)
+      // Named in a stable order: the customer first, then the others by name.
+      .orderBy(documentFields.documentId, sql`${documentFields.participantId} is not null`, sessionParticipants.name),
     db
       .select({ name: sessionParticipants.name, role: sessionParticipants.role, status: sessionParticipants.status, oathAnsweredAt: sessionParticipants.oathAnsweredAt })
       .from(sessionParticipants)
