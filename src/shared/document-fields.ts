@@ -47,7 +47,6 @@ export const fieldMessages = {
   textRequired: 'Type the text for this field.',
   textTooLong: `The text can be at most ${maxFieldText} characters.`,
   badLocale: 'Your browser’s language or time zone could not be read, so the date could not be filled. Please reload the page.',
-  emptyFields: (count: number) => `The signer has not filled every field yet (${count} still empty).`,
   noSignatureField: 'Place at least one Signature field for the signer.',
   /** Each signer fills only their own fields (decision 123). */
   notYours: 'This field is for another signer: each signer fills only their own fields.',

@@ -301,13 +301,15 @@ export function FieldLayer(props: {
             key={field.id}
             type="button"
             onClick={() => props.onFill?.(field)}
+            data-signer={owner?.name}
             className="absolute flex items-center overflow-hidden rounded-sm border-2 border-dashed border-amber-800 bg-yellow-200 px-1 text-xs font-semibold text-slate-950 shadow-[0_0_0_3px_rgba(250,204,21,0.6)] focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-blue-800"
             style={style}
           >
             {/* Named "{Kind} field on page {n}: click to fill": the visible words are part of the name (WCAG 2.5.3). */}
             <span className="truncate">
               {fieldKindLabels[field.kind]}
-              <span className="sr-only"> field on page {field.page}</span>: click to fill
+              <span className="sr-only"> field on page {field.page}</span>
+              {multi && ` for ${whose}`}: click to fill
             </span>
           </button>
         );
