@@ -204,7 +204,7 @@ describe.each(dbKinds)('each signer their own fields on %s', (kind) => {
       ['Bob Kahn', 'signer', 'verified', true, true],
       ['Ada Lovelace', 'witness', 'verified', true, true],
     ]);
-    const record = (input: Record<string, unknown>) => call('participants.recordCredibleWitness', { bookingId, witnessId: ada.participantId, signerParticipantId: alan.participantId, ...input }, { cookie });
+    const record = (input: Record<string, unknown>) => call('act.recordCredibleWitness', { bookingId, witnessId: ada.participantId, signerParticipantId: alan.participantId, ...input }, { cookie });
     // Not a witness; not a signer of this session; the witness not yet identified; no recording.
     expect(await record({ witnessId: bob.participantId })).toMatchObject({ status: 400, message: actStageMessages.credibleWitnessNotWitness });
     expect(await record({ signerParticipantId: ada.participantId })).toMatchObject({ status: 400, message: actStageMessages.credibleWitnessUnknownSigner });
@@ -215,7 +215,7 @@ describe.each(dbKinds)('each signer their own fields on %s', (kind) => {
     await app.deps.db.update(sessionRecordings).set({ status: 'recording' }).where(eq(sessionRecordings.bookingId, bookingId));
     // Another notary may not.
     const other = await createStaffUser(app.deps, { role: 'notary' });
-    expect((await call('participants.recordCredibleWitness', { bookingId, witnessId: ada.participantId, signerParticipantId: alan.participantId }, { cookie: await other.sessionCookie() })).status).toBe(403);
+    expect((await call('act.recordCredibleWitness', { bookingId, witnessId: ada.participantId, signerParticipantId: alan.participantId }, { cookie: await other.sessionCookie() })).status).toBe(403);
     expect((await record({})).status).toBe(200);
     expect((await record({})).status).toBe(200);
     expect(await app.deps.db.select().from(credibleWitnesses).where(eq(credibleWitnesses.bookingId, bookingId))).toEqual([expect.objectContaining({ witnessId: ada.participantId, signerParticipantId: alan.participantId, recordedBy: notary.id })]);

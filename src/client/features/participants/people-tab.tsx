@@ -91,7 +91,7 @@ function CredibleWitnessForm({ bookingId, witness, signers, customerName }: { bo
   const id = useId();
   const utils = trpc.useUtils();
   const act = trpc.act.get.useQuery({ bookingId }, { retry: false });
-  const record = trpc.participants.recordCredibleWitness.useMutation({ onSuccess: () => void utils.act.get.invalidate({ bookingId }) });
+  const record = trpc.act.recordCredibleWitness.useMutation({ onSuccess: () => void utils.act.get.invalidate({ bookingId }) });
   const recorded = act.data?.credibleWitnesses.find((w) => w.witnessId === witness.id);
   const nameOf = (participantId: string | null) => (participantId === null ? customerName : (signers.find((s) => s.id === participantId)?.name ?? ''));
   const [signer, setSigner] = useState('');

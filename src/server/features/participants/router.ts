@@ -3,8 +3,7 @@ import { manageRate } from '../customer-links/service.ts';
 import { rateLimitedProcedure, router } from '../../trpc.ts';
 import { roleProcedure } from '../staff/procedures.ts';
 import { addParticipantInput, participantLinkInput, removeParticipantInput } from '../../../shared/participants.ts';
-import { addParticipant, invitationView, listForBooking, listForCustomer, recordCredibleWitness, removeParticipant } from './service.ts';
-import { recordCredibleWitnessInput } from '../../../shared/notarial-act.ts';
+import { addParticipant, invitationView, listForBooking, listForCustomer, removeParticipant } from './service.ts';
 import { authorise } from '../access/service.ts';
 
 /** Thin: parse, call the service (access is the service's, through the access policy). */
@@ -28,6 +27,4 @@ export const participantsRouter = router({
   }),
   /** The notary removes a participant and marks their part not completed. */
   remove: notary.input(removeParticipantInput).mutation(({ ctx, input }) => removeParticipant(ctx.deps, ctx.staff, input)),
-  /** The notary records a witness who identifies a named signer (a credible witness; decision 124). */
-  recordCredibleWitness: notary.input(recordCredibleWitnessInput).mutation(({ ctx, input }) => recordCredibleWitness(ctx.deps, ctx.staff, input)),
 });

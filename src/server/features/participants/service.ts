@@ -6,9 +6,7 @@ import { hashToken } from '../../tokens.ts';
 import { writeAudit } from '../audit.ts';
 import { authorise } from '../access/service.ts';
 import type { StaffIdentity } from '../staff/session.ts';
-import { actChanged, takeTransition } from '../act/service.ts';
-import { identityProofingStatus } from '../identity/service.ts';
-import { actStageMessages } from '../../../shared/act-stages.ts';
+import { actChanged } from '../act/service.ts';
 import { onParticipantInvited } from '../notifications/events.ts';
 import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
 import {
@@ -122,36 +120,15 @@ export async function credibleWitnessesOf(db: DbOrTx, bookingId: string): Promis
 }
 
 /**
- * The notary records, during the recording, that a witness of the session
- * identifies a named signer (the customer, or a co-signer still taking part).
- * The witness is identified like a signer first (credential analysis, the
- * identity questions, the notary's confirmation on camera). A step of the
- * act (`act.recordCredibleWitness` on its audit trail); the signer's journal
- * entries name the witness. Recording it again for the same signer changes
- * nothing; for another signer, it is re-pointed (and audited again).
+ * Records (or re-points) a witness's identification of a signer, inside the
+ * caller's act transition (notarial-act/credible-witness.ts asks the rules):
+ * false when it already said exactly this.
  */
-export async function recordCredibleWitness(deps: Deps, staff: StaffIdentity, input: { bookingId: string; witnessId: string; signerParticipantId: string | null }): Promise<CredibleWitness[]> {
-  await authorise(deps, { staff }, 'verify_identity', { bookingId: input.bookingId });
-  const changed = await deps.db.transaction(async (tx) => {
-    const people = await repo.activeParticipants(tx, input.bookingId);
-    const witness = people.find((p) => p.id === input.witnessId);
-    if (!witness || witness.role !== 'witness') throw new DomainError('BAD_REQUEST', actStageMessages.credibleWitnessNotWitness);
-    if (input.signerParticipantId !== null && !people.some((p) => p.id === input.signerParticipantId && p.role === 'signer')) throw new DomainError('BAD_REQUEST', actStageMessages.credibleWitnessUnknownSigner);
-    return takeTransition(
-      deps,
-      tx,
-      { bookingId: input.bookingId, transition: 'recordCredibleWitness', actor: { type: 'staff', id: staff.user.id }, data: { witnessId: witness.id, signerParticipantId: input.signerParticipantId } },
-      async () => {
-        if (!(await identityProofingStatus(deps, input.bookingId, tx, witness.id)).complete) throw new DomainError('PRECONDITION_FAILED', actStageMessages.credibleWitnessIdentityFirst(witness.name));
-        const existing = (await repo.listCredibleWitnesses(tx, input.bookingId)).find((r) => r.witnessId === witness.id);
-        if (existing && existing.signerParticipantId === input.signerParticipantId) return { changed: false, result: false };
-        await repo.upsertCredibleWitness(tx, { bookingId: input.bookingId, witnessId: witness.id, signerParticipantId: input.signerParticipantId, recordedAt: deps.now(), recordedBy: staff.user.id });
-        return { changed: true, result: true };
-      },
-    );
-  });
-  if (changed) actChanged(deps, input.bookingId);
-  return credibleWitnessesOf(deps.db, input.bookingId);
+export async function saveCredibleWitness(tx: DbOrTx, input: { bookingId: string; witnessId: string; signerParticipantId: string | null; at: Date; staffId: string }): Promise<boolean> {
+  const existing = (await repo.listCredibleWitnesses(tx, input.bookingId)).find((r) => r.witnessId === input.witnessId);
+  if (existing && existing.signerParticipantId === input.signerParticipantId) return false;
+  await repo.upsertCredibleWitness(tx, { bookingId: input.bookingId, witnessId: input.witnessId, signerParticipantId: input.signerParticipantId, recordedAt: input.at, recordedBy: input.staffId });
+  return true;
 }
 
 /** The co-signers and witnesses still taking part (invited or joined): who a field can be for. */
