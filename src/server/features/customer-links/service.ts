@@ -23,7 +23,7 @@ import { findLinkByHash, findSealedConfirmationLink, insertLink } from './reposi
 export const customerLinkPurposes = ['confirmation', 'reminder', 'rescheduled', 'cancelled', 'completed', 'no_show', 'not_completed', 'notarized-document'] as const;
 export type CustomerLinkPurpose = (typeof customerLinkPurposes)[number];
 
-const everything: readonly AccessAction[] = ['view', 'view_identity', 'reschedule', 'cancel', 'verify_identity', 'join_room', 'sign', 'add_participant', 'download_original', 'download_notarized'];
+const everything: readonly AccessAction[] = ['view', 'view_identity', 'view_act', 'reschedule', 'cancel', 'verify_identity', 'join_room', 'sign', 'add_participant', 'download_original', 'download_notarized'];
 
 /** What each link admits (before the role table and the booking's state have their say). */
 export const linkAdmits: Record<CustomerLinkPurpose, readonly AccessAction[]> = {
