@@ -41,9 +41,10 @@ describe('session mesh', () => {
 
   /** A co-signer or witness: their invitation page (their role, nothing of the customer's) → Join video session → device check. */
   async function participantJoins(page: Page, person: SeededParticipant) {
-    await page.goto(`/invitation/${person.token}`);
+    // Two browsers already in a call on a loaded 2-core machine: the page's "load" can take longer than Playwright's 30 s.
+    await page.goto(`/invitation/${person.token}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
     // The invitation is a lazily loaded route: its page hydrates after the first paint.
-    await expect.poll(() => page.getByTestId('participant-role').textContent(), { timeout: 15_000 }).toBe(participantRoleLabels[person.role]);
+    await expect.poll(() => page.getByTestId('participant-role').textContent(), { timeout: 60_000 }).toBe(participantRoleLabels[person.role]);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Join video session' }).click();
     await page.waitForURL(/\/session$/);
