@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.ts';
-import { bookings, customers, identityVerifications } from '../../db/schema.ts';
+import { bookings, customers, identityVerifications, sessionParticipants } from '../../db/schema.ts';
 
 export type VerificationRow = typeof identityVerifications.$inferSelect;
 
@@ -97,4 +97,13 @@ export async function eraseVerification(db: DbOrTx, id: string, now: Date): Prom
     .update(identityVerifications)
     .set({ imageKeys: null, nameOnId: null, expiresOn: null, documentNumberLast4: null, erasedAt: now, updatedAt: sql`now()` })
     .where(eq(identityVerifications.id, id));
+}
+
+/** The co-signers and witnesses still taking part (their identities are reviewed beside the customer's). */
+export async function activeParticipantRows(db: DbOrTx, bookingId: string) {
+  return db
+    .select({ id: sessionParticipants.id, name: sessionParticipants.name, role: sessionParticipants.role })
+    .from(sessionParticipants)
+    .where(and(eq(sessionParticipants.bookingId, bookingId), inArray(sessionParticipants.status, ['invited', 'joined'])))
+    .orderBy(asc(sessionParticipants.createdAt), asc(sessionParticipants.id));
 }

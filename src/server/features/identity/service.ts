@@ -6,6 +6,7 @@ import {
   nameOnIdSchema,
   type CustomerIdentityView,
   type NotaryIdentityView,
+  type ParticipantIdentityView,
 } from '../../../shared/notarial-act.ts';
 import type { IdentityOutcome } from '../../adapters/identity/types.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
@@ -21,6 +22,7 @@ import { kbaMessages, type NotaryKbaView } from '../../../shared/kba.ts';
 import { kbaForNotary, kbaJournalFacts } from './kba-service.ts';
 import { deleteKbaAttempts } from './kba-repository.ts';
 import {
+  activeParticipantRows,
   bookingForIdentity,
   deleteStaleAttempts,
   deleteVerification,
@@ -284,20 +286,37 @@ export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId
   const booking = await requireActAccess(deps, staff, bookingId, 'review_identity');
   const rows = await listVerifications(deps.db, bookingId);
   const bookingName = [booking.firstName, booking.lastName].filter(Boolean).join(' ');
-  const latest = rows.find((r) => r.status === 'verified') ?? rows[0] ?? null;
   await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'identity.viewed', entityType: 'booking', entityId: bookingId });
+  // Each co-signer and witness still taking part: their own proofing, confirmed by the notary as the customer's is (decision 123).
+  const people = await activeParticipantRows(deps.db, bookingId);
+  const participants = await Promise.all(
+    people.map(async (p): Promise<ParticipantIdentityView> => {
+      const status = await identityProofingStatus(deps, bookingId, deps.db, p.id);
+      return { participantId: p.id, name: p.name, role: p.role, latest: latestView(await listVerifications(deps.db, bookingId, p.id), p.name), kba: status.kba, blocker: status.blocker };
+    }),
+  );
   return {
     bookingName,
     mode: deps.identity.mode,
     attemptsUsed: rows.length,
-    latest: latest && {
+    latest: latestView(rows, bookingName),
+    kba: await kbaForNotary(deps, deps.db, bookingId),
+    startBlocker: await sessionStartBlocker(deps, deps.db, bookingId),
+    participants,
+  };
+}
+
+/** One person's latest attempt (the verified one if any) as the notary reviews it, their name on the ID against `expectedName`. */
+function latestView(rows: VerificationRow[], expectedName: string): NotaryIdentityView['latest'] {
+  const latest = rows.find((r) => r.status === 'verified') ?? rows[0] ?? null;
+  return latest && {
       id: latest.id,
       provider: latest.provider,
       providerSessionId: latest.providerSessionId,
       status: latest.status,
       failureMessage: latest.failureMessage,
       nameOnId: latest.nameOnId,
-      nameMatchesBooking: !!latest.nameOnId && normaliseName(latest.nameOnId) === normaliseName(bookingName),
+      nameMatchesBooking: !!latest.nameOnId && normaliseName(latest.nameOnId) === normaliseName(expectedName),
       documentType: latest.documentType,
       issuingState: latest.issuingState,
       expiresOn: latest.expiresOn,
@@ -305,10 +324,7 @@ export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId
       documentNumberLast4: latest.documentNumberLast4,
       imageParts: latest.erasedAt ? [] : (latest.imageKeys ?? []).map((key) => key.match(/-(front|back|selfie)\.\w+$/)?.[1] ?? '').filter(Boolean),
       confirmedAt: latest.confirmedAt,
-    },
-    kba: await kbaForNotary(deps, deps.db, bookingId),
-    startBlocker: await sessionStartBlocker(deps, deps.db, bookingId),
-  };
+    };
 }
 
 /** The notary on camera confirms the verified ID is the person in front of them. */

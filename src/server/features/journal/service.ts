@@ -70,6 +70,8 @@ export interface JournalActData {
   signerLocation?: string | null;
   /** A signer abroad: the notary's confirmation of RULONA's conditions (decision 106). */
   abroadConfirmation?: { confirmedAt: string; confirmedBy: string | null; statement: string } | null;
+  /** A witness of the session the notary recorded as identifying this signer (decision 124): their name, their own identity proofing's reference, when. */
+  credibleWitness?: { name: string; participantId: string; verificationId: string | null; recordedAt: string } | null;
 }
 
 /** An act as the public /verify page may show it: the notary and the act, nothing of the signer. */

@@ -5,6 +5,7 @@ import { DomainError } from '../../errors.ts';
 import {
   actMessages,
   type ActDocumentView,
+  type ActSigner,
   type ActType,
   type ActView,
   notNotarizableReasonRequired,
@@ -18,8 +19,9 @@ import { writeAudit } from '../audit.ts';
 import { findBooking, findCustomer, lockBookingRow } from '../booking/service.ts';
 import { findBookingDocument, listBookingDocuments, type DocumentRow } from '../documents/service.ts';
 import { staffRoleOf } from '../staff/service.ts';
-import { identityProofingStatus, journalIdentity, requireActAccess } from '../identity/service.ts';
-import { actCoSigners, namesInProse } from '../participants/service.ts';
+import { identityProofingStatus, journalIdentity, latestVerified, requireActAccess } from '../identity/service.ts';
+import { actCoSigners, credibleWitnessesOf, listForBooking, namesInProse } from '../participants/service.ts';
+import { authoriseSigner, ownsField } from './field-owner.ts';
 import { appendJournalEntry, journaledFeeCents, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
@@ -75,13 +77,14 @@ export async function signerName(db: DbOrTx, bookingId: string): Promise<{ name:
   return { name: [customer?.firstName, customer?.lastName].filter(Boolean).join(' '), customerId: booking.customerId, reference: booking.reference, priceCents: booking.priceCents, currency: booking.currency, timeZone: booking.timeZone };
 }
 
-function documentView(doc: DocumentRow, act: ActRow | null, fields: FieldView[]): ActDocumentView {
+/** `owed(field)`: the field's signer still takes part (a participant marked not completed owes nothing; decision 123). */
+function documentView(doc: DocumentRow, act: ActRow | null, fields: FieldView[], owed: (field: FieldView) => boolean = () => true): ActDocumentView {
   return {
     documentId: doc.id,
     name: doc.originalName,
     contentType: doc.contentType ?? 'application/octet-stream',
     fields,
-    signed: fields.length > 0 && fields.every((f) => f.filled),
+    signed: fields.some((f) => f.filled) && fields.every((f) => f.filled || !owed(f)),
     signatureKind: act?.signatureKind ?? null,
     actType: act?.actType ?? null,
     sealed: !!act?.sealedAt,
@@ -95,17 +98,30 @@ function documentView(doc: DocumentRow, act: ActRow | null, fields: FieldView[])
   };
 }
 
-export async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
+/**
+ * The act as the room shows it. `viewerParticipantId`: a co-signer or witness
+ * viewing by their own link — the answers shown (name, location, consent,
+ * oath) are then their own, never the customer's (decision 123).
+ */
+export async function actView(db: DbOrTx, bookingId: string, viewerParticipantId: string | null = null): Promise<ActView> {
   const rows = await actDocuments(db, bookingId);
   const signer = await signerName(db, bookingId);
   const fields = (await fieldsRepo.bookingFields(db, bookingId)).map(fieldsRepo.fieldView);
-  const docs = rows.map((r) => documentView(r.doc, r.act, fields.filter((f) => f.documentId === r.doc.id)));
+  const [{ stage }, answers, people, witnesses] = await Promise.all([actStage(db, bookingId), actAnswers(db, bookingId, viewerParticipantId), listForBooking(db, bookingId), credibleWitnessesOf(db, bookingId)]);
+  const signers: ActSigner[] = [
+    { participantId: null, name: signer.name, role: 'customer', active: true, tone: 0 },
+    ...people.map((p, i): ActSigner => ({ participantId: p.id, name: p.name, role: p.role, active: p.status === 'invited' || p.status === 'joined', tone: i + 1 })),
+  ];
+  const owed = (field: FieldView) => signers.find((s) => s.participantId === field.participantId)?.active ?? true;
+  const docs = rows.map((r) => documentView(r.doc, r.act, fields.filter((f) => f.documentId === r.doc.id), owed));
   // Documents set aside as not notarizable are neither sealed nor waited for.
   const toSeal = docs.filter((d) => !d.notNotarizable && !d.supporting);
-  const [{ stage }, answers] = await Promise.all([actStage(db, bookingId), actAnswers(db, bookingId)]);
   return {
     bookingId,
-    signerName: signer.name,
+    signerName: signers.find((s) => s.participantId === viewerParticipantId)?.name ?? signer.name,
+    signers,
+    viewerParticipantId,
+    credibleWitnesses: witnesses.map((w) => ({ witnessId: w.witnessId, signerParticipantId: w.signerParticipantId })),
     documents: docs,
     allSealed: toSeal.length > 0 && toSeal.every((d) => d.sealed),
     stage,
@@ -118,12 +134,14 @@ export async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
 }
 
 export async function actForStaff(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
-  await requireActAccess(deps, staff, bookingId, 'view');
+  await requireActAccess(deps, staff, bookingId, 'view_act');
   return actView(deps.db, bookingId);
 }
 
+/** The customer's view (booking page and room), or a co-signer's or witness's own (their link, in the room). */
 export async function actForCustomer(deps: Deps, token: string): Promise<ActView> {
-  return actView(deps.db, (await authorise(deps, { token }, 'view')).bookingId);
+  const grant = await authorise(deps, { token }, 'view_act');
+  return actView(deps.db, grant.bookingId, grant.participant?.id ?? null);
 }
 
 export async function documentOfBooking(db: DbOrTx, bookingId: string, documentId: string) {
@@ -147,7 +165,8 @@ export async function adoptSignature(
   deps: Deps,
   input: { token: string; documentId: string; kind: 'typed' | 'drawn'; field?: 'signature' | 'initials'; text?: string; png: string },
 ): Promise<ActView> {
-  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
+  const signer = await authoriseSigner(deps, input.token);
+  const { bookingId, participantId } = signer;
   const target = input.field ?? 'signature';
   const { act } = await documentOfBooking(deps.db, bookingId, input.documentId);
   if (!act) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
@@ -162,32 +181,33 @@ export async function adoptSignature(
   if (size.width > maxSignatureSize.width || size.height > maxSignatureSize.height) throw new DomainError('BAD_REQUEST', actMessages.signatureTooLarge);
   if (!(await pngDataFits(bytes))) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', target === 'initials' ? 'Type your initials to adopt them.' : 'Type your name to adopt it as your signature.');
-  const signer = await signerName(deps.db, bookingId);
-  // A transition of the act (decision 073): recording running, identity proven (ID confirmed, identity questions passed), location and consent given, a signer abroad cleared.
+  const { customerId } = await signerName(deps.db, bookingId);
+  // A transition of the act (decision 073): recording running, identity proven (ID confirmed, identity questions passed), location and consent given, a signer abroad cleared — the signer's own (decision 123).
   await deps.db.transaction(async (tx) => {
-    // The customer's fields of this kind (participant NULL), read under the booking's lock below.
-    const mine = async () => (await fieldsRepo.documentFieldRows(tx, input.documentId)).filter((f) => f.kind === target && f.participantId === null);
+    // This signer's own fields of this kind (field-owner.ts), read under the booking's lock below.
+    const mine = async () => (await fieldsRepo.documentFieldRows(tx, input.documentId)).filter((f) => f.kind === target && ownsField(signer, f));
     const now = deps.now();
-    return takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, field: target, kind: input.kind } }, async () => {
+    return takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, participantId, data: { documentId: input.documentId, field: target, kind: input.kind } }, async () => {
       const fields = await mine();
       if (fields.length === 0) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
       const png = bytes.toString('base64');
-      if (target === 'signature') {
+      // The document's own record of the adopted signature is the customer's (the primary signer's); a co-signer's is on their fields.
+      if (target === 'signature' && participantId === null) {
         const updated = await actRepo.recordSignature(tx, act.id, { signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: png, signedAt: now });
         if (!updated) throw new DomainError('CONFLICT', actMessages.alreadySealed);
       } else if ((await documentOfBooking(tx, bookingId, input.documentId)).act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
       const filled = await fieldsRepo.fillFields(
         tx,
         fields.filter((f) => !f.filledAt).map((f) => f.id),
-        { value: png, filledAt: now, filledBy: signer.customerId },
+        { value: png, filledAt: now, filledBy: participantId ?? customerId },
       );
       if (filled.length === 0) throw new DomainError('CONFLICT', fieldMessages.alreadyFilled);
-      await writeAudit(tx, { actorType: 'customer', action: target === 'signature' ? 'signature.adopted' : 'initials.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind, fieldIds: filled } });
+      await writeAudit(tx, { actorType: 'customer', action: target === 'signature' ? 'signature.adopted' : 'initials.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind, fieldIds: filled, participantId } });
       return { changed: true, result: undefined };
     });
   });
   actChanged(deps, bookingId);
-  return actView(deps.db, bookingId);
+  return actView(deps.db, bookingId, participantId);
 }
 
 // ---- Notary profile and certificate ------------------------------------------------
@@ -362,17 +382,17 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
     if (act?.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
     // The act's guard (decision 073): recording running, identity proofing complete (credential analysis, identity questions, the notary's confirmation; decision 085), the oath for a jurat.
-    await takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
+    // Every signer still taking part has filled their fields of this document (decision 123); one removed or marked not completed is left out.
+    await takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType, documentId: input.documentId } }, async () => ({ changed: false, result: undefined }));
     // Every co-signer in the session too (issue 29): verified, identity questions passed, confirmed by the notary.
     const coSigners = await actCoSigners(tx, input.bookingId);
     for (const coSigner of coSigners) {
       if (!(await identityProofingStatus(deps, input.bookingId, tx, coSigner.id)).complete) throw new DomainError('PRECONDITION_FAILED', actMessages.coSignerIdentityFirst(coSigner.name));
     }
-    // Every field filled, a signature among them (decision 100): the seal stamps what the signer filled.
-    const fields = await fieldsRepo.documentFieldRows(tx, doc.id);
+    // The seal stamps what the signers filled, a signature among it (decision 100); the guard above waited for every signer
+    // still taking part, so a field still empty is one of a participant marked not completed: left out (decision 123).
+    const fields = (await fieldsRepo.documentFieldRows(tx, doc.id)).filter((f) => f.filledAt && f.value !== null);
     if (!act || !fields.some((f) => f.kind === 'signature')) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
-    const empty = fields.filter((f) => !f.filledAt || f.value === null).length;
-    if (empty > 0) throw new DomainError('PRECONDITION_FAILED', fieldMessages.emptyFields(empty));
     const profile = await profileRow(tx, staff.user.id);
     if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
     if (profile.commissionExpiresOn < startedAt.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
@@ -382,14 +402,24 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     // The journal's identity facts, read once under the lock the guard was asked under.
     const proofing = await journalIdentity(deps, input.bookingId, null, tx);
     // One journal entry per signer per act, each with that signer's own identity proofing.
-    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>> }[] = [];
+    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>>; credibleWitness?: JournalActData['credibleWitness'] }[] = [];
     for (const c of coSigners) coSignerProofing.push({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id, tx) });
     const answers = await actAnswers(tx, input.bookingId);
-    return { doc, act, fields, proofing, coSigners, coSignerProofing, answers, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
+    // A credible witness goes in the entry of the signer they identified (decision 124).
+    const witnesses = await credibleWitnessesOf(tx, input.bookingId);
+    const credibleWitness = async (signerParticipantId: string | null): Promise<JournalActData['credibleWitness']> => {
+      const w = witnesses.find((c) => c.signerParticipantId === signerParticipantId);
+      if (!w) return null;
+      const verified = await latestVerified(tx, input.bookingId, w.witnessId);
+      return { name: w.witnessName, participantId: w.witnessId, verificationId: verified?.providerSessionId ?? null, recordedAt: w.recordedAt.toISOString() };
+    };
+    const customerWitness = await credibleWitness(null);
+    for (const c of coSignerProofing) c.credibleWitness = await credibleWitness(c.participantId);
+    return { doc, act, fields, proofing, coSigners, coSignerProofing, answers, customerWitness, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
   });
   // Sealed already (a repeat): the same answer as the first time.
   if (!prepared) return actView(deps.db, input.bookingId);
-  const { doc, act, fields, profile, proofing, coSigners, coSignerProofing, answers } = prepared;
+  const { doc, act, fields, profile, proofing, coSigners, coSignerProofing, answers, customerWitness } = prepared;
   // Each claim writes its own object, so a slow request whose claim was taken over never overwrites the recorded file.
   const sealedKey = `${input.bookingId}/sealed-${doc.id}-${claim}.pdf`;
   let stored = false;
@@ -466,11 +496,12 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           timestampAuthority: tsa ? new URL(tsa.url).host : null,
           signerLocation: answers.signerLocation,
           abroadConfirmation: answers.abroadConfirmedAt ? { confirmedAt: answers.abroadConfirmedAt.toISOString(), confirmedBy: answers.abroadConfirmedBy, statement: actTexts.abroadStatement } : null,
+          credibleWitness: customerWitness,
         };
         await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
         // The co-signers' entries: the same act, their name and proofing; the session's one fee is on the first entry only.
         for (const co of coSignerProofing) {
-          const coData: JournalActData = { ...data, signerName: co.name, signerAddress: co.proofing.address, identity: co.proofing.identity, feeCents: 0, participantId: co.participantId };
+          const coData: JournalActData = { ...data, signerName: co.name, signerAddress: co.proofing.address, identity: co.proofing.identity, feeCents: 0, participantId: co.participantId, credibleWitness: co.credibleWitness ?? null };
           await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...coData } });
         }
         await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });
@@ -600,15 +631,16 @@ export async function markSupporting(deps: Deps, staff: StaffIdentity, input: { 
 
 /** "Where are you right now?" and "I consent to sign electronically", stored with the time and address. */
 export async function giveConsent(deps: Deps, input: { token: string; location: string }, address: string | null): Promise<ActView> {
-  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
-  await giveConsentStep(deps, bookingId, { location: input.location, address });
-  return actView(deps.db, bookingId);
+  // Each signer consents for themselves (a co-signer's or witness's answers are on their own row).
+  const { bookingId, participantId } = await authoriseSigner(deps, input.token);
+  await giveConsentStep(deps, bookingId, { location: input.location, address, participantId });
+  return actView(deps.db, bookingId, participantId);
 }
 
 /** A signer outside the US: the notary confirms the act is allowed under RULONA's rule for signers abroad (decision 106). */
-export async function confirmAbroad(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
+export async function confirmAbroad(deps: Deps, staff: StaffIdentity, bookingId: string, participantId: string | null = null): Promise<ActView> {
   await requireActAccess(deps, staff, bookingId, 'seal');
-  await confirmAbroadStep(deps, staff.user.id, bookingId);
+  await confirmAbroadStep(deps, staff.user.id, bookingId, participantId);
   return actView(deps.db, bookingId);
 }
 
@@ -621,7 +653,7 @@ export async function administerOath(deps: Deps, staff: StaffIdentity, bookingId
 
 /** The signer answers "I swear" or "I affirm". */
 export async function answerOath(deps: Deps, input: { token: string; kind: 'swear' | 'affirm' }): Promise<ActView> {
-  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
-  await answerOathStep(deps, bookingId, input.kind);
-  return actView(deps.db, bookingId);
+  const { bookingId, participantId } = await authoriseSigner(deps, input.token);
+  await answerOathStep(deps, bookingId, input.kind, participantId);
+  return actView(deps.db, bookingId, participantId);
 }
