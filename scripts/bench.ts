@@ -190,9 +190,9 @@ async function articlePath(server: { url: string }): Promise<string> {
 // ---------------------------------------------------------------- report
 
 /** The document's sections, in order: each a run's figures, written by this script (docs/decisions/082). */
-// 'signalling' and 'journal' are written by their own scripts (scripts/bench/signalling.ts,
+// 'signalling', 'mesh', 'recording' and 'journal' are written by their own scripts (scripts/bench/signalling.ts,
 // scripts/bench/journal-verify.ts) between the same markers; a run of this script keeps them.
-const sectionOrder = ['goals', 'load', 'growth', 'seal', 'ondemand', 'signalling', 'mesh', 'journal', 'lighthouse', 'bundle'] as const;
+const sectionOrder = ['goals', 'load', 'growth', 'seal', 'ondemand', 'signalling', 'mesh', 'recording', 'journal', 'lighthouse', 'bundle'] as const;
 type SectionName = (typeof sectionOrder)[number];
 
 /** The sections of the previous document, to keep those this run did not measure. */

@@ -15,8 +15,14 @@
  *   priority, as the session-room journey runs (two participants' encoders
  *   and decoders, the recorder's encoder and the server on two cores).
  * Also the notary's browser's CPU over the recording (its process tree, % of one core).
+ *
+ * **Floor**: the same work with nothing of ours — one bare page (normal priority) that sends its
+ * fake camera through an in-page loopback peer connection, draws the received and the local
+ * camera into a 1280×720 canvas at the composite's rate with `drawImage`, and records it with the
+ * same MediaRecorder settings (VP8 1.5 Mbit/s + Opus, `captureStream(0)` + `requestFrame()`).
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
 import { actStageLabels } from '../../src/shared/act-stages.ts';
-import { minimumFramesPerSecond } from '../../src/shared/recording.ts';
+import { compositeFramesPerSecond, compositeHeight, compositeWidth, minimumFramesPerSecond } from '../../src/shared/recording.ts';
 import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, notaryJoins, startSessionServer } from '../../tests/e2e/session-helpers.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '30' } } });
@@ -145,8 +151,80 @@ async function run(placement: 'notary machine' | 'one machine') {
   }
 }
 
+/** The floor: a bare page recording two cameras (one through a loopback call) into the same composite. */
+async function floor() {
+  const server = createServer((_, res) => res.end('<!doctype html><title>floor</title>')).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const browser = await chromium.launch({ executablePath, headless: true, args: chromeArgs });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://localhost:${(server.address() as { port: number }).port}/`);
+    const base64 = await page.evaluate(
+      async ({ seconds, width, height, fps }) => {
+        const camera = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
+        const [a, b] = [new RTCPeerConnection(), new RTCPeerConnection()];
+        a.onicecandidate = (e) => void (e.candidate && b.addIceCandidate(e.candidate));
+        b.onicecandidate = (e) => void (e.candidate && a.addIceCandidate(e.candidate));
+        const received = new Promise<MediaStream>((resolve) => (b.ontrack = (e) => resolve(e.streams[0]!)));
+        for (const track of camera.getTracks()) a.addTrack(track, camera);
+        await a.setLocalDescription();
+        await b.setRemoteDescription(a.localDescription!);
+        await b.setLocalDescription();
+        await a.setRemoteDescription(b.localDescription!);
+        const video = async (stream: MediaStream) => {
+          const v = document.createElement('video');
+          v.muted = true;
+          v.srcObject = stream;
+          document.body.append(v);
+          await v.play();
+          return v;
+        };
+        const videos = [await video(await received), await video(camera)];
+        const canvas = document.createElement('canvas');
+        canvas.width = width;
+        canvas.height = height;
+        const context = canvas.getContext('2d', { alpha: false })!;
+        const track = canvas.captureStream(0).getVideoTracks()[0] as MediaStreamTrack & { requestFrame(): void };
+        const recorder = new MediaRecorder(new MediaStream([track, camera.getAudioTracks()[0]!]), { mimeType: 'video/webm;codecs=vp8,opus', videoBitsPerSecond: 1_500_000, audioBitsPerSecond: 64_000 });
+        const chunks: Blob[] = [];
+        recorder.ondataavailable = (e) => chunks.push(e.data);
+        recorder.start(2000);
+        const cell = (height - 40) / 2;
+        await new Promise<void>((resolve) => {
+          const started = performance.now();
+          const timer = setInterval(() => {
+            context.fillStyle = '#0f172a';
+            context.fillRect(0, 0, width, height);
+            videos.forEach((v, i) => context.drawImage(v, width / 2, 40 + i * cell, (cell * 4) / 3, cell));
+            track.requestFrame();
+            if (performance.now() - started > seconds * 1000) {
+              clearInterval(timer);
+              resolve();
+            }
+          }, 1000 / fps);
+        });
+        await new Promise((resolve) => {
+          recorder.onstop = resolve;
+          recorder.stop();
+        });
+        const bytes = new Uint8Array(await new Blob(chunks).arrayBuffer());
+        let text = '';
+        for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+        return btoa(text);
+      },
+      { seconds, width: compositeWidth, height: compositeHeight, fps: compositeFramesPerSecond },
+    );
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'notary-recording-floor-')), 'floor.webm');
+    writeFileSync(file, Buffer.from(base64, 'base64'));
+    return { placement: 'floor: a bare page, same recorder settings', cpuPercent: Number.NaN, ...probe(file) };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
 const results = [];
-for (const placement of ['notary machine', 'one machine'] as const) results.push(await run(placement));
+for (const placement of ['notary machine', 'one machine'] as const) results.push(await run(placement), await floor());
 console.log(`| placement | frames per second (goal ≥ ${minimumFramesPerSecond}) | video end − audio end | notary's browser CPU (% of one core) |`);
 console.log('|---|---|---|---|');
-for (const r of results) console.log(`| ${r.placement} | ${r.framesPerSecond.toFixed(1)} | ${(r.videoEnd - r.audioEnd).toFixed(2)} s | ${r.cpuPercent.toFixed(0)} % |`);
+for (const r of results) console.log(`| ${r.placement} | ${r.framesPerSecond.toFixed(1)} | ${(r.videoEnd - r.audioEnd).toFixed(2)} s | ${Number.isNaN(r.cpuPercent) ? '—' : `${r.cpuPercent.toFixed(0)} %`} |`);

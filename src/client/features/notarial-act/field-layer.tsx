@@ -233,7 +233,6 @@ export function FieldLayer(props: {
               data-field-id={field.id}
               role="button"
               tabIndex={0}
-              aria-label={field.filled ? `${name}, filled` : name}
               aria-describedby={editable ? 'field-keys-hint' : undefined}
               data-signer={owner?.name}
               className={`absolute flex touch-none select-none items-center overflow-hidden rounded-sm border-2 px-1 text-xs font-semibold text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-blue-800 ${tone} ${editable ? 'cursor-move' : ''}`}
@@ -286,7 +285,14 @@ export function FieldLayer(props: {
                   : undefined
               }
             >
-              <span className="truncate">{shown}</span>
+              {/* Named by its words: "{Kind} field on page {n}[ for {signer}][, filled]"; what it was filled with is shown beside (WCAG 2.5.3). */}
+              <span className="truncate">
+                {fieldKindLabels[field.kind]}
+                <span className="sr-only"> field on page {field.page}</span>
+                {multi && ` for ${whose}`}
+                {field.filled && <span className="sr-only">, filled</span>}
+                {field.filled && <span aria-hidden="true">: {done}</span>}
+              </span>
               {editable && <span data-resize="true" aria-hidden="true" className="absolute bottom-0 right-0 h-3 w-3 cursor-nwse-resize bg-blue-800" />}
             </div>
           );
