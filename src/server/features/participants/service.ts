@@ -47,9 +47,10 @@ export async function listForCustomer(deps: Deps, token: string): Promise<Partic
 /** Someone who is, or was, in the session: not a person whose booking or fee is still unpaid. */
 export type SessionSummary = Omit<ParticipantSummary, 'status'> & { status: Exclude<ParticipantStatus, 'pending'> };
 
-/** The notary's (and the room's) list: everyone of the booking who was invited (removed ones too). */
+/** The notary's (and the room's) list: everyone of the booking who was invited (those the notary removed too). */
 export async function listForBooking(db: DbOrTx, bookingId: string): Promise<SessionSummary[]> {
-  return (await repo.listParticipants(db, bookingId)).flatMap((row) => (row.status === 'pending' ? [] : [{ ...summary(row), status: row.status }]));
+  // Never in it: unpaid (pending), or set aside by the system before being invited (no staff removed them; decision 125).
+  return (await repo.listParticipants(db, bookingId)).flatMap((row) => (row.status === 'pending' || (row.status === 'removed' && !row.removedBy) ? [] : [{ ...summary(row), status: row.status }]));
 }
 
 /**
