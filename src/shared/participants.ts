@@ -72,6 +72,19 @@ export const signerPaymentInput = z.object({ token: manageTokenSchema, providerP
 export const signerTestCardInput = confirmTestCardInput.omit({ bookingId: true }).extend({ token: manageTokenSchema, providerPaymentId: z.string().min(1).max(255) });
 export type SignerTestCardInput = z.infer<typeof signerTestCardInput>;
 
+/** A co-signer's fee paid from the booking page, as the booking page and the console list it. */
+export interface SignerPaymentView {
+  paymentId: string;
+  providerPaymentId: string;
+  amountCents: number;
+  refundedCents: number;
+  currency: string;
+  status: string;
+  createdAt: Date;
+  /** The signer it was for (null when unknown). */
+  name?: string | null;
+}
+
 /** A person added while booking (the wizard's list and the price lines). */
 export interface BookedParticipant {
   id: string;

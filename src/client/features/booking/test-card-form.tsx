@@ -25,6 +25,10 @@ export interface PaymentFormProps {
   onFailure: (message: string) => void;
   /** Another payment than the booking's own (a co-signer's fee, decision 125); default: the booking's price. */
   charge?: (card: CardFields) => Promise<PaymentAttempt>;
+  /** Stripe: asks the server how that other payment stands; default: the booking's (`payments.sync`). */
+  sync?: () => Promise<PaymentReceipt | null>;
+  /** Stripe: where a redirecting method comes back to; default: the wizard. */
+  returnPath?: string;
 }
 
 const fieldDefs: { name: keyof CardFields; label: string; autoComplete: string; inputMode?: 'numeric' | 'email'; placeholder?: string }[] = [

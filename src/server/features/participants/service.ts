@@ -89,6 +89,11 @@ export async function addParticipant(deps: Deps, token: string, details: Partici
   return (await repo.listParticipants(deps.db, bookingId)).map(summary);
 }
 
+/** Who each co-signer's fee paid from the booking page was for (payment id → name). */
+export async function namesByPayment(db: DbOrTx, bookingId: string): Promise<Map<string, string>> {
+  return new Map((await repo.listParticipants(db, bookingId)).flatMap((p) => (p.paymentId ? [[p.paymentId, p.name] as const] : [])));
+}
+
 /** The participant's own page: who invited them, when, their role; nothing of anyone else's. */
 export async function invitationView(deps: Deps, token: string): Promise<InvitationView> {
   const grant = await authorise(deps, { token }, 'view_invitation', {}, { notFound: participantMessages.notFound });

@@ -24,7 +24,7 @@ import {
 } from '../booking/service.ts';
 import { assertSomeoneOnDuty } from '../booking/on-demand-service.ts';
 import { bookingForAdding, signerPaymentSucceeded, startPaidAddition } from '../participants/fee-service.ts';
-import type { ParticipantDetails, SignerPaymentSetup, SignerTestCardInput } from '../../../shared/participants.ts';
+import type { ParticipantDetails, SignerPaymentSetup, SignerPaymentView, SignerTestCardInput } from '../../../shared/participants.ts';
 import * as repo from './repository.ts';
 import type { PaymentRow } from './repository.ts';
 
@@ -328,9 +328,17 @@ export async function syncSignerPayment(deps: Deps, input: { token: string; prov
   return toReceipt(saved ?? row);
 }
 
-/** The co-signers' fees paid from the booking page (for the booking page and the console). */
-export async function signerPayments(db: DbOrTx, bookingId: string): Promise<PaymentReceipt[]> {
-  return (await repo.paymentsOf(db, bookingId, 'signer')).map(toReceipt);
+/** The co-signers' fees paid from the booking page, oldest first (the booking page, the console). */
+export async function signerPayments(db: DbOrTx, bookingId: string): Promise<SignerPaymentView[]> {
+  return (await repo.paymentsOf(db, bookingId, 'signer')).map((row) => ({
+    paymentId: row.id,
+    providerPaymentId: row.providerPaymentId,
+    amountCents: row.amountCents,
+    refundedCents: row.refundedCents,
+    currency: row.currency,
+    status: row.status,
+    createdAt: row.createdAt,
+  }));
 }
 
 /** Refunds one captured payment in full (a co-signer's fee for someone who could not be added). */
