@@ -304,7 +304,8 @@ describe('booking wizard with a co-signer and a witness (extra signer fee)', () 
   beforeAll(async () => {
     server = await startServer({ BOOKING_EXTRA_SIGNER_FEE_CENTS: '1000' });
     browser = await openBrowser({ baseURL: server.url, timezoneId: 'America/Chicago' });
-  }, 120_000);
+    // A server of its own (its own fee): on a loaded 2-core machine its start can take minutes.
+  }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

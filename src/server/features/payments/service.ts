@@ -341,6 +341,16 @@ export async function signerPayments(db: DbOrTx, bookingId: string): Promise<Sig
   }));
 }
 
+/**
+ * What the co-signers' fees paid from the booking page add to the session's
+ * charge: those that succeeded and were kept (a fee refunded because its signer
+ * could not be added is not charged). The journal's fee rule counts them with
+ * the booking's price (decision 126).
+ */
+export async function signerFeesChargedCents(db: DbOrTx, bookingId: string): Promise<number> {
+  return (await repo.paymentsOf(db, bookingId, 'signer')).reduce((sum, p) => sum + (p.status === 'succeeded' ? p.amountCents - p.refundedCents : 0), 0);
+}
+
 /** Refunds one captured payment in full (a co-signer's fee for someone who could not be added). */
 export async function refundPayment(tx: DbOrTx, deps: Deps, payment: PaymentRow, reason: string): Promise<{ refundedCents: number; providerRefundId: string | null }> {
   const remaining = payment.amountCents - payment.refundedCents;
