@@ -328,7 +328,7 @@ describe('booking wizard with a co-signer and a witness (extra signer fee)', () 
       await section.getByLabel('Their full name').fill(name);
       await section.getByLabel('Their email address').fill(email);
       await section.getByRole('button', { name: 'Add to booking' }).click();
-      await section.getByTestId('booking-participants').getByText(name).waitFor();
+      await section.getByTestId('booking-participants').getByRole('button', { name: `Remove ${name}` }).waitFor();
     };
     // A bad address is refused in words, and nothing is added.
     await section.getByRole('button', { name: 'Add a signer or witness' }).click();
