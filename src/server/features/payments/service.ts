@@ -27,9 +27,9 @@ import { bookingForAdding, signerPaymentSucceeded, startPaidAddition } from '../
 import type { ParticipantDetails, SignerPaymentSetup, SignerPaymentView, SignerTestCardInput } from '../../../shared/participants.ts';
 import * as repo from './repository.ts';
 import type { PaymentRow } from './repository.ts';
+import { DomainError } from '../../errors.ts';
 
 export type { PaymentRow } from './repository.ts';
-import { DomainError } from '../../errors.ts';
 
 /**
  * Payments for bookings. The amount always comes from the booking on the
