@@ -7,13 +7,16 @@
  *
  *   node scripts/bench/journal-verify.ts                          # 10k, 100k, 1M entries
  *   node scripts/bench/journal-verify.ts --sizes 1000 --checkpoint-every 1
+ *   node scripts/bench/journal-verify.ts --sizes 1000000 --checkpoint-every 1000 --keep journal_1m   # seeds once, kept, verified again on the next run
  *
  * Uses BENCH_DATABASE_URL or TEST_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test)
  * as the server to create the databases on; each is dropped afterwards.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID, sign } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../../src/server/config.ts';
@@ -29,16 +32,22 @@ const { values } = parseArgs({
     'checkpoint-every': { type: 'string', default: '1' },
     /** Node flags for the script instead of package.json's (to compare). */
     'node-flags': { type: 'string' },
+    /** A database of this name (one size only) is seeded once and kept, so a change to the script can be measured again without seeding. */
+    keep: { type: 'string' },
   },
 });
 const sizes = values.sizes!.split(',').map(Number);
 const checkpointEvery = Number(values['checkpoint-every']);
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const root = new URL('../../', import.meta.url).pathname;
-const seed = randomBytes(32).toString('base64');
+/** A kept database's entries are signed with a key derived from its name, so a later run verifies them. */
+const seed = values.keep ? createHash('sha256').update(`journal-bench ${values.keep}`).digest('base64') : randomBytes(32).toString('base64');
+if (values.keep && (sizes.length !== 1 || !/^[a-z0-9_]+$/.test(values.keep))) throw new Error('--keep takes one size and a database name of a-z, 0-9 and _');
 const config = loadConfig({ JOURNAL_SIGNING_KEY: seed });
 
-async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
+/** A fresh database, dropped afterwards; or with --keep, the kept one (`fresh` tells whether it still needs seeding). */
+async function withDatabase<T>(run: (url: string, fresh: boolean) => Promise<T>): Promise<T> {
+  if (values.keep) return withKeptDatabase(values.keep, run);
   const name = `bench_journal_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -46,11 +55,31 @@ async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   try {
-    return await run(url.toString());
+    return await run(url.toString(), true);
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
+}
+
+async function withKeptDatabase<T>(name: string, run: (url: string, fresh: boolean) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  let fresh = !exists;
+  if (exists) {
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const { rows } = await client.query<{ n: string }>('select count(*) as n from journal_entries').catch(() => ({ rows: [{ n: '0' }] }));
+    await client.end();
+    if (Number(rows[0]!.n) !== sizes[0]) throw new Error(`${name} holds ${rows[0]!.n} entries, not ${sizes[0]}: drop it first`);
+    fresh = false;
+  }
+  return run(url.toString(), fresh);
 }
 
 async function seedJournal(url: string, count: number) {
@@ -107,11 +136,15 @@ const shippedFlags = (JSON.parse(readFileSync(new URL('package.json', `file://${
   .filter((arg) => arg.startsWith('--max-'));
 const scriptFlags = values['node-flags'] !== undefined ? values['node-flags'].split(/\s+/).filter(Boolean) : shippedFlags;
 
-/** Runs journal:verify; its peak RSS (VmHWM), polled from /proc until it exits. */
-function verify(url: string): Promise<{ code: number; out: string; peakBytes: number; seconds: number; cpuSeconds: number }> {
+/**
+ * Runs journal:verify; its peak RSS (VmHWM), polled from /proc until it exits.
+ * `compileCache` is the NODE_COMPILE_CACHE folder package.json gives it: empty
+ * on a first run (Node then loads its TypeScript stripper, ~17 MB), filled after.
+ */
+function verify(url: string, compileCache: string): Promise<{ code: number; out: string; peakBytes: number; seconds: number; cpuSeconds: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [...scriptFlags, 'scripts/journal-verify.ts'], { cwd: root, env: { PATH: process.env.PATH, DATABASE_URL: url, JOURNAL_SIGNING_KEY: seed, LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, [...scriptFlags, 'scripts/journal-verify.ts'], { cwd: root, env: { PATH: process.env.PATH, DATABASE_URL: url, JOURNAL_SIGNING_KEY: seed, LOG_LEVEL: 'silent', NODE_COMPILE_CACHE: compileCache } });
     let out = '';
     let peakBytes = 0;
     let cpuTicks = 0;
@@ -138,13 +171,21 @@ function verify(url: string): Promise<{ code: number; out: string; peakBytes: nu
 }
 
 console.log(`Node flags: ${scriptFlags.join(' ') || '(none)'}\n`);
-console.log(`| Entries | Checkpoints | journal:verify peak RSS | CPU time | Wall time | Result |`);
-console.log(`|---|---|---|---|---|---|`);
+console.log(`| Entries | Checkpoints | Run | journal:verify peak RSS | CPU time | Wall time | Result |`);
+console.log(`|---|---|---|---|---|---|---|`);
 for (const size of sizes) {
-  await withDatabase(async (url) => {
-    await seedJournal(url, size);
-    const result = await verify(url);
-    if (result.code !== 0) throw new Error(`journal:verify failed on ${size} entries: ${result.out}`);
-    console.log(`| ${size.toLocaleString('en-US')} | ${Math.ceil(size / checkpointEvery).toLocaleString('en-US')} | ${(result.peakBytes / 1048576).toFixed(1)} MB | ${result.cpuSeconds.toFixed(1)} s | ${result.seconds.toFixed(1)} s | ${result.out.split('\n')[0]!.slice(0, 48)}… |`);
+  await withDatabase(async (url, fresh) => {
+    if (fresh) await seedJournal(url, size);
+    // The first run on an empty compile cache, then a run as every later one is.
+    const cache = mkdtempSync(path.join(tmpdir(), 'journal-verify-cache-'));
+    try {
+      for (const run of ['first (empty compile cache)', 'later']) {
+        const result = await verify(url, cache);
+        if (result.code !== 0) throw new Error(`journal:verify failed on ${size} entries: ${result.out}`);
+        console.log(`| ${size.toLocaleString('en-US')} | ${Math.ceil(size / checkpointEvery).toLocaleString('en-US')} | ${run} | ${(result.peakBytes / 1048576).toFixed(1)} MB | ${result.cpuSeconds.toFixed(1)} s | ${result.seconds.toFixed(1)} s | ${result.out.split('\n')[0]!.slice(0, 48)}… |`);
+      }
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 }

@@ -14,6 +14,10 @@ import { describe, expect, it } from 'vitest';
  *   objects it declares to the sweep, docs/decisions/029);
  * - http/ reaches features through the same entry points (and the shared
  *   features/audit.ts).
+ * - under features/, only repository files (`repository.ts`, `*-repository.ts`)
+ *   import the database schema: the rules (services) ask their own
+ *   repository, and another feature's data comes through that feature's
+ *   entry points (docs/decisions/127);
  * Read from the source text: every static `import … from`, `export … from`
  * and dynamic `import('…')` with a relative path.
  */
@@ -61,6 +65,22 @@ function transportLeaks(files: string[]): string[] {
       importSpecifiers(readFileSync(file, 'utf8'))
         .filter((specifier) => transportModule.test(specifier))
         .map((specifier) => `${path.relative(serverDir, file)} imports ${specifier}`),
+    );
+}
+
+const schemaModule = path.join(serverDir, 'db', 'schema.ts');
+const repositoryFile = /(?:^|\/)(?:[\w-]+-)?repository\.ts$/;
+/** The audit log's one writer, shared by every feature (`writeAudit`): the audit table's repository in all but name. */
+const sharedRepositories = new Set([path.join(featuresDir, 'audit.ts')]);
+
+/** Files under features/ that import the database schema (type-only too) and are not repositories. */
+function schemaOutsideRepositories(files: string[]): string[] {
+  return files
+    .filter((file) => !repositoryFile.test(file.split(path.sep).join('/')) && !sharedRepositories.has(file))
+    .flatMap((file) =>
+      relativeImports(readFileSync(file, 'utf8'))
+        .filter((specifier) => path.resolve(path.dirname(file), specifier) === schemaModule)
+        .map((specifier) => `${path.relative(serverDir, file)} imports ${specifier}: only a repository reads the tables`),
     );
 }
 
@@ -135,6 +155,16 @@ describe('server import direction', () => {
     expect(violations(sourceFiles(featuresDir))).toEqual([]);
   });
 
+  it('only repositories import the database schema', () => {
+    expect(schemaOutsideRepositories(sourceFiles(featuresDir))).toEqual([]);
+  });
+
+  it('the schema rule knows a repository from a service', () => {
+    const named = (file: string) => repositoryFile.test(file);
+    expect(['booking/repository.ts', 'identity/kba-repository.ts', 'booking/queue-repository.ts'].every(named)).toBe(true);
+    expect(['booking/service.ts', 'act/repository-helpers.ts', 'staff/session.ts', 'notarial-act/not-a-repository.tsx'].some(named)).toBe(false);
+  });
+
   it('services import no transport (Express, tRPC, Socket.IO): only routers, procedure builders and sockets do', () => {
     expect(transportLeaks(sourceFiles(featuresDir))).toEqual([]);
   });
@@ -146,7 +176,9 @@ describe('server import direction', () => {
     expect(featureCycles(sourceFiles(featuresDir))).toEqual([
       'documents → storage-sweep → documents',
       'documents → storage-sweep → session → documents',
-      // Through the same seam: the session finishes the act (notarial-act), whose identity check reads documents' type sniffing.
+      // Through the same seam: the session finishes the act (notarial-act), which reads the booking's documents through
+      // documents' service, and whose identity check reads documents' type sniffing.
+      'documents → storage-sweep → session → notarial-act → documents',
       'documents → storage-sweep → session → notarial-act → identity → documents',
       'notifications → staff → notifications',
       'session → storage-sweep → session',

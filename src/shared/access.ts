@@ -39,6 +39,8 @@ export const accessActions = [
   'read_journal',
   /** One's own identity proofing status (the customer's or a participant's own, never another's). */
   'view_identity',
+  /** The act in the room: documents, fields and the stage (a participant's own answers only). */
+  'view_act',
   /** A co-signer's or witness's own invitation page. */
   'view_invitation',
   /** The customer adds a co-signer or a witness (until the session starts). */

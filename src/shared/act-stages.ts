@@ -58,6 +58,20 @@ export const actStageMessages = {
   abroadNotConfirmed: 'The signer is outside the United States: the notary must first confirm the act is allowed for a signer abroad.',
   notAbroad: 'The signer has not said they are outside the United States.',
   finished: 'This session has ended.',
+  /** Sealing waits for every signer still taking part (decision 123): who has not, by name. */
+  notSignedBy: (names: string[], empty: number) =>
+    `${namesInProse(names)} ${names.length === 1 ? 'has' : 'have'} not filled every field yet (${empty} still empty).`,
+  oathOwedBy: (names: string[]) => `A jurat needs every signer’s oath or affirmation: waiting for ${namesInProse(names)}.`,
+  /** A credible witness is recorded during the act, for a signer still taking part (decision 124). */
+  credibleWitnessNotWitness: 'Only a witness of this session can be recorded as a credible witness.',
+  credibleWitnessUnknownSigner: 'Choose a signer who is taking part in this session.',
+  credibleWitnessIdentityFirst: (name: string) => `Confirm ${name}’s identity first: a credible witness is identified like a signer.`,
 } as const;
+
+/** "A", "A and B", "A, B and C": people as a sentence names them. */
+export function namesInProse(names: string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
 
 export type { SessionOutcome };

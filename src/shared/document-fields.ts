@@ -47,8 +47,11 @@ export const fieldMessages = {
   textRequired: 'Type the text for this field.',
   textTooLong: `The text can be at most ${maxFieldText} characters.`,
   badLocale: 'Your browser’s language or time zone could not be read, so the date could not be filled. Please reload the page.',
-  emptyFields: (count: number) => `The signer has not filled every field yet (${count} still empty).`,
   noSignatureField: 'Place at least one Signature field for the signer.',
+  /** Each signer fills only their own fields (decision 123). */
+  notYours: 'This field is for another signer: each signer fills only their own fields.',
+  /** The notary chose someone who is not a signer of this session (or no longer takes part). */
+  unknownSigner: 'Choose a signer who is taking part in this session.',
 } as const;
 
 const fraction = z.number().finite().min(0).max(1);
@@ -87,7 +90,16 @@ export function boxAt(kind: FieldKind, point: { x: number; y: number }): Box {
 }
 
 /** The notary places a field (no id) or moves / resizes one (its id). */
-export const saveFieldInput = z.object({ bookingId: z.uuid(), documentId: z.uuid(), fieldId: z.uuid().optional(), kind: z.enum(fieldKinds) }).extend(fieldBoxSchema.shape);
+export const saveFieldInput = z
+  .object({
+    bookingId: z.uuid(),
+    documentId: z.uuid(),
+    fieldId: z.uuid().optional(),
+    kind: z.enum(fieldKinds),
+    /** Whose field: a co-signer or witness; null or absent, the booking's customer (decision 123). Kept when a field moves. */
+    participantId: z.uuid().nullable().optional(),
+  })
+  .extend(fieldBoxSchema.shape);
 export const removeFieldInput = z.object({ bookingId: z.uuid(), fieldId: z.uuid() });
 
 /** The signer fills a Date field (the server writes today's date in this locale and zone) or a Text field. */

@@ -72,6 +72,22 @@ export interface NotaryIdentityView {
   kba: NotaryKbaView;
   /** Why the session cannot start yet; null when it can. */
   startBlocker: string | null;
+  /**
+   * Each co-signer and witness still taking part, with their own identity
+   * proofing: the notary confirms each one on camera as for the customer
+   * (decision 123). Never shown to another participant.
+   */
+  participants: ParticipantIdentityView[];
+}
+
+export interface ParticipantIdentityView {
+  participantId: string;
+  name: string;
+  role: 'signer' | 'witness';
+  latest: NotaryIdentityView['latest'];
+  kba: NotaryKbaView;
+  /** What is missing of their proofing, or null when complete. */
+  blocker: string | null;
 }
 
 /** The name as on the ID: the booking's own rules for a name (no control characters, no bidi overrides, bounded). */
@@ -174,7 +190,33 @@ export interface ActView {
   abroadConfirmed: boolean;
   oathRequested: boolean;
   oathKind: 'swear' | 'affirm' | null;
+  /**
+   * Who fills fields (decision 123): the booking's customer first
+   * (participantId null), then each co-signer and witness, in the order they
+   * were invited; `tone` picks their colour. The viewer's own answers above
+   * (signerName, location, consent, oath) are theirs when a participant views.
+   */
+  signers: ActSigner[];
+  /** The viewer by their own link: a co-signer's or witness's id; null for the customer and staff. */
+  viewerParticipantId: string | null;
+  /** Witnesses the notary recorded as identifying a signer (decision 124). */
+  credibleWitnesses: { witnessId: string; signerParticipantId: string | null }[];
 }
+
+export interface ActSigner {
+  participantId: string | null;
+  name: string;
+  role: 'customer' | 'signer' | 'witness';
+  /** Still taking part: not removed, not marked not completed (their fields are then left out of the seal). */
+  active: boolean;
+  /** The index of their colour in the room (text always names them too: colour is never the only sign). */
+  tone: number;
+}
+
+/** The notary records a witness who identifies a signer (null: the booking's customer). */
+export const recordCredibleWitnessInput = z.object({ bookingId: z.uuid(), witnessId: z.uuid(), signerParticipantId: z.uuid().nullable() });
+/** The notary confirms the act is allowed for a signer abroad: the customer, or a co-signer or witness by id. */
+export const confirmAbroadInput = z.object({ bookingId: z.uuid(), participantId: z.uuid().nullable().optional() });
 
 export const giveConsentInput = z.object({
   token: manageTokenSchema,

@@ -84,7 +84,7 @@ export interface SessionRecording {
 
 /**
  * Everything the room shows, for one viewer. Features that build on the room
- * (identity, signing) add their fields here and in `session/service.ts#getSessionView`.
+ * (identity, signing) add their fields here and in `session/view-service.ts#getSessionView`.
  */
 export interface SessionView {
   bookingId: string;

@@ -99,6 +99,8 @@ describe('staff console', () => {
   });
 
   async function signIn(page: Browser['page'], user: TestStaffUser, next = '/admin') {
+    // A retried test starts signed out, whatever the failed attempt left behind.
+    await page.context().clearCookies();
     await page.goto(`${url}${next}`);
     await page.waitForURL(/\/admin\/login/);
     await page.getByLabel('Email').fill(user.email);

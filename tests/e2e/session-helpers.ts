@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { expect } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
-import { bookings, customers, documents, sessionParticipants } from '../../src/server/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { bookings, customers, documents, identityVerifications, notaryProfiles, notarySessions, sessionParticipants, sessionRecordings } from '../../src/server/db/schema.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -111,14 +111,55 @@ export async function seedParticipants(dataDir: string, bookingId: string, peopl
   return seeded;
 }
 
+/**
+ * The act under way up to signing, for a journey about something after it
+ * (several signers signing their own fields): the customer's and each
+ * co-signer's identity verified, their identity questions passed and
+ * confirmed by the notary on camera, their location and consent given, the
+ * notary's commission on file, and a recording running (the session-room
+ * journey clicks each of these; here they would only cost time).
+ */
+export async function seedActUnderWay(dataDir: string, bookingId: string, notaryId: string, coSigners: SeededParticipant[]): Promise<void> {
+  const database = await openPglite(path.join(dataDir, 'pglite'));
+  const deps: Deps = await buildDeps(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), database, createLogger('silent'));
+  const now = new Date();
+  for (const person of [null, ...coSigners]) {
+    await deps.db.insert(identityVerifications).values({
+      bookingId,
+      participantId: person?.id ?? null,
+      provider: 'test',
+      providerSessionId: `vs_test_${randomUUID().replace(/-/g, '')}`,
+      attempt: 1,
+      status: 'verified',
+      nameOnId: person?.name ?? 'Grace Hopper',
+      documentType: 'driving_license',
+      issuingState: 'IA',
+      documentNumberLast4: '4821',
+      expiresOn: '2031-01-01',
+      selfieMatch: true,
+      confirmedAt: now,
+      confirmedBy: notaryId,
+    });
+    if (person) {
+      await kbaPassed(deps, bookingId, person.id);
+      await deps.db.update(sessionParticipants).set({ consentAt: now, consentAddress: '127.0.0.1', signerLocation: 'IA' }).where(eq(sessionParticipants.id, person.id));
+    }
+  }
+  await deps.db.insert(notarySessions).values({ bookingId, startedAt: now, consentAt: now, consentAddress: '127.0.0.1', signerLocation: 'IA' });
+  await deps.db.insert(sessionRecordings).values({ bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${bookingId}/seeded.webm`, startedBy: notaryId });
+  await deps.db.insert(notaryProfiles).values({ staffUserId: notaryId, commissionNumber: 'IA-778899', commissionExpiresOn: '2099-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' });
+  await database.close();
+}
+
 /** Seeds, then starts the production server on that data (extra environment: TURN settings…). */
 export async function startSessionServer(
   env: Record<string, string> = {},
-  options: { bookings?: number; participants?: { name: string; role: 'signer' | 'witness' }[] } = {},
+  options: { bookings?: number; participants?: { name: string; role: 'signer' | 'witness' }[]; actUnderWay?: boolean } = {},
 ): Promise<SessionFixture & { participants: SeededParticipant[] }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-session-e2e-'));
   const seeded = await seedSession(dataDir, options);
   const participants = options.participants ? await seedParticipants(dataDir, seeded.bookingId, options.participants) : [];
+  if (options.actUnderWay) await seedActUnderWay(dataDir, seeded.bookingId, seeded.notary.id, participants.filter((p) => p.role === 'signer'));
   const server = await startServer({ DATA_DIR: dataDir, ...env });
   return { ...seeded, server, dataDir, participants };
 }
@@ -254,17 +295,19 @@ export async function notaryJoins(page: Page, fixture: SessionFixture) {
 export async function joinFromDeviceCheck(page: Page) {
   await page.getByRole('heading', { name: 'Check your camera and microphone' }).waitFor();
   const join = page.getByRole('button', { name: 'Join session' });
-  await expect.poll(() => join.isEnabled(), { timeout: 15_000 }).toBe(true);
-  await join.click();
+  // Playwright's click waits for the button to be enabled (the camera and microphone started).
+  await join.click({ timeout: 15_000 });
 }
 
 /** The other participant's video is playing: frames have a size and time advances. */
 export async function expectRemoteVideoPlaying(page: Page, other?: Page) {
   const video = page.getByTestId('remote-video');
   try {
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 30_000 }).toBeGreaterThan(0);
-    const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(first);
+    // Waited for in the page, without vitest: the benches (scripts/bench/) use these helpers too.
+    const element = await video.elementHandle({ timeout: 30_000 });
+    await page.waitForFunction((v) => (v as HTMLVideoElement).videoWidth > 0, element, { timeout: 30_000 });
+    const first = await element.evaluate((v: HTMLVideoElement) => v.currentTime);
+    await page.waitForFunction(([v, at]) => (v as HTMLVideoElement).currentTime > at, [element, first] as const, { timeout: 15_000 });
   } catch (error) {
     const logs = [await peerConnectionLog(page), ...(other ? [await peerConnectionLog(other)] : [])];
     throw new Error(`${(error as Error).message}\nPeer connections:\n${logs.join('\n')}`, { cause: error });

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { participantLabels, participantRoleLabels } from '../../src/shared/participants.ts';
@@ -10,14 +13,17 @@ import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, joinFromDeviceC
  * contexts on fake camera and microphone — the notary, the customer, a
  * co-signer and a witness, each with their own link — in a WebRTC mesh
  * (docs/decisions/122): everyone sees everyone's video playing, with each
- * one's name and connection state; then the notary removes the witness.
+ * one's name and connection state; the notary places a Signature field for
+ * each signer, each signs their own, the notary seals and the certificate
+ * and the journal name both (decision 123); then the notary removes the witness.
  */
 describe('session mesh', () => {
   let fixture: SessionFixture & { participants: SeededParticipant[] };
   let browser: Chromium;
 
   beforeAll(async () => {
-    fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer' }, { name: 'Ada Lovelace', role: 'witness' }] });
+    // The act is seeded up to signing (identity proven and confirmed, consent, a recording running): the session-room journey clicks those.
+    fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer' }, { name: 'Ada Lovelace', role: 'witness' }], actUnderWay: true });
     browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', ...fakeMediaArgs] });
     // Seeding the embedded database (migrations, staff passwords) takes most of a minute on a loaded machine.
   }, 420_000);
@@ -35,9 +41,10 @@ describe('session mesh', () => {
 
   /** A co-signer or witness: their invitation page (their role, nothing of the customer's) → Join video session → device check. */
   async function participantJoins(page: Page, person: SeededParticipant) {
-    await page.goto(`/invitation/${person.token}`);
+    // Two browsers already in a call on a loaded 2-core machine: the page's "load" can take longer than Playwright's 30 s.
+    await page.goto(`/invitation/${person.token}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
     // The invitation is a lazily loaded route: its page hydrates after the first paint.
-    await expect.poll(() => page.getByTestId('participant-role').textContent(), { timeout: 15_000 }).toBe(participantRoleLabels[person.role]);
+    await expect.poll(() => page.getByTestId('participant-role').textContent(), { timeout: 60_000 }).toBe(participantRoleLabels[person.role]);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'Join video session' }).click();
     await page.waitForURL(/\/session$/);
@@ -64,7 +71,7 @@ describe('session mesh', () => {
 
   // Four browsers' encoders and decoders (12 of each) on 2 cores beside another e2e file: a slow
   // start is the machine, not the room, so it waits long once instead of retrying from the start.
-  it('four browsers — notary, customer, co-signer, witness — each see the other three playing, named, connected', { timeout: 420_000, retry: 0 }, async () => {
+  it('four browsers — notary, customer, co-signer, witness — each see the other three playing, named, connected; each signer signs their own field; sealed naming both', { timeout: 420_000, retry: 0 }, async () => {
     const [notary, customer, coSigner, witness] = await Promise.all([newPage(), newPage(), newPage(), newPage()]);
     const [alan, ada] = fixture.participants as [SeededParticipant, SeededParticipant];
     await notaryJoins(notary, fixture);
@@ -79,6 +86,46 @@ describe('session mesh', () => {
       seesEveryone(witness, ['Nia Notary', 'Grace Hopper', alan.name]),
     ]);
     expect(await axeViolations(coSigner)).toEqual([]);
+
+    // Each signer signs their own fields (decision 123): the notary places a Signature field for each, in their colour and with their name.
+    await notary.getByRole('tab', { name: 'Documents' }).click();
+    const palette = notary.getByRole('group', { name: 'Add a field' });
+    const page1 = notary.getByRole('img', { name: 'Affidavit of residence.pdf, page 1' });
+    await palette.getByRole('button', { name: 'Signature', exact: true }).click();
+    for (const [who, y] of [['Grace Hopper', 0.3], [alan.name, 0.6]] as const) {
+      const size = (await page1.boundingBox())!;
+      await page1.click({ position: { x: size.width * 0.5, y: size.height * y } });
+      await palette.getByLabel('For:').selectOption({ label: who });
+      await palette.getByRole('button', { name: 'Place Signature field' }).click();
+      await notary.getByRole('button', { name: `Signature field on page 1 for ${who}` }).waitFor();
+    }
+    expect(await axeViolations(notary)).toEqual([]);
+    // Each signer sees the other's field named as theirs (not fillable) and fills their own.
+    for (const [page, own, theirs] of [[customer, 'Grace Hopper', alan.name], [coSigner, alan.name, 'Grace Hopper']] as const) {
+      await page.getByRole('tab', { name: 'Documents' }).click();
+      await page.getByRole('note', { name: `Signature field on page 1 for ${theirs}` }).waitFor();
+      await page.getByRole('button', { name: `Signature field on page 1 for ${own}: click to fill` }).click();
+      await page.getByRole('button', { name: 'Adopt and sign' }).click();
+      await page.getByRole('note', { name: `Signature field on page 1 for ${own}, filled` }).waitFor();
+    }
+    expect(await axeViolations(coSigner)).toEqual([]);
+    // The notary seals; the certificate and the journal name both signers.
+    await notary.getByRole('tab', { name: 'Sign & seal' }).click();
+    await notary.getByRole('button', { name: 'Apply seal and signature' }).click();
+    await notary.getByRole('button', { name: 'Yes, apply seal and signature' }).click();
+    await notary.getByText('Sealed (', { exact: false }).waitFor({ timeout: 60_000 });
+    const sealed = await notary.evaluate(async (bookingId) => {
+      const act = await (await fetch(`/trpc/act.get?input=${encodeURIComponent(JSON.stringify({ json: { bookingId } }))}`)).json();
+      const documentId = act.result.data.json.documents[0].documentId as string;
+      const pdf = new Uint8Array(await (await fetch(`/api/staff/notarized/${bookingId}/${documentId}`)).arrayBuffer());
+      const journal = await (await fetch(`/trpc/act.journal?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`)).text();
+      return { pdf: Array.from(pdf), journal };
+    }, fixture.bookingId);
+    const file = path.join(fixture.dataDir, 'co-signed.pdf');
+    writeFileSync(file, Buffer.from(sealed.pdf));
+    expect(spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ')).toContain('by Grace Hopper and Alan Turing');
+    expect(sealed.journal).toContain('"signerName":"Grace Hopper"');
+    expect(sealed.journal).toContain(`"signerName":"${alan.name}"`);
 
     // The notary removes the witness (People tab, with a reason): the witness's room closes and says why, the others go on.
     await notary.getByRole('tab', { name: 'People' }).click();

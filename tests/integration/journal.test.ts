@@ -221,6 +221,58 @@ describe.each(dbKinds)('journal hash chain on %s', (kind) => {
     await rewriteFrom(database.db, 4, { signerName: 'Someone Else' });
     for (const batchSize of [1, 2, 5]) expect((await verifyJournal(deps, { batchSize })).problem?.seq, `batch ${batchSize}`).toBe(1);
   });
+
+  it('names an altered, a missing and a doubled entry at a batch boundary; past entry 9 entries go in number order, in the script too (decision 128)', async () => {
+    const shared = await openShared();
+    let database = shared.database;
+    const deps = anchorDeps(database.db);
+    // 25 entries, a checkpoint after every fifth: batches of 5 end on 5, 10, 15…
+    for (let n = 1; n <= 25; n++) {
+      await database.db.transaction((tx) =>
+        appendJournalEntry(tx, { notaryId, bookingId: randomUUID(), kind: 'act', performedAt: new Date(Date.UTC(2026, 2, 1, 9, n)), data: { actType: 'jurat', signerName: `Signer ${n}`, feeCents: 2500 } }),
+      );
+      if (n % 5 === 0) await takeCheckpoint(deps);
+    }
+    for (const batchSize of [1, 5, 7, 200]) expect(await verifyJournal(deps, { batchSize }), `batch ${batchSize}`).toMatchObject({ ok: true, entries: 25, unanchored: 0, latestCheckpoint: { seq: 25 } });
+    const script = async () => {
+      if (kind === 'pglite') await database.close();
+      const result = await journalVerify(shared.env);
+      database = await shared.reopen();
+      return result;
+    };
+    const intact = await script();
+    expect(intact.out).toContain('Journal intact: 25 entries');
+    expect(intact.code).toBe(0);
+
+    await untrigger(database.db);
+    const problem = async () => {
+      const found = new Set((await Promise.all([5, 7].map(async (batchSize) => (await verifyJournal(anchorDeps(database.db), { batchSize })).problem))).map((p) => JSON.stringify(p)));
+      expect(found.size, 'the same problem whatever the batch').toBe(1);
+      return JSON.parse([...found][0]!) as { seq: number; reason: string } | null;
+    };
+    // The last entry of a batch edited in place.
+    await database.db.execute(sql`update journal_entries set data = jsonb_set(data, '{feeCents}', '1') where seq = 10`);
+    expect(await problem()).toEqual({ seq: 10, reason: 'entry 10 was changed (its content no longer matches its hash)' });
+    const altered = await script();
+    expect([altered.code, altered.out.trim()]).toEqual([1, 'Journal BROKEN at entry 10: entry 10 was changed (its content no longer matches its hash).']);
+    await database.db.execute(sql`update journal_entries set data = jsonb_set(data, '{feeCents}', '2500') where seq = 10`);
+    expect(await problem()).toBeNull();
+
+    // The first entry of a batch doubled: entry 11 replaced by a copy of entry 10.
+    const [eleven] = await queryRows<Record<string, unknown>>(database.db, sql`select * from journal_entries where seq = 11`);
+    const columns = sql.raw('notary_id, booking_id, kind, corrects_seq, performed_at, data, prev_hash, hash, created_at, chain_version');
+    await database.db.execute(sql`update journal_entries set (${columns}) = (select ${columns} from journal_entries where seq = 10) where seq = 11`);
+    expect(await problem()).toEqual({ seq: 11, reason: 'entry 11 does not follow entry 10 (previous hash differs)' });
+    await database.db.execute(sql`delete from journal_entries where seq = 11`);
+    await database.db.execute(sql`insert into journal_entries select * from json_populate_record(null::journal_entries, ${JSON.stringify(eleven)}::json)`);
+    expect(await problem()).toBeNull();
+
+    // The first entry of a batch deleted.
+    await database.db.execute(sql`delete from journal_entries where seq = 16`);
+    expect(await problem()).toEqual({ seq: 16, reason: 'entry 16 is missing (the next entry found is 17)' });
+    const missing = await script();
+    expect([missing.code, missing.out.trim()]).toEqual([1, 'Journal BROKEN at entry 16: entry 16 is missing (the next entry found is 17).']);
+  }, 180_000);
 });
 
 describe('journal checkpoints with a timestamp authority (OpenSSL TSA on loopback)', () => {

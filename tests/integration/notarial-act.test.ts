@@ -17,7 +17,7 @@ import { purgeExpiredDocuments } from '../../src/server/features/retention/servi
 import { formatInZone } from '../../src/shared/time.ts';
 import { verificationLinkPattern, verifyMessages } from '../../src/shared/verification.ts';
 import { purgeExpiredIdentity } from '../../src/server/features/identity/service.ts';
-import { finishSession, startSession } from '../../src/server/features/session/service.ts';
+import { finishSession, startSession } from '../../src/server/features/session/lifecycle-service.ts';
 import { actMessages, notNotarizableReasonRequired } from '../../src/shared/notarial-act.ts';
 import { actStageMessages, actTexts } from '../../src/shared/act-stages.ts';
 import { fieldMessages, maxFieldsPerDocument, type FieldView } from '../../src/shared/document-fields.ts';
@@ -494,7 +494,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
 
     // The seal waits for every field.
     const seal = () => call('act.seal', { bookingId: b.bookingId, documentId: b.documentId, actType: 'acknowledgment' }, { cookie: cookies.notary });
-    expect(await seal()).toMatchObject({ status: 412, message: fieldMessages.emptyFields(3) });
+    expect(await seal()).toMatchObject({ status: 412, message: actStageMessages.notSignedBy(['Grace Hopper'], 3) });
 
     // The signer fills: never off the recording.
     const fill = (input: Record<string, unknown>) => call('manageAct.fillField', { token: b.token, ...input });
@@ -517,7 +517,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     expect((await fill({ fieldId: text.id, kind: 'text', text: 'x'.repeat(201) })).status).toBe(400);
     expect((await fill({ fieldId: text.id, kind: 'text', text: '   ' })).status).toBe(400);
     expect((await fill({ fieldId: text.id, kind: 'text', text: 'Apt. 4B' })).status).toBe(200);
-    expect(await seal()).toMatchObject({ status: 412, message: fieldMessages.emptyFields(1) });
+    expect(await seal()).toMatchObject({ status: 412, message: actStageMessages.notSignedBy(['Grace Hopper'], 1) });
     // Initials: adopted like a signature, filling every Initials field.
     const adopted = await call('manageAct.adoptSignature', { token: b.token, documentId: b.documentId, field: 'initials', kind: 'typed', text: 'GH', png: `data:image/png;base64,${png}` });
     expect(fieldsOf(adopted.data).find((f) => f.id === initials.id)).toMatchObject({ filled: true, text: null });

@@ -6,7 +6,8 @@ import { getManageView, rescheduleByCustomer } from '../../src/server/features/m
 import { openConfirmationLink } from '../../src/server/features/customer-links/service.ts';
 import { confirmTestCard, createPaymentIntent } from '../../src/server/features/payments/service.ts';
 import * as onDemand from '../../src/server/features/on-demand/service.ts';
-import * as session from '../../src/server/features/session/service.ts';
+import { resolveParticipant } from '../../src/server/features/session/room-service.ts';
+import { getSessionView } from '../../src/server/features/session/view-service.ts';
 import type { StaffIdentity } from '../../src/server/features/staff/session.ts';
 import { awayGraceMs, notaryDropMs, onDemandMessages } from '../../src/shared/on-demand.ts';
 import { createTestDeps, type TestContext } from '../helpers/app.ts';
@@ -102,9 +103,9 @@ describe.each(dbKinds)('the on-demand line (%s)', (kind) => {
     expect(await onDemand.lobby(ctx.deps, second.token)).toEqual({ state: 'waiting', position: 1, estimatedMinutes: 4 });
     expect(await onDemand.availability(ctx.deps)).toMatchObject({ availableNow: 0, onDuty: 1 });
     // Both are let into the room now: the customer by token, the notary as the booking's notary.
-    const customer = await session.resolveParticipant(ctx.deps, { token: first.token }, undefined);
+    const customer = await resolveParticipant(ctx.deps, { token: first.token }, undefined);
     expect(customer.participant.role).toBe('customer');
-    const view = await session.getSessionView(ctx.deps, customer.participant, customer.booking, { token: first.token });
+    const view = await getSessionView(ctx.deps, customer.participant, customer.booking, { token: first.token });
     expect(view).toMatchObject({ open: true, kind: 'on_demand', notaryName: 'Nora' });
   });
 

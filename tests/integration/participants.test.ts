@@ -130,8 +130,8 @@ describe('session participants', () => {
     expect((await call<CustomerIdentityView>('manageAct.identity', { token: b.token }, 'query')).data.status).toBe('not_started');
     const rows = await app.deps.db.select().from(identityVerifications).where(eq(identityVerifications.bookingId, b.bookingId));
     expect(rows.map((r) => r.participantId)).toEqual([row!.id]);
-    // A verified co-signer still cannot sign as the customer (per-signer fields decide that; decision 121).
-    expect((await call('manageAct.adoptSignature', { token, documentId: randomUUID(), kind: 'drawn', png: `data:image/png;base64,${png}` })).status).toBe(403);
+    // A verified co-signer signs only fields placed for them (decision 123): none here, so nothing of the customer's is signed.
+    expect((await call('manageAct.adoptSignature', { token, documentId: randomUUID(), kind: 'drawn', png: `data:image/png;base64,${png}` })).status).toBe(404);
   });
 
   it('the notary removes a participant: audited, their link and their socket refused from then on, the others unaffected', async () => {

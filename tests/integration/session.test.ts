@@ -19,7 +19,7 @@ import { enqueueReminder } from '../../src/server/features/notifications/events.
 import { actChanged } from '../../src/server/features/act/service.ts';
 import { fillSecrets, secretPlaceholder } from '../../src/server/features/notifications/secrets.ts';
 import { purgeExpiredRecordings } from '../../src/server/features/retention/service.ts';
-import { chunkKey, notifyStalledRecordings, recordingKey } from '../../src/server/features/session/service.ts';
+import { chunkKey, notifyStalledRecordings, recordingKey } from '../../src/server/features/session/recording-service.ts';
 import { durationsMs, indexWebm } from '../../src/server/features/session/webm.ts';
 import { assemblyIdle, runAssemblies } from '../../src/server/features/session/assembly.ts';
 import { sweepStorage } from '../../src/server/features/storage-sweep/sweep.ts';

@@ -144,6 +144,9 @@ describe('the access table on every channel', () => {
       'customer: tRPC manageBooking.get': trpc('manageBooking.get', (_f, w) => ({ token: tokenOf(w) }), 'query'),
       'customer: HTTP GET calendar.ics?token': http('GET', (f, w) => `/api/bookings/${f.bookingId}/calendar.ics?token=${tokenOf(w)}&`),
       'staff: tRPC console.bookings.get': trpc('console.bookings.get', (f) => ({ bookingId: f.bookingId }), 'query'),
+    },
+    view_act: {
+      'customer: tRPC manageAct.get': trpc('manageAct.get', (_f, w) => ({ token: tokenOf(w) }), 'query'),
       'staff: tRPC act.get': trpc('act.get', (f) => ({ bookingId: f.bookingId }), 'query'),
     },
     reschedule: {
@@ -178,6 +181,8 @@ describe('the access table on every channel', () => {
     },
     sign: {
       'customer: tRPC manageAct.adoptSignature': trpc('manageAct.adoptSignature', (f, w) => ({ token: tokenOf(w), documentId: f.documentId, kind: 'drawn', png: `data:image/png;base64,${png}` })),
+      'customer: tRPC manageAct.giveConsent': trpc('manageAct.giveConsent', (_f, w) => ({ token: tokenOf(w), location: 'IA', consent: true })),
+      'customer: tRPC manageAct.answerOath': trpc('manageAct.answerOath', (_f, w) => ({ token: tokenOf(w), kind: 'affirm' })),
     },
     seal: {
       'staff: tRPC act.saveField': trpc('act.saveField', (f) => ({ bookingId: f.bookingId, documentId: f.documentId, kind: 'signature', page: 1, x: 0.35, y: 0.77, width: 0.3, height: 0.06 })),

@@ -371,9 +371,47 @@ export const sessionParticipants = pgTable(
     removedAt: timestamp('removed_at', { withTimezone: true }),
     removedReason: text('removed_reason'),
     joinedAt: timestamp('joined_at', { withTimezone: true }),
+    /**
+     * Their own answers before signing (a signer or a witness who signs a field;
+     * docs/decisions/123-each-signer-their-own-fields.md): "I consent to sign
+     * electronically" with time and address, "Where are you right now?", the
+     * notary's confirmation for a signer abroad, their answer to the oath.
+     */
+    consentAt: timestamp('consent_at', { withTimezone: true }),
+    consentAddress: text('consent_address'),
+    signerLocation: text('signer_location'),
+    abroadConfirmedAt: timestamp('abroad_confirmed_at', { withTimezone: true }),
+    abroadConfirmedBy: uuid('abroad_confirmed_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    oathAnsweredAt: timestamp('oath_answered_at', { withTimezone: true }),
+    oathKind: text('oath_kind', { enum: ['swear', 'affirm'] }),
     createdAt: createdAt(),
   },
   (t) => [index('session_participants_booking_idx').on(t.bookingId)],
+);
+
+/**
+ * A credible witness (docs/decisions/124-credible-witness.md): a witness of
+ * the session whom the notary records, on the recording, as identifying a
+ * named signer — the booking's customer (`signer_participant_id` NULL) or a
+ * co-signer. One per witness; it goes in that signer's journal entries.
+ */
+export const credibleWitnesses = pgTable(
+  'credible_witnesses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    witnessId: uuid('witness_id')
+      .notNull()
+      .unique()
+      .references(() => sessionParticipants.id, { onDelete: 'cascade' }),
+    /** The signer identified; NULL = the booking's customer. */
+    signerParticipantId: uuid('signer_participant_id').references(() => sessionParticipants.id, { onDelete: 'cascade' }),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+    recordedBy: uuid('recorded_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('credible_witnesses_booking_idx').on(t.bookingId)],
 );
 
 /**
@@ -554,11 +592,11 @@ export const documentFields = pgTable(
     y: doublePrecision('y').notNull(),
     width: doublePrecision('width').notNull(),
     height: doublePrecision('height').notNull(),
-    /** Which signer fills it; NULL = the booking's customer. */
-    participantId: uuid('participant_id'),
+    /** Whose field it is: a co-signer or witness of the session; NULL = the booking's customer (decision 123). */
+    participantId: uuid('participant_id').references(() => sessionParticipants.id, { onDelete: 'cascade' }),
     value: text('value'),
     filledAt: timestamp('filled_at', { withTimezone: true }),
-    /** Who filled it: the customer's id (or, later, the participant's). */
+    /** Who filled it: the customer's id, or the participant's. */
     filledBy: uuid('filled_by'),
     createdBy: uuid('created_by').references(() => staffUsers.id, { onDelete: 'set null' }),
     createdAt: createdAt(),

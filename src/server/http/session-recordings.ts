@@ -7,7 +7,7 @@ import { beforeBody, jsonRoute, staffRoute } from './handlers.ts';
 import { rateLimit } from './rate-limit.ts';
 import type { RateRule } from '../rate-limit.ts';
 import { maxRecordingChunkBytes } from '../../shared/session.ts';
-import * as session from '../features/session/service.ts';
+import * as recordings from '../features/session/recording-service.ts';
 
 /**
  * The recording's two plain HTTP routes (bytes do not fit tRPC):
@@ -34,7 +34,7 @@ export function sessionRecordingRoutes(deps: Deps): Router {
     beforeBody<'recordingId' | 'seq'>(async (req, res) => {
       const staff = await staffFromCookieHeader(deps, req.headers.cookie);
       if (!staff) throw new DomainError('UNAUTHORIZED', 'Please sign in.');
-      await session.recordingForNotary(deps, staff, req.params.recordingId);
+      await recordings.recordingForNotary(deps, staff, req.params.recordingId);
       res.locals.staff = staff;
     }),
     bodyLimit(maxRecordingChunkBytes),
@@ -43,7 +43,7 @@ export function sessionRecordingRoutes(deps: Deps): Router {
       const staff = res.locals.staff as StaffIdentity;
       const seq = /^\d{1,6}$/.test(req.params.seq) ? Number(req.params.seq) : -1;
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const result = await session.receiveChunk(deps, staff, { recordingId: req.params.recordingId, seq, body });
+      const result = await recordings.receiveChunk(deps, staff, { recordingId: req.params.recordingId, seq, body });
       res.status(result.stored ? 201 : 200).json({ ok: true });
     }, recordingGone),
   );
@@ -55,7 +55,7 @@ export function sessionRecordingRoutes(deps: Deps): Router {
       async (staff, req, res, next) => {
         const rangeHeader = req.headers.range;
         // Authorise before reading the Range against the size (the size is private too).
-        const { recording, size } = await session.openRecording(deps, staff, { recordingId: req.params.recordingId, range: parseRange(rangeHeader, Number.MAX_SAFE_INTEGER) ?? undefined });
+        const { recording, size } = await recordings.openRecording(deps, staff, { recordingId: req.params.recordingId, range: parseRange(rangeHeader, Number.MAX_SAFE_INTEGER) ?? undefined });
         res.setHeader('Accept-Ranges', 'bytes');
         res.setHeader('Content-Type', recording.mimeType);
         res.setHeader('Cache-Control', 'no-store');

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { fieldKindLabels, fieldKinds, fieldName, fitBox, maxFieldText, type FieldKind, type FieldView } from '../../../shared/document-fields.ts';
-import type { ActView } from '../../../shared/notarial-act.ts';
+import type { ActSigner, ActView } from '../../../shared/notarial-act.ts';
 import type { SessionAccess, SessionRole } from '../../../shared/session.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -29,7 +29,8 @@ export function useActView(role: SessionRole, access: SessionAccess, bookingId: 
   const utils = trpc.useUtils();
   const token = 'token' in access ? access.token : '';
   const staff = trpc.act.get.useQuery({ bookingId: bookingId }, { enabled: role === 'notary', retry: false });
-  const signer = trpc.manageAct.get.useQuery({ token }, { enabled: role === 'customer' && !!token, retry: false });
+  // The customer and each co-signer or witness by their own link (their own fields and answers; decision 123).
+  const signer = trpc.manageAct.get.useQuery({ token }, { enabled: role !== 'notary' && !!token, retry: false });
   useSessionUpdates(
     {
       cancel: () => (role === 'notary' ? utils.act.get.cancel({ bookingId: bookingId }) : utils.manageAct.get.cancel({ token })),
@@ -41,17 +42,49 @@ export function useActView(role: SessionRole, access: SessionAccess, bookingId: 
   return { view: role === 'notary' ? staff.data : signer.data, setView, token };
 }
 
-const fieldTone: Record<FieldKind, string> = {
-  signature: 'border-blue-700 bg-blue-50/80',
-  initials: 'border-violet-700 bg-violet-50/80',
-  date: 'border-emerald-700 bg-emerald-50/80',
-  text: 'border-amber-700 bg-amber-50/80',
-};
+/**
+ * Each signer's colour (decision 123): the customer's first, then each
+ * co-signer's and witness's by `tone`. Colour is never the only sign: every
+ * field also says whose it is in words.
+ */
+const signerTones = ['border-blue-700 bg-blue-50/85', 'border-fuchsia-700 bg-fuchsia-50/85', 'border-teal-700 bg-teal-50/85', 'border-orange-700 bg-orange-50/85'];
+export const toneOf = (signer: ActSigner | undefined) => signerTones[(signer?.tone ?? 0) % signerTones.length]!;
+/** The field's signer among the act's signers (null participant: the customer). */
+export const signerOf = (signers: readonly ActSigner[], field: Pick<FieldView, 'participantId'>) => signers.find((s) => s.participantId === field.participantId);
+const forWhom = (signer: ActSigner | undefined) => (signer ? (signer.role === 'witness' ? `${signer.name} (witness)` : signer.name) : 'another signer');
 
-/** The notary's palette: pick a kind (drag it onto the page, or place it at the focus point). */
-export function FieldPalette(props: { kind: FieldKind | null; onKind: (kind: FieldKind | null) => void; onPlace: () => void; busy: boolean; disabled: boolean }) {
+/** The notary's palette: whose field (For: each signer taking part), and the kind (drag it onto the page, or place it at the focus point). */
+export function FieldPalette(props: {
+  kind: FieldKind | null;
+  onKind: (kind: FieldKind | null) => void;
+  onPlace: () => void;
+  busy: boolean;
+  disabled: boolean;
+  signers: readonly ActSigner[];
+  forId: string | null;
+  onFor: (participantId: string | null) => void;
+}) {
+  const current = props.signers.find((s) => s.participantId === props.forId);
   return (
     <div role="group" aria-label="Add a field" className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-slate-50 p-2">
+      {props.signers.filter((s) => s.active).length > 1 && (
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+          For:
+          <select
+            className={`rounded border-2 px-2 py-1 text-sm font-semibold text-slate-900 ${toneOf(current)}`}
+            value={props.forId ?? ''}
+            onChange={(event) => props.onFor(event.target.value || null)}
+          >
+            {props.signers
+              .filter((s) => s.active)
+              .map((s) => (
+                <option key={s.participantId ?? 'customer'} value={s.participantId ?? ''}>
+                  {forWhom(s)}
+                </option>
+              ))}
+          </select>
+        </label>
+      )}
       <span className="text-sm font-medium text-slate-800">Fields:</span>
       {fieldKinds.map((kind) => (
         <button
@@ -66,7 +99,7 @@ export function FieldPalette(props: { kind: FieldKind | null; onKind: (kind: Fie
             event.dataTransfer.effectAllowed = 'copy';
             props.onKind(kind);
           }}
-          className={`cursor-grab rounded border-2 px-2 py-1 text-sm font-semibold text-slate-900 aria-pressed:ring-2 aria-pressed:ring-blue-700 disabled:cursor-not-allowed disabled:opacity-60 ${fieldTone[kind]}`}
+          className={`cursor-grab rounded border-2 px-2 py-1 text-sm font-semibold text-slate-900 aria-pressed:ring-2 aria-pressed:ring-blue-700 disabled:cursor-not-allowed disabled:opacity-60 ${toneOf(current)}`}
         >
           {fieldKindLabels[kind]}
         </button>
@@ -89,6 +122,9 @@ export function FieldLayer(props: {
   role: SessionRole;
   page: number;
   fields: FieldView[];
+  /** Whose each field is (its colour and name), and the viewer's own participant id (null: the customer). */
+  signers: readonly ActSigner[];
+  viewerParticipantId: string | null;
   /** Notary: the kind to place, the focus point, and what to do with a box. */
   placing?: {
     kind: FieldKind | null;
@@ -179,9 +215,16 @@ export function FieldLayer(props: {
       )}
       {onPage.map((field) => {
         const box = boxOf(field);
-        const name = fieldName(field.kind, field.page);
+        const owner = signerOf(props.signers, field);
+        const whose = forWhom(owner);
+        const multi = props.signers.length > 1;
+        // With several signers every field names its signer, in words and in its colour.
+        const name = multi ? `${fieldName(field.kind, field.page)} for ${whose}` : fieldName(field.kind, field.page);
         const style = { left: `${box.x * 100}%`, top: `${box.y * 100}%`, width: `${box.width * 100}%`, height: `${box.height * 100}%` };
-        const shown = field.filled ? (field.text ?? (field.kind === 'initials' ? 'Initialled' : 'Signed')) : fieldKindLabels[field.kind];
+        const done = field.text ?? (field.kind === 'initials' ? 'Initialled' : 'Signed');
+        const shown = multi ? `${field.filled ? done : fieldKindLabels[field.kind]} · ${owner?.name ?? whose}` : field.filled ? done : fieldKindLabels[field.kind];
+        const tone = toneOf(owner);
+        const mine = field.participantId === props.viewerParticipantId;
         if (placing) {
           const editable = placing.editable && !field.filled;
           return (
@@ -192,7 +235,8 @@ export function FieldLayer(props: {
               tabIndex={0}
               aria-label={field.filled ? `${name}, filled` : name}
               aria-describedby={editable ? 'field-keys-hint' : undefined}
-              className={`absolute flex touch-none select-none items-center overflow-hidden rounded-sm border-2 px-1 text-xs font-semibold text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-blue-800 ${fieldTone[field.kind]} ${editable ? 'cursor-move' : ''}`}
+              data-signer={owner?.name}
+              className={`absolute flex touch-none select-none items-center overflow-hidden rounded-sm border-2 px-1 text-xs font-semibold text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-blue-800 ${tone} ${editable ? 'cursor-move' : ''}`}
               style={style}
               onKeyDown={
                 editable
@@ -247,8 +291,9 @@ export function FieldLayer(props: {
             </div>
           );
         }
-        return field.filled ? (
-          <div key={field.id} role="note" aria-label={`${name}, filled`} className={`absolute flex items-center overflow-hidden rounded-sm border-2 px-1 text-xs font-semibold text-slate-900 ${fieldTone[field.kind]}`} style={style}>
+        // Another signer's field: shown with their name, never fillable from this link (the server refuses it too).
+        return field.filled || !mine ? (
+          <div key={field.id} role="note" aria-label={field.filled ? `${name}, filled` : name} data-signer={owner?.name} className={`absolute flex items-center overflow-hidden rounded-sm border-2 px-1 text-xs font-semibold text-slate-900 ${tone}`} style={style}>
             <span className="truncate">{shown}</span>
           </div>
         ) : (
@@ -256,13 +301,15 @@ export function FieldLayer(props: {
             key={field.id}
             type="button"
             onClick={() => props.onFill?.(field)}
+            data-signer={owner?.name}
             className="absolute flex items-center overflow-hidden rounded-sm border-2 border-dashed border-amber-800 bg-yellow-200 px-1 text-xs font-semibold text-slate-950 shadow-[0_0_0_3px_rgba(250,204,21,0.6)] focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-blue-800"
             style={style}
           >
             {/* Named "{Kind} field on page {n}: click to fill": the visible words are part of the name (WCAG 2.5.3). */}
             <span className="truncate">
               {fieldKindLabels[field.kind]}
-              <span className="sr-only"> field on page {field.page}</span>: click to fill
+              <span className="sr-only"> field on page {field.page}</span>
+              {multi && ` for ${whose}`}: click to fill
             </span>
           </button>
         );

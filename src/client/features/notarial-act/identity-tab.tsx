@@ -6,6 +6,7 @@ import { IdentityFacts } from './identity-facts.tsx';
 import { useSessionUpdates } from './use-session-updates.ts';
 import type { RoomTabProps } from '../session-room/room-context.ts';
 import { errorMessage } from '../../lib/errors.ts';
+import { participantRoleLabels } from '../../../shared/participants.ts';
 
 /**
  * The room's Identity tab. The notary sees what the providers established
@@ -81,8 +82,26 @@ function NotaryIdentity({ bookingId }: { bookingId: string }) {
       {latest?.status === 'verified' && !latest.confirmedAt && (
         <Button type="button" className="h-auto min-h-11 w-full whitespace-normal py-2" disabled={confirm.isPending} onClick={() => confirm.mutate({ bookingId, verificationId: latest.id })}>
           Confirm: the ID matches the person on camera
+          {view.participants.length > 0 && <span className="sr-only"> ({view.bookingName})</span>}
         </Button>
       )}
+      {/* Each co-signer and witness, confirmed on camera as the customer is (decision 123). */}
+      {view.participants.map((p) => (
+        <section key={p.participantId} aria-label={`Identity of ${p.name}`} className="grid gap-2 border-t border-slate-200 pt-3">
+          <h3 className="font-semibold text-slate-900">
+            {p.name} <span className="font-normal text-slate-600">({participantRoleLabels[p.role]})</span>
+          </h3>
+          <p role="status" className={p.blocker ? 'font-semibold text-amber-900' : 'flex items-center gap-2 font-semibold text-green-800'}>
+            {p.blocker ?? 'Identity verified and confirmed.'}
+          </p>
+          <IdentityFacts view={{ ...view, bookingName: p.name, latest: p.latest, kba: p.kba }} />
+          {p.latest?.status === 'verified' && !p.latest.confirmedAt && (
+            <Button type="button" className="h-auto min-h-11 w-full whitespace-normal py-2" disabled={confirm.isPending} onClick={() => confirm.mutate({ bookingId, verificationId: p.latest!.id })}>
+              Confirm: the ID matches {p.name} on camera
+            </Button>
+          )}
+        </section>
+      ))}
       {confirm.error && <p role="alert" className="text-red-700">{errorMessage(confirm.error)}</p>}
     </div>
   );

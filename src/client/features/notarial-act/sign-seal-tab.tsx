@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { BadgeCheck, Download } from 'lucide-react';
-import { actTypeLabels, actTypes, signatureLevelLabels, type ActDocumentView, type ActType, type ActView } from '../../../shared/notarial-act.ts';
+import { actTypeLabels, actTypes, signatureLevelLabels, type ActDocumentView, type ActSigner, type ActType, type ActView } from '../../../shared/notarial-act.ts';
 import { actTexts } from '../../../shared/act-stages.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Select } from '../../components/ui/input.tsx';
@@ -28,8 +28,18 @@ function pagesOf(fields: FieldView[]): string {
 }
 const countOf = (n: number) => `${n} ${n === 1 ? 'field' : 'fields'}`;
 
+/** "Waiting for Alan Turing: 1 of 2 fields filled, on page 3." — per signer still taking part, by name (decision 123). */
+function waitingFor(doc: ActDocumentView, signers: readonly ActSigner[]): string {
+  const waiting = signers
+    .filter((s) => s.active)
+    .map((s) => ({ s, fields: doc.fields.filter((f) => f.participantId === s.participantId) }))
+    .filter(({ fields }) => fields.some((f) => !f.filled));
+  return waiting.map(({ s, fields }) => `Waiting for ${signers.length > 1 ? s.name : 'the signer'}: ${fields.filter((f) => f.filled).length} of ${countOf(fields.length)} filled, on ${pagesOf(fields)}.`).join(' ');
+}
+
 export function SignSealTab({ session, role, access }: RoomTabProps) {
-  if (role === 'customer' && 'token' in access) return <SignerSide token={access.token} />;
+  // The customer, or a co-signer or witness by their own link: their own fields and answers (decision 123).
+  if (role !== 'notary' && 'token' in access) return <SignerSide token={access.token} />;
   return <NotarySide bookingId={session.bookingId} />;
 }
 
@@ -40,11 +50,14 @@ function SignerSide({ token }: { token: string }) {
   const view = query.data;
   if (!view) return <p className="text-sm text-slate-700">Loading…</p>;
   const onView = (next: ActView) => utils.manageAct.get.setData({ token }, next);
+  const own = (doc: ActDocumentView) => doc.fields.filter((f) => f.participantId === view.viewerParticipantId);
+  // The act's stage is the customer's; a co-signer or witness answers once the recording runs (the server checks their own identity).
+  const consentOpen = view.viewerParticipantId === null ? view.stage === 'location_and_consent' : ['recording', 'location_and_consent', 'oath', 'signing'].includes(view.stage);
   return (
     <div className="grid gap-4">
       {view.oathRequested && !view.oathKind && <OathAnswer token={token} onView={onView} />}
       {view.oathKind && <p className="text-sm text-slate-800">You {view.oathKind === 'swear' ? 'swore' : 'affirmed'} before the notary.</p>}
-      {!view.consentGiven && view.stage === 'location_and_consent' && <ConsentForm token={token} onView={onView} />}
+      {!view.consentGiven && consentOpen && <ConsentForm token={token} onView={onView} />}
       <AbroadWaiting view={view} />
     <ul className="grid gap-4">
       {view.documents.map((doc) => (
@@ -58,15 +71,17 @@ function SignerSide({ token }: { token: string }) {
             <p className="text-sm text-slate-800">A supporting file: shown in the session, not signed or notarized.</p>
           ) : doc.notNotarizable ? (
             <p className="text-sm text-slate-800">The notary cannot notarize this document: {doc.notNotarizableReason}</p>
-          ) : doc.signed ? (
-            <p role="status" className="text-sm text-slate-800">Signed. The notary now completes the certificate and seals the document.</p>
-          ) : doc.fields.length > 0 && !view.consentGiven ? (
-            <p className="text-sm text-slate-800">
-              Your notary asks you to fill {countOf(doc.fields.length)} on {pagesOf(doc.fields)}. First say where you are and consent to sign electronically.
+          ) : own(doc).length > 0 && own(doc).every((f) => f.filled) ? (
+            <p role="status" className="text-sm text-slate-800">
+              {doc.signed ? 'Signed. The notary now completes the certificate and seals the document.' : 'You have filled your fields. The other signers fill theirs, then the notary seals the document.'}
             </p>
-          ) : doc.fields.length > 0 ? (
+          ) : own(doc).length > 0 && !view.consentGiven ? (
             <p className="text-sm text-slate-800">
-              Your notary asks you to fill {countOf(doc.fields.length)} on {pagesOf(doc.fields)}: click each highlighted field in the Documents tab.
+              Your notary asks you to fill {countOf(own(doc).length)} on {pagesOf(own(doc))}. First say where you are and consent to sign electronically.
+            </p>
+          ) : own(doc).length > 0 ? (
+            <p className="text-sm text-slate-800">
+              Your notary asks you to fill {countOf(own(doc).length)} on {pagesOf(own(doc))}: click each highlighted field in the Documents tab.
             </p>
           ) : (
             <p className="text-sm text-slate-700">Wait until the notary shows you where to sign.</p>
@@ -178,14 +193,14 @@ function NotarySide({ bookingId }: { bookingId: string }) {
       <OathControl bookingId={bookingId} view={view} onView={setView} />
       <ul className="grid gap-4">
         {view.documents.map((doc) => (
-          <NotaryDocument key={doc.documentId} bookingId={bookingId} doc={doc} onView={setView} />
+          <NotaryDocument key={doc.documentId} bookingId={bookingId} doc={doc} signers={view.signers} onView={setView} />
         ))}
       </ul>
     </div>
   );
 }
 
-function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: ActDocumentView; onView: (view: ActView) => void }) {
+function NotaryDocument({ bookingId, doc, signers, onView }: { bookingId: string; doc: ActDocumentView; signers: readonly ActSigner[]; onView: (view: ActView) => void }) {
   const [actType, setActType] = useState<ActType>('acknowledgment');
   const [confirming, setConfirming] = useState(false);
   const seal = trpc.act.seal.useMutation({ onSuccess: onView });
@@ -216,7 +231,7 @@ function NotaryDocument({ bookingId, doc, onView }: { bookingId: string; doc: Ac
                 ? `The signer has signed (${doc.signatureKind}).`
                 : 'The signer has filled every field.'
               : doc.fields.length > 0
-                ? `Waiting for the signer: ${doc.fields.filter((f) => f.filled).length} of ${countOf(doc.fields.length)} filled, on ${pagesOf(doc.fields)}.`
+                ? waitingFor(doc, signers)
                 : 'No fields yet: place them on the page in the Documents tab.'}
           </p>
           <div className="flex flex-wrap items-end gap-2">

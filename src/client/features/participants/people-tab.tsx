@@ -28,6 +28,7 @@ export function PeopleTab({ session, role }: RoomTabProps) {
             </span>
             <span className="text-slate-700">{participantStatusLabels[p.status]}</span>
           </p>
+          {role === 'notary' && p.role === 'witness' && removable(p.status) && <CredibleWitnessForm bookingId={session.bookingId} witness={p} signers={session.participants.filter((s) => s.role === 'signer' && removable(s.status))} customerName={session.customerName} />}
           {role === 'notary' && removable(p.status) && <RemoveForm bookingId={session.bookingId} participant={p} />}
         </li>
       ))}
@@ -77,6 +78,57 @@ function RemoveForm({ bookingId, participant }: { bookingId: string; participant
           Keep in session
         </Button>
       </div>
+    </form>
+  );
+}
+
+/**
+ * A credible witness (decision 124): the notary records, during the
+ * recording, that this witness identifies a named signer. Stored, on the
+ * act's audit trail, and in that signer's journal entry.
+ */
+function CredibleWitnessForm({ bookingId, witness, signers, customerName }: { bookingId: string; witness: SessionParticipant; signers: SessionParticipant[]; customerName: string }) {
+  const id = useId();
+  const utils = trpc.useUtils();
+  const act = trpc.act.get.useQuery({ bookingId }, { retry: false });
+  const record = trpc.act.recordCredibleWitness.useMutation({ onSuccess: () => void utils.act.get.invalidate({ bookingId }) });
+  const recorded = act.data?.credibleWitnesses.find((w) => w.witnessId === witness.id);
+  const nameOf = (participantId: string | null) => (participantId === null ? customerName : (signers.find((s) => s.id === participantId)?.name ?? ''));
+  const [signer, setSigner] = useState('');
+  return (
+    <form
+      className="grid gap-1 text-sm"
+      onSubmit={(event) => {
+        event.preventDefault();
+        record.mutate({ bookingId, witnessId: witness.id, signerParticipantId: signer || null });
+      }}
+    >
+      {recorded && (
+        <p role="status" className="font-semibold text-green-800">
+          Credible witness: {witness.name} identifies {nameOf(recorded.signerParticipantId)}.
+        </p>
+      )}
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="grid gap-1">
+          <Label htmlFor={id}>{witness.name} identifies</Label>
+          <select id={id} className="rounded border border-slate-300 px-2 py-1" value={signer} onChange={(e) => setSigner(e.target.value)}>
+            <option value="">{customerName}</option>
+            {signers.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" size="sm" variant="outline" disabled={record.isPending}>
+          Record credible witness<span className="sr-only"> {witness.name}</span>
+        </Button>
+      </div>
+      {record.error && (
+        <p role="alert" className="text-red-700">
+          {errorMessage(record.error)}
+        </p>
+      )}
     </form>
   );
 }

@@ -44,11 +44,11 @@ export function DocumentsTab({ session, role, access }: RoomTabProps) {
     if (!doc) return;
     setSelectedId(doc.id);
     setPages((current) => ({ ...current, [doc.id]: documentFocus.page }));
-    setAnnouncement(`${role === 'customer' ? 'Your notary is showing you' : 'Showing'} page ${documentFocus.page} of ${doc.name}.`);
+    setAnnouncement(`${role !== 'notary' ? 'Your notary is showing you' : 'Showing'} page ${documentFocus.page} of ${doc.name}.`);
   }, [documentFocus, role]);
 
-  // The signer's viewer goes to the page with the next empty field (when that field changes, not on every refresh).
-  const next = role === 'customer' && view ? nextEmptyField(view.documents.filter((d) => !d.sealed && !d.supporting && !d.notNotarizable).flatMap((d) => d.fields.filter((f) => f.participantId === null))) : null;
+  // A signer's viewer goes to the page with their own next empty field (when that field changes, not on every refresh).
+  const next = role !== 'notary' && view ? nextEmptyField(view.documents.filter((d) => !d.sealed && !d.supporting && !d.notNotarizable).flatMap((d) => d.fields.filter((f) => f.participantId === view.viewerParticipantId))) : null;
   useEffect(() => {
     if (!next) return;
     setSelectedId(next.documentId);
@@ -114,6 +114,10 @@ function DocumentWithFields(props: {
   const { channel } = useRoom();
   const fields = actDocument?.fields ?? [];
   const [kind, setKind] = useState<FieldKind | null>(null);
+  // Whose field the notary places next: the customer (null) or a co-signer or witness (decision 123).
+  const [forId, setForId] = useState<string | null>(null);
+  const signers = props.view?.signers ?? [];
+  const viewer = props.view?.viewerParticipantId ?? null;
   const [focus, setFocus] = useState({ x: 0.5, y: 0.5 });
   const [focusId, setFocusId] = useState<string | null>(null);
   const [filling, setFilling] = useState<FieldView | null>(null);
@@ -129,18 +133,18 @@ function DocumentWithFields(props: {
   const editable = role === 'notary' && !!actDocument && !actDocument.sealed && !actDocument.supporting && !actDocument.notNotarizable;
   const place = (fieldKind: FieldKind, point: { x: number; y: number }) => {
     known.current = new Set(fields.map((f) => f.id));
-    save.mutate({ bookingId: props.bookingId, documentId: doc.id, kind: fieldKind, page, ...boxAt(fieldKind, point) });
+    save.mutate({ bookingId: props.bookingId, documentId: doc.id, kind: fieldKind, participantId: forId, page, ...boxAt(fieldKind, point) });
   };
   const error = save.error ?? remove.error ?? fillDate.error;
-  const mine = fields.filter((f) => f.participantId === null);
+  const mine = fields.filter((f) => f.participantId === viewer);
   const empty = mine.filter((f) => !f.filled).length;
 
   return (
     <div className="grid gap-2">
       {role === 'notary' && editable && (
-        <FieldPalette kind={kind} onKind={setKind} busy={save.isPending} disabled={!editable} onPlace={() => kind && place(kind, focus)} />
+        <FieldPalette kind={kind} onKind={setKind} busy={save.isPending} disabled={!editable} onPlace={() => kind && place(kind, focus)} signers={signers} forId={forId} onFor={setForId} />
       )}
-      {role === 'customer' && mine.length > 0 && !actDocument?.sealed && (
+      {role !== 'notary' && mine.length > 0 && !actDocument?.sealed && (
         <p className="text-sm text-slate-800">
           {empty === 0
             ? 'You have filled every field of this document.'
@@ -159,6 +163,8 @@ function DocumentWithFields(props: {
             role={role}
             page={page}
             fields={fields}
+            signers={signers}
+            viewerParticipantId={viewer}
             placing={
               role === 'notary'
                 ? {
@@ -182,7 +188,7 @@ function DocumentWithFields(props: {
           </FieldLayer>
         )}
       />
-      {role === 'customer' && props.view && <SignerFieldForms token={props.token} view={props.view} filling={filling} onDone={() => setFilling(null)} onView={props.onView} />}
+      {role !== 'notary' && props.view && <SignerFieldForms token={props.token} view={props.view} filling={filling} onDone={() => setFilling(null)} onView={props.onView} />}
       {error && (
         <p role="alert" className="text-sm text-red-700">
           {errorMessage(error)}

@@ -8,7 +8,7 @@
  *   RoomTabProps: the session view, the viewer's role ('customer' | 'notary'),
  *   the access, and `channel` to send/receive room events; useRoom() gives the rest.
  * - Live updates: any server service calls `notifySessionChanged(deps, bookingId)`
- *   (server/features/session/service.ts); both pages then refetch `session.get`.
+ *   (server/features/session/notifier-service.ts); both pages then refetch `session.get`.
  * - The view: add fields to `SessionView` (shared/session.ts) and fill them in
  *   the server's `getSessionView`.
  * - Start / finish: the server's `startChecks` / `finishChecks`; a refusal's

@@ -17,7 +17,7 @@ export interface RoomTab {
   id: string;
   label: string;
   Component: ComponentType<RoomTabProps>;
-  /** Who sees the tab (default: everyone; a co-signer or witness has no identity review or signing tab until fields carry a participant). */
+  /** Who sees the tab (default: everyone; a co-signer or witness proves their identity from their invitation page, and signs their own fields). */
   roles?: readonly SessionRole[];
 }
 
@@ -26,5 +26,5 @@ export const roomTabs: RoomTab[] = [
   { id: 'documents', label: 'Documents', Component: DocumentsTab },
   { id: 'people', label: 'People', Component: PeopleTab },
   { id: 'identity', label: 'Identity', Component: IdentityTab, roles: ['customer', 'notary'] },
-  { id: 'sign-seal', label: 'Sign & seal', Component: SignSealTab, roles: ['customer', 'notary'] },
+  { id: 'sign-seal', label: 'Sign & seal', Component: SignSealTab },
 ];

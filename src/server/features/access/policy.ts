@@ -34,11 +34,12 @@ export const accessTable: Record<AccessAction, readonly ActorRole[]> = {
   record: ['booking_notary'],
   play_recording: ['booking_notary', 'admin'],
   /**
-   * Adopting a signature: only the verified customer. Signing is per document
-   * today; a co-signer signs their own fields once fields carry a participant
-   * (decision 121), so `co_signer` is not here yet: they would sign as the customer.
+   * Filling fields (adopting a signature or initials, a date, a text), consent
+   * and the oath: the verified customer, co-signer or witness, each only their
+   * own fields and answers — the signing service asks whose field it is
+   * (notarial-act/field-owner.ts; decision 123).
    */
-  sign: ['signer'],
+  sign: ['signer', 'co_signer', 'witness'],
   seal: ['booking_notary'],
   /** Ending the session with an outcome; staff record no-shows from the console (completing still needs the recording). */
   finish: ['booking_notary', 'staff', 'admin'],
@@ -47,6 +48,8 @@ export const accessTable: Record<AccessAction, readonly ActorRole[]> = {
   download_notarized: ['signer', 'booking_notary', 'admin'],
   read_journal: ['booking_notary', 'admin'],
   view_identity: [...customer, ...participant],
+  /** The act as the room shows it (documents, fields, stage): everyone in the room and the booking's staff; a participant sees their own answers, never another's identity. */
+  view_act: [...customer, ...participant, 'booking_notary', 'staff', 'admin'],
   view_invitation: [...participant],
   /** Only the customer who booked (and pays): a co-signer cannot invite others. */
   add_participant: [...customer],

@@ -6,6 +6,7 @@ import type { SessionOutcome } from '../../../shared/session.ts';
 import { controlCharacters } from '../../../shared/fields.ts';
 import { writeAudit, type ActorType } from '../audit.ts';
 import * as repo from './repository.ts';
+import { participantRemovedMessage } from '../access/service.ts';
 import { finishRefusals, refusalOf, stageOf, type ActFacts, type ActTransition, type StageFacts, type TransitionInput } from './stages.ts';
 
 /**
@@ -62,15 +63,34 @@ export interface TransitionActor {
 export async function takeTransition<T>(
   deps: Pick<Deps, 'config'>,
   tx: Tx,
-  args: { bookingId: string; transition: ActTransition; actor: TransitionActor; input?: TransitionInput; data?: Record<string, unknown> },
+  args: {
+    bookingId: string;
+    transition: ActTransition;
+    actor: TransitionActor;
+    input?: TransitionInput;
+    data?: Record<string, unknown>;
+    /**
+     * The co-signer or witness taking a signer's step (their own fields, consent,
+     * oath; decision 123): the guard reads their own identity and answers in
+     * place of the customer's. Absent or null: the booking's customer.
+     */
+    participantId?: string | null;
+  },
   change: (facts: ActFacts) => Promise<{ changed: boolean; result: T }>,
 ): Promise<T> {
   if (!(await repo.lockBookingForAct(tx, args.bookingId))) throw new DomainError('NOT_FOUND', 'Booking not found.');
   const before = await actFacts(deps, tx, args.bookingId);
-  const refusal = refusalOf(args.transition, before, args.input);
+  let asked: ActFacts = before;
+  if (args.participantId) {
+    const own = await repo.loadParticipantFacts(tx, args.bookingId, args.participantId, deps.config.KBA_FRESHNESS_HOURS);
+    // Removed (or marked not completed) since the access check: their part has ended.
+    if (!own) throw new DomainError('FORBIDDEN', participantRemovedMessage);
+    asked = { ...before, ...own };
+  }
+  const refusal = refusalOf(args.transition, asked, args.input);
   // Starting and finishing answer 409 as the room always has; the act's own steps 412 (a precondition).
   if (refusal) throw new DomainError(refusal === actStageMessages.finished || args.transition === 'finish' || args.transition === 'startRecording' ? 'CONFLICT' : 'PRECONDITION_FAILED', refusal);
-  const { changed, result } = await change(before);
+  const { changed, result } = await change(asked);
   if (changed) {
     const after = await stageFacts(tx, args.bookingId);
     await writeAudit(tx, {
@@ -79,7 +99,7 @@ export async function takeTransition<T>(
       action: `act.${args.transition}`,
       entityType: 'booking',
       entityId: args.bookingId,
-      data: { from: stageOf(before), to: stageOf(after), ...args.data },
+      data: { from: stageOf(before), to: stageOf(after), ...(args.participantId ? { participantId: args.participantId } : {}), ...args.data },
     });
   }
   return result;
@@ -131,13 +151,20 @@ export function validLocation(location: string): boolean {
   return !!abroad && !controlCharacters.test(abroad[1]!);
 }
 
-/** The signer says where they are and consents to sign electronically (stored with the time and address). */
-export async function giveConsent(deps: Deps, bookingId: string, input: { location: string; address: string | null }): Promise<void> {
+/**
+ * The signer says where they are and consents to sign electronically (stored
+ * with the time and address): the customer on the session row, a co-signer or
+ * witness on their own row (each signer consents for themselves).
+ */
+export async function giveConsent(deps: Deps, bookingId: string, input: { location: string; address: string | null; participantId?: string | null }): Promise<void> {
   if (!validLocation(input.location)) throw new DomainError('BAD_REQUEST', 'Choose the state you are in, or name the country if you are outside the United States.');
+  const participantId = input.participantId ?? null;
   await deps.db.transaction((tx) =>
-    takeTransition(deps, tx, { bookingId, transition: 'giveConsent', actor: { type: 'customer' }, data: { location: input.location } }, async (facts) => {
+    takeTransition(deps, tx, { bookingId, transition: 'giveConsent', actor: { type: 'customer' }, participantId, data: { location: input.location } }, async (facts) => {
       if (facts.consentGiven && facts.locationGiven) return { changed: false, result: undefined };
-      await repo.updateActSession(tx, bookingId, { consentAt: deps.now(), consentAddress: input.address, signerLocation: input.location });
+      const answers = { consentAt: deps.now(), consentAddress: input.address, signerLocation: input.location };
+      if (participantId) await repo.updateParticipantAnswers(tx, participantId, answers);
+      else await repo.updateActSession(tx, bookingId, answers);
       return { changed: true, result: undefined };
     }),
   );
@@ -150,11 +177,13 @@ export async function giveConsent(deps: Deps, bookingId: string, input: { locati
  * and the act is not prohibited where the signer is. Who and when go on the
  * session row, the act's audit trail and the journal entry.
  */
-export async function confirmAbroad(deps: Deps, staffId: string, bookingId: string): Promise<void> {
+export async function confirmAbroad(deps: Deps, staffId: string, bookingId: string, participantId: string | null = null): Promise<void> {
   const changed = await deps.db.transaction((tx) =>
-    takeTransition(deps, tx, { bookingId, transition: 'confirmAbroad', actor: { type: 'staff', id: staffId }, data: { statement: actTexts.abroadStatement } }, async (facts) => {
+    takeTransition(deps, tx, { bookingId, transition: 'confirmAbroad', actor: { type: 'staff', id: staffId }, participantId, data: { statement: actTexts.abroadStatement } }, async (facts) => {
       if (facts.abroadConfirmed) return { changed: false, result: false };
-      await repo.updateActSession(tx, bookingId, { abroadConfirmedAt: deps.now(), abroadConfirmedBy: staffId });
+      const confirmation = { abroadConfirmedAt: deps.now(), abroadConfirmedBy: staffId };
+      if (participantId) await repo.updateParticipantAnswers(tx, participantId, confirmation);
+      else await repo.updateActSession(tx, bookingId, confirmation);
       return { changed: true, result: true };
     }),
   );
@@ -174,29 +203,38 @@ export async function administerOath(deps: Deps, staffId: string, bookingId: str
 }
 
 /** The signer answers "I swear" or "I affirm": the moment is marked on the running recording's timeline. */
-export async function answerOath(deps: Deps, bookingId: string, kind: 'swear' | 'affirm'): Promise<void> {
+export async function answerOath(deps: Deps, bookingId: string, kind: 'swear' | 'affirm', participantId: string | null = null): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const recording = await repo.runningRecording(tx, bookingId);
     const now = deps.now();
     const mark = recording ? { recordingId: recording.id, atMs: now.getTime() - recording.startedAt.getTime() } : {};
-    await takeTransition(deps, tx, { bookingId, transition: 'answerOath', actor: { type: 'customer' }, data: { kind, ...mark } }, async (facts) => {
+    await takeTransition(deps, tx, { bookingId, transition: 'answerOath', actor: { type: 'customer' }, participantId, data: { kind, ...mark } }, async (facts) => {
       if (facts.oathTaken) return { changed: false, result: undefined };
-      await repo.updateActSession(tx, bookingId, { oathAnsweredAt: now, oathKind: kind });
+      const answer = { oathAnsweredAt: now, oathKind: kind };
+      if (participantId) await repo.updateParticipantAnswers(tx, participantId, answer);
+      else await repo.updateActSession(tx, bookingId, answer);
       return { changed: true, result: undefined };
     });
   });
   actChanged(deps, bookingId);
 }
 
-/** What the room shows of the act's answers. */
-export async function actAnswers(db: DbOrTx, bookingId: string) {
+/** What the room shows of the act's answers: the customer's, or (participantId) a co-signer's or witness's own. */
+export async function actAnswers(db: DbOrTx, bookingId: string, participantId: string | null = null) {
   const row = await repo.actSessionRow(db, bookingId);
+  const own = participantId ? await repo.participantAnswers(db, participantId) : null;
+  const answers = own ?? row;
   return {
-    consentAt: row?.consentAt ?? null,
-    signerLocation: row?.signerLocation ?? null,
-    abroadConfirmedAt: row?.abroadConfirmedAt ?? null,
-    abroadConfirmedBy: row?.abroadConfirmedBy ?? null,
+    consentAt: answers?.consentAt ?? null,
+    signerLocation: answers?.signerLocation ?? null,
+    abroadConfirmedAt: answers?.abroadConfirmedAt ?? null,
+    abroadConfirmedBy: answers?.abroadConfirmedBy ?? null,
     oathRequested: !!row?.oathRequestedAt,
-    oathKind: row?.oathKind ?? null,
+    oathKind: answers?.oathKind ?? null,
   };
+}
+
+/** The act's recording as the journal names it: the one running, or the last one (not deleted). */
+export async function actRecording(db: DbOrTx, bookingId: string): Promise<{ id: string } | null> {
+  return repo.latestRecording(db, bookingId);
 }

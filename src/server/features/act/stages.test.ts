@@ -26,6 +26,8 @@ const base: ActFacts = {
   oathRequested: false,
   oathTaken: false,
   documents: [{ signed: false, sealed: false, excluded: false }],
+  owedFields: [],
+  oathOwedBy: [],
 };
 const proven = { ...base, identityVerified: true, kbaPassed: true };
 const confirmed = { ...proven, recordingRunning: true, identityConfirmed: true };
@@ -52,22 +54,22 @@ const more = {
 } satisfies Record<string, { stage: ActStage; facts: ActFacts }>;
 
 const ok = null;
-const ended = { startRecording: m.finished, confirmIdentity: m.finished, giveConsent: m.finished, confirmAbroad: m.finished, administerOath: m.finished, answerOath: m.finished, adoptSignature: m.finished, seal: m.finished, finish: 'Only a confirmed booking can be finished.' };
+const ended = { startRecording: m.finished, confirmIdentity: m.finished, giveConsent: m.finished, confirmAbroad: m.finished, administerOath: m.finished, answerOath: m.finished, adoptSignature: m.finished, recordCredibleWitness: m.finished, seal: m.finished, finish: 'Only a confirmed booking can be finished.' };
 // Rows: facts; columns: every transition (seal as an acknowledgment; finish as completed).
 const table: Record<keyof typeof at | keyof typeof more, Record<ActTransition, string | null>> = {
-  waiting: { startRecording: m.identityNotVerified, confirmIdentity: m.recordingRequired, giveConsent: m.recordingRequired, confirmAbroad: m.recordingRequired, administerOath: m.recordingRequired, answerOath: m.recordingRequired, adoptSignature: m.recordingRequired, seal: m.recordingRequired, finish: sessionMessages.recordingRequired },
-  identity_proven: { startRecording: ok, confirmIdentity: m.recordingRequired, giveConsent: m.recordingRequired, confirmAbroad: m.recordingRequired, administerOath: m.recordingRequired, answerOath: m.recordingRequired, adoptSignature: m.recordingRequired, seal: m.recordingRequired, finish: sessionMessages.recordingRequired },
-  recording: { startRecording: ok, confirmIdentity: ok, giveConsent: m.identityNotConfirmed, confirmAbroad: m.identityNotConfirmed, administerOath: m.identityNotConfirmed, answerOath: m.oathNotAsked, adoptSignature: m.identityNotConfirmed, seal: actMessages.identityFirst, finish: sessionMessages.recordingActive },
-  location_and_consent: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: m.consentRequired, seal: ok, finish: sessionMessages.recordingActive },
-  oath: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: ok, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
-  signing: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
-  sealed: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
+  waiting: { startRecording: m.identityNotVerified, confirmIdentity: m.recordingRequired, giveConsent: m.recordingRequired, confirmAbroad: m.recordingRequired, administerOath: m.recordingRequired, answerOath: m.recordingRequired, adoptSignature: m.recordingRequired, recordCredibleWitness: m.recordingRequired, seal: m.recordingRequired, finish: sessionMessages.recordingRequired },
+  identity_proven: { startRecording: ok, confirmIdentity: m.recordingRequired, giveConsent: m.recordingRequired, confirmAbroad: m.recordingRequired, administerOath: m.recordingRequired, answerOath: m.recordingRequired, adoptSignature: m.recordingRequired, recordCredibleWitness: m.recordingRequired, seal: m.recordingRequired, finish: sessionMessages.recordingRequired },
+  recording: { startRecording: ok, confirmIdentity: ok, giveConsent: m.identityNotConfirmed, confirmAbroad: m.identityNotConfirmed, administerOath: m.identityNotConfirmed, answerOath: m.oathNotAsked, adoptSignature: m.identityNotConfirmed, recordCredibleWitness: ok, seal: actMessages.identityFirst, finish: sessionMessages.recordingActive },
+  location_and_consent: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: m.consentRequired, recordCredibleWitness: ok, seal: ok, finish: sessionMessages.recordingActive },
+  oath: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: ok, adoptSignature: ok, recordCredibleWitness: ok, seal: ok, finish: sessionMessages.recordingActive },
+  signing: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, recordCredibleWitness: ok, seal: ok, finish: sessionMessages.recordingActive },
+  sealed: { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, recordCredibleWitness: ok, seal: ok, finish: sessionMessages.recordingActive },
   finished: ended,
   not_completed: ended,
   no_show: ended,
-  'a signer abroad, not yet confirmed by the notary': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: m.abroadNotConfirmed, seal: m.abroadNotConfirmed, finish: sessionMessages.recordingActive },
-  'a signer abroad, confirmed by the notary': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, seal: ok, finish: sessionMessages.recordingActive },
-  'signing without the identity questions passed': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: kbaMessages.notaryPending, seal: actMessages.identityFirst, finish: sessionMessages.recordingActive },
+  'a signer abroad, not yet confirmed by the notary': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: m.abroadNotConfirmed, recordCredibleWitness: ok, seal: m.abroadNotConfirmed, finish: sessionMessages.recordingActive },
+  'a signer abroad, confirmed by the notary': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: ok, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: ok, recordCredibleWitness: ok, seal: ok, finish: sessionMessages.recordingActive },
+  'signing without the identity questions passed': { startRecording: ok, confirmIdentity: ok, giveConsent: ok, confirmAbroad: m.notAbroad, administerOath: ok, answerOath: m.oathNotAsked, adoptSignature: kbaMessages.notaryPending, recordCredibleWitness: ok, seal: actMessages.identityFirst, finish: sessionMessages.recordingActive },
 };
 const rows: [string, ActStage, ActFacts][] = [
   ...Object.entries(at).map(([stage, facts]): [string, ActStage, ActFacts] => [stage, stage as ActStage, facts]),
@@ -93,6 +95,18 @@ describe('the act state machine', () => {
     expect(refusalOf('seal', at.signing, { actType: 'jurat' })).toBe(m.oathRequired);
     expect(refusalOf('seal', at.oath, { actType: 'jurat' })).toBe(m.oathRequired);
     expect(refusalOf('seal', { ...at.oath, oathTaken: true }, { actType: 'jurat' })).toBeNull();
+  });
+
+  it('sealing waits for every signer still taking part, named; the document sealed is the one whose fields count (decision 123)', () => {
+    const owed = { ...at.signing, owedFields: [{ documentId: 'd1', signer: 'Alan Turing', empty: 2 }, { documentId: 'd1', signer: 'Grace Hopper', empty: 1 }, { documentId: 'd2', signer: 'Ada Lovelace', empty: 1 }] };
+    expect(refusalOf('seal', owed, { actType: 'acknowledgment', documentId: 'd1' })).toBe(m.notSignedBy(['Alan Turing', 'Grace Hopper'], 3));
+    expect(m.notSignedBy(['Alan Turing', 'Grace Hopper'], 3)).toBe('Alan Turing and Grace Hopper have not filled every field yet (3 still empty).');
+    expect(refusalOf('seal', owed, { actType: 'acknowledgment', documentId: 'd2' })).toBe('Ada Lovelace has not filled every field yet (1 still empty).');
+    expect(refusalOf('seal', owed, { actType: 'acknowledgment', documentId: 'd3' })).toBeNull();
+    // A jurat waits for every co-signer's oath too.
+    const sworn = { ...at.signing, oathRequested: true, oathTaken: true };
+    expect(refusalOf('seal', { ...sworn, oathOwedBy: ['Alan Turing'] }, { actType: 'jurat' })).toBe(m.oathOwedBy(['Alan Turing']));
+    expect(refusalOf('seal', sworn, { actType: 'jurat' })).toBeNull();
   });
 
   it('finishing as completed: the recording stored (not running, not being saved) and every document sealed or set aside', () => {

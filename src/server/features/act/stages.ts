@@ -33,7 +33,22 @@ export interface ActFacts {
   oathTaken: boolean;
   /** Documents to notarize (set-aside ones are `excluded`). */
   documents: { signed: boolean; sealed: boolean; excluded: boolean }[];
+  /**
+   * Fields still empty, by document and signer, of the signers still taking
+   * part (decision 123): the customer and every co-signer or witness not
+   * removed or marked not completed — theirs are left out of the seal.
+   */
+  owedFields: { documentId: string; signer: string; empty: number }[];
+  /** Co-signers taking part who have not answered the oath (a jurat waits for them too). */
+  oathOwedBy: string[];
 }
+
+/**
+ * The facts of one signer (the customer's are the act's own; a co-signer's
+ * or witness's replace them when they take a signer's step: their own
+ * identity, identity questions, location, consent, oath).
+ */
+export type SignerFacts = Pick<ActFacts, 'identityVerified' | 'identityConfirmed' | 'kbaPassed' | 'locationGiven' | 'consentGiven' | 'signerAbroad' | 'abroadConfirmed' | 'oathTaken'>;
 
 /** The prefix of a location outside the US ("Outside the United States: France"). */
 export const abroadPrefix = 'Outside the United States: ';
@@ -57,13 +72,15 @@ export function stageOf(f: StageFacts): ActStage {
   return f.identityVerified ? 'identity_proven' : 'waiting';
 }
 
-export const actTransitions = ['startRecording', 'confirmIdentity', 'giveConsent', 'confirmAbroad', 'administerOath', 'answerOath', 'adoptSignature', 'seal', 'finish'] as const;
+export const actTransitions = ['startRecording', 'confirmIdentity', 'giveConsent', 'confirmAbroad', 'administerOath', 'answerOath', 'adoptSignature', 'recordCredibleWitness', 'seal', 'finish'] as const;
 export type ActTransition = (typeof actTransitions)[number];
 
 /** What a transition may depend on beyond the facts (the act type being sealed, the outcome asked for). */
 export interface TransitionInput {
   actType?: string;
   outcome?: SessionOutcome;
+  /** The document being sealed (its signers' fields are waited for). */
+  documentId?: string;
 }
 
 type Guard = (f: ActFacts, input: TransitionInput) => string | null;
@@ -98,6 +115,8 @@ export const transitionGuards: Record<ActTransition, { who: 'notary' | 'signer';
   administerOath: { who: 'notary', guard: all(ended, recorded, confirmed) },
   answerOath: { who: 'signer', guard: all(ended, recorded, (f) => (f.oathRequested ? null : m.oathNotAsked)) },
   adoptSignature: { who: 'signer', guard: all(ended, recorded, confirmed, (f) => (f.locationGiven && f.consentGiven ? null : m.consentRequired), abroadCleared, kba) },
+  /** The notary records a witness who identifies a named signer (decision 124): on the recording. */
+  recordCredibleWitness: { who: 'notary', guard: all(ended, recorded) },
   seal: {
     who: 'notary',
     guard: all(
@@ -105,9 +124,15 @@ export const transitionGuards: Record<ActTransition, { who: 'notary' | 'signer';
       recorded,
       (f) => (f.identityConfirmed ? null : actMessages.identityFirst),
       (f, input) => (input.actType === 'jurat' && !f.oathTaken ? m.oathRequired : null),
+      (f, input) => (input.actType === 'jurat' && f.oathOwedBy.length > 0 ? m.oathOwedBy(f.oathOwedBy) : null),
       // Identity proofing complete, identity questions included (decision 085).
       (f) => (f.kbaPassed ? null : actMessages.identityFirst),
       abroadCleared,
+      // Every signer still taking part has filled their fields of this document (decision 123), named.
+      (f, input) => {
+        const owed = f.owedFields.filter((o) => input.documentId === undefined || o.documentId === input.documentId);
+        return owed.length === 0 ? null : m.notSignedBy([...new Set(owed.map((o) => o.signer))], owed.reduce((n, o) => n + o.empty, 0));
+      },
     ),
   },
   finish: { who: 'notary', guard: (f, input) => finishRefusals(f, input.outcome ?? 'completed')[0] ?? null },

@@ -272,7 +272,7 @@ export async function updateBooking(
 
 export async function insertCustomer(
   tx: DbOrTx,
-  contact: { firstName: string; lastName: string; email: string; phone: string },
+  contact: { firstName: string; lastName: string; email: string; phone: string | null },
 ): Promise<string> {
   const [row] = await tx.insert(customers).values(contact).returning({ id: customers.id });
   return row!.id;

@@ -51,7 +51,7 @@ import { assertSomeoneOnDuty, joinLine, lockLineEntry, closeLineEntry } from './
  * booking's transaction (documents, the manage page): through this service,
  * never the repository, so the lock order below stays this feature's business.
  */
-export { findBooking, lockBookingRow, type BookingRow } from './repository.ts';
+export { findBooking, findCustomer, lockBookingRow, type BookingRow } from './repository.ts';
 /**
  * "The current payment of a booking", one query for every feature (the
  * wizard's receipt, payments, the manage page, the console, the emails):
@@ -565,4 +565,12 @@ export async function markBookingOutcome(
   if (!row) throw notFound();
   if (row.status === outcome) return;
   await transition(tx, row, outcome, { actorType: 'staff', actorId: staffId });
+}
+
+/**
+ * A customer row from someone who wrote to us (the contact form): customers are
+ * the booking feature's table, so other features create them here. Answers its id.
+ */
+export async function createCustomer(tx: DbOrTx, contact: { firstName: string; lastName: string; email: string; phone: string | null }): Promise<string> {
+  return insertCustomer(tx, contact);
 }

@@ -348,3 +348,56 @@ export async function listMessages(db: DbOrTx, show: 'open' | 'handled' | 'all')
     .orderBy(desc(contactMessages.createdAt))
     .limit(200);
 }
+
+/** Appointments assigned to a notary, confirmed, that they have not opened yet. */
+export async function countNewAppointments(db: DbOrTx, notaryId: string): Promise<number> {
+  const rows = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.notaryId, notaryId), eq(bookings.status, 'confirmed'), isNotNull(bookings.notaryAssignedAt), isNull(bookings.notarySeenAt)));
+  return rows.length;
+}
+
+/** The assigned notary opened the appointment: no longer marked new. */
+export async function markNotarySeen(db: DbOrTx, bookingId: string, now: Date): Promise<void> {
+  await db.update(bookings).set({ notarySeenAt: now }).where(eq(bookings.id, bookingId));
+}
+
+/** A booking's status and notary; `forUpdate` locks its row for the transaction. */
+export async function bookingStatusAndNotary(db: DbOrTx, bookingId: string, options: { forUpdate?: boolean } = {}) {
+  const query = db.select({ status: bookings.status, notaryId: bookings.notaryId }).from(bookings).where(eq(bookings.id, bookingId));
+  const [booking] = options.forUpdate ? await query.for('update') : await query;
+  return booking;
+}
+
+/** An active notary's account, for an assignment. */
+export async function findActiveNotary(db: DbOrTx, notaryId: string) {
+  const [user] = await db
+    .select({ id: staffUsers.id, email: staffUsers.email, name: staffUsers.name })
+    .from(staffUsers)
+    .where(and(eq(staffUsers.id, notaryId), eq(staffUsers.role, 'notary'), eq(staffUsers.active, true)));
+  return user;
+}
+
+export async function setBookingNotary(
+  db: DbOrTx,
+  bookingId: string,
+  patch: Pick<typeof bookings.$inferInsert, 'notaryId' | 'updatedAt' | 'notaryAssignedAt' | 'notarySeenAt'>,
+): Promise<void> {
+  await db.update(bookings).set(patch).where(eq(bookings.id, bookingId));
+}
+
+/** Marks an open message handled; false when it was already handled or does not exist. */
+export async function markMessageHandled(db: DbOrTx, messageId: string, staffId: string, now: Date): Promise<boolean> {
+  const updated = await db
+    .update(contactMessages)
+    .set({ handledAt: now, handledBy: staffId })
+    .where(and(eq(contactMessages.id, messageId), isNull(contactMessages.handledAt)))
+    .returning({ id: contactMessages.id });
+  return updated.length > 0;
+}
+
+export async function messageExists(db: DbOrTx, messageId: string): Promise<boolean> {
+  const [exists] = await db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, messageId));
+  return !!exists;
+}

@@ -2,8 +2,7 @@ import { priceLines } from '../../../shared/pricing.ts';
 import { bookedParticipants } from '../participants/fee-service.ts';
 import { namesByPayment } from '../participants/service.ts';
 import { signerPayments } from '../payments/service.ts';
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import { bookings, contactMessages, staffUsers, type BookingStatus } from '../../db/schema.ts';
+import type { BookingStatus } from '../../../shared/booking.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { authorise, staffMay } from '../access/service.ts';
@@ -15,7 +14,10 @@ import { cancelWithRefund } from '../cancellation/service.ts';
 import { bookingHasSealedDocument } from '../notarial-act/sealed-service.ts';
 import { refundBookingPayment } from '../payments/service.ts';
 import { actMessages } from '../../../shared/notarial-act.ts';
-import { findSessionBooking, finishSession, listRecordings, sessionStateOf } from '../session/service.ts';
+import { findSessionBooking } from '../session/room-service.ts';
+import { sessionStateOf } from '../session/view-service.ts';
+import { finishSession } from '../session/lifecycle-service.ts';
+import { listRecordings } from '../session/recording-service.ts';
 import type { SessionOutcome } from '../../../shared/session.ts';
 import { onBookingRescheduled, onNotaryAssigned } from '../notifications/events.ts';
 import type { StaffIdentity } from '../staff/session.ts';
@@ -148,11 +150,7 @@ export async function listAppointments(deps: Deps, staff: StaffIdentity) {
 
 /** The console's badge for a notary: appointments assigned to them that they have not opened yet. */
 export async function newAppointmentCount(deps: Deps, staff: StaffIdentity): Promise<number> {
-  const rows = await deps.db
-    .select({ id: bookings.id })
-    .from(bookings)
-    .where(and(eq(bookings.notaryId, staff.user.id), eq(bookings.status, 'confirmed'), isNotNull(bookings.notaryAssignedAt), isNull(bookings.notarySeenAt)));
-  return rows.length;
+  return repo.countNewAppointments(deps.db, staff.user.id);
 }
 
 async function loadBookingFor(deps: Deps, staff: StaffIdentity, bookingId: string) {
@@ -185,7 +183,7 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
   const names = await namesByPayment(deps.db, bookingId);
   const fees = (await signerPayments(deps.db, bookingId)).map((fee) => ({ ...fee, name: names.get(fee.paymentId) ?? null }));
   // The notary opened a newly assigned appointment: it is no longer "new".
-  if (staff.user.role === 'notary' && row.notarySeenAt === null) await deps.db.update(bookings).set({ notarySeenAt: deps.now() }).where(eq(bookings.id, bookingId));
+  if (staff.user.role === 'notary' && row.notarySeenAt === null) await repo.markNotarySeen(deps.db, bookingId, deps.now());
   const stored = recordings.filter((r) => r.status === 'stored');
   const started = row.startsAt !== null && row.startsAt.getTime() <= deps.now().getTime();
   return {
@@ -248,23 +246,17 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
 
 export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bookingId: string; notaryId: string | null }) {
   await deps.db.transaction(async (tx) => {
-    const [booking] = await tx.select({ status: bookings.status, notaryId: bookings.notaryId }).from(bookings).where(eq(bookings.id, input.bookingId)).for('update');
+    const booking = await repo.bookingStatusAndNotary(tx, input.bookingId, { forUpdate: true });
     if (!booking) throw bookingNotFound();
     if (booking.status === 'cancelled') throw new DomainError('BAD_REQUEST', 'This booking is cancelled.');
     if (input.notaryId) {
-      const [user] = await tx
-        .select({ id: staffUsers.id, email: staffUsers.email, name: staffUsers.name })
-        .from(staffUsers)
-        .where(and(eq(staffUsers.id, input.notaryId), eq(staffUsers.role, 'notary'), eq(staffUsers.active, true)));
+      const user = await repo.findActiveNotary(tx, input.notaryId);
       if (!user) throw new DomainError('BAD_REQUEST', 'Choose an active notary.');
       // The notary hears about a new assignment by email, and sees it marked new in the console.
       if (booking.notaryId !== input.notaryId) await onNotaryAssigned(tx, deps, { bookingId: input.bookingId, notaryEmail: user.email, notaryName: user.name });
     }
     const changed = booking.notaryId !== input.notaryId;
-    await tx
-      .update(bookings)
-      .set({ notaryId: input.notaryId, updatedAt: deps.now(), ...(changed ? { notaryAssignedAt: input.notaryId ? deps.now() : null, notarySeenAt: null } : {}) })
-      .where(eq(bookings.id, input.bookingId));
+    await repo.setBookingNotary(tx, input.bookingId, { notaryId: input.notaryId, updatedAt: deps.now(), ...(changed ? { notaryAssignedAt: input.notaryId ? deps.now() : null, notarySeenAt: null } : {}) });
     await writeAudit(tx, {
       actorType: 'staff',
       actorId: staff.user.id,
@@ -280,7 +272,7 @@ export async function assignNotary(deps: Deps, staff: StaffIdentity, input: { bo
 
 /**
  * Completed / no-show / not completed from the console: the same rules as
- * finishing in the room (session/service.finishSession): completing needs a
+ * finishing in the room (session/lifecycle-service.finishSession): completing needs a
  * stored recording, a no-show needs the start time to have passed.
  */
 export async function markOutcome(deps: Deps, staff: StaffIdentity, input: { bookingId: string; outcome: SessionOutcome; reason?: string }) {
@@ -320,7 +312,7 @@ export async function rescheduleBooking(deps: Deps, staff: StaffIdentity, input:
  */
 export async function cancelBooking(deps: Deps, staff: StaffIdentity, input: { bookingId: string; reason: string }) {
   const result = await deps.db.transaction(async (tx) => {
-    const [booking] = await tx.select({ status: bookings.status, notaryId: bookings.notaryId }).from(bookings).where(eq(bookings.id, input.bookingId));
+    const booking = await repo.bookingStatusAndNotary(tx, input.bookingId);
     if (!booking) throw bookingNotFound();
     // A staff cancellation refunds: both are the policy's to allow.
     if (!staffMay(staff.user, 'cancel', booking.notaryId) || !staffMay(staff.user, 'refund', booking.notaryId)) throw new DomainError('FORBIDDEN', 'You do not have access to this.');
@@ -372,14 +364,8 @@ export async function listMessages(deps: Deps, show: 'open' | 'handled' | 'all')
 }
 
 export async function markMessageHandled(deps: Deps, staff: StaffIdentity, messageId: string) {
-  const updated = await deps.db
-    .update(contactMessages)
-    .set({ handledAt: deps.now(), handledBy: staff.user.id })
-    .where(and(eq(contactMessages.id, messageId), isNull(contactMessages.handledAt)))
-    .returning({ id: contactMessages.id });
-  if (updated.length === 0) {
-    const [exists] = await deps.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.id, messageId));
-    if (!exists) throw new DomainError('NOT_FOUND', 'Message not found');
+  if (!(await repo.markMessageHandled(deps.db, messageId, staff.user.id, deps.now()))) {
+    if (!(await repo.messageExists(deps.db, messageId))) throw new DomainError('NOT_FOUND', 'Message not found');
   }
 }
 

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import { businessInquiryInput, contactInput, contactMessages as contactTexts, hasRequiredContactFields, honeypotField, splitName, waitlistInput } from '../../../shared/contact.ts';
-import { contactMessages, customers } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
 import type { RateRule } from '../../rate-limit.ts';
 import { onContactMessage } from '../notifications/events.ts';
+import { createCustomer } from '../booking/service.ts';
+import { insertContactMessage } from './repository.ts';
 
 /**
  * Generous for a person (a few messages), useless for a spam run. Per client
@@ -33,13 +34,10 @@ export async function submitContactMessage(deps: Deps, input: z.output<typeof co
   const { firstName, lastName } = splitName(input.name);
   const phone = input.phone || null;
   const messageId = await deps.db.transaction(async (tx) => {
-    const [customer] = await tx.insert(customers).values({ firstName, lastName, email: input.email, phone }).returning({ id: customers.id });
-    const [message] = await tx
-      .insert(contactMessages)
-      .values({ kind: 'contact', name: input.name, email: input.email, phone, message: input.message, customerId: customer!.id })
-      .returning({ id: contactMessages.id });
-    await onContactMessage(tx, deps, { messageId: message!.id });
-    return message!.id;
+    const customerId = await createCustomer(tx, { firstName, lastName, email: input.email, phone });
+    const id = await insertContactMessage(tx, { kind: 'contact', name: input.name, email: input.email, phone, message: input.message, customerId });
+    await onContactMessage(tx, deps, { messageId: id });
+    return id;
   });
   return { status: 'sent', messageId };
 }
@@ -51,20 +49,17 @@ export async function submitBusinessInquiry(deps: Deps, input: z.output<typeof b
     return { status: 'discarded' };
   }
   const messageId = await deps.db.transaction(async (tx) => {
-    const [message] = await tx
-      .insert(contactMessages)
-      .values({
-        kind: 'business',
-        name: input.name,
-        email: input.email,
-        phone: input.phone || null,
-        company: input.company || null,
-        interest: input.interest || null,
-        message: input.message,
-      })
-      .returning({ id: contactMessages.id });
-    await onContactMessage(tx, deps, { messageId: message!.id });
-    return message!.id;
+    const id = await insertContactMessage(tx, {
+      kind: 'business',
+      name: input.name,
+      email: input.email,
+      phone: input.phone || null,
+      company: input.company || null,
+      interest: input.interest || null,
+      message: input.message,
+    });
+    await onContactMessage(tx, deps, { messageId: id });
+    return id;
   });
   return { status: 'sent', messageId };
 }
@@ -80,12 +75,9 @@ export async function joinWaitlist(deps: Deps, input: z.output<typeof waitlistIn
     return { status: 'discarded' };
   }
   const messageId = await deps.db.transaction(async (tx) => {
-    const [message] = await tx
-      .insert(contactMessages)
-      .values({ kind: 'waitlist', name: input.name, email: input.email, interest: input.plan, message: '' })
-      .returning({ id: contactMessages.id });
-    await onContactMessage(tx, deps, { messageId: message!.id });
-    return message!.id;
+    const id = await insertContactMessage(tx, { kind: 'waitlist', name: input.name, email: input.email, interest: input.plan, message: '' });
+    await onContactMessage(tx, deps, { messageId: id });
+    return id;
   });
   return { status: 'sent', messageId };
 }

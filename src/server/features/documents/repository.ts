@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { documents } from '../../db/schema.ts';
 
@@ -68,4 +68,9 @@ export async function updateDocument(tx: DbOrTx, id: string, patch: Partial<Omit
 
 export async function deleteDocumentRow(tx: DbOrTx, id: string): Promise<void> {
   await tx.delete(documents).where(eq(documents.id, id));
+}
+
+/** Every document row of a booking, oldest first. */
+export async function listBookingDocuments(db: DbOrTx, bookingId: string): Promise<DocumentRow[]> {
+  return db.select().from(documents).where(eq(documents.bookingId, bookingId)).orderBy(asc(documents.createdAt));
 }

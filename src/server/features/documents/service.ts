@@ -42,6 +42,9 @@ import { checkDocumentContent } from './content-check.ts';
 import { countedBody, readHead, type BodyStop, type RequestBody } from './upload-stream.ts';
 import { markSupportingAtUpload } from '../act/service.ts';
 
+/** A booking's documents as rows (the notarial act lists and seals them). */
+export { findDocument as findBookingDocument, listBookingDocuments, type DocumentRow } from './repository.ts';
+
 /**
  * A visitor's documents: a tRPC call creates a one-time upload target, the
  * browser PUTs the raw bytes to it (so its progress bar is real), and the

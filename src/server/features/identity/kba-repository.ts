@@ -2,6 +2,8 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { bookings, customers, kbaAttempts } from '../../db/schema.ts';
 
+export type { KbaStatus } from '../../db/schema.ts';
+
 export type KbaAttemptRow = typeof kbaAttempts.$inferSelect;
 export type NewKbaAttempt = typeof kbaAttempts.$inferInsert;
 

@@ -1,5 +1,5 @@
 import { kbaRules } from '../../../shared/kba.ts';
-import type { KbaStatus } from '../../db/schema.ts';
+import type { KbaStatus } from './kba-repository.ts';
 
 /**
  * The quiz rules as pure functions of the attempts and the clock, so every

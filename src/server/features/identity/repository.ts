@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull, lt } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
-import { bookings, customers, identityVerifications } from '../../db/schema.ts';
+import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '../../db/client.ts';
+import { bookings, customers, identityVerifications, sessionParticipants } from '../../db/schema.ts';
 
 export type VerificationRow = typeof identityVerifications.$inferSelect;
 
@@ -58,4 +58,52 @@ export async function deleteStaleAttempts(db: DbOrTx, bookingId: string, before:
 
 export async function deleteVerification(db: DbOrTx, id: string): Promise<void> {
   await db.delete(identityVerifications).where(eq(identityVerifications.id, id));
+}
+
+export async function insertVerification(db: DbOrTx, values: typeof identityVerifications.$inferInsert): Promise<VerificationRow | undefined> {
+  const [row] = await db.insert(identityVerifications).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function updateVerification(db: DbOrTx, id: string, patch: Partial<typeof identityVerifications.$inferInsert>): Promise<void> {
+  await db.update(identityVerifications).set(patch).where(eq(identityVerifications.id, id));
+}
+
+/** A provider's outcome on an attempt (the row's `updatedAt` is the database's clock). */
+export async function recordOutcome(db: DbOrTx, id: string, outcome: Pick<typeof identityVerifications.$inferInsert, 'status' | 'failureMessage' | 'nameOnId' | 'documentType' | 'issuingState' | 'expiresOn' | 'selfieMatch' | 'documentNumberLast4'>): Promise<void> {
+  await db
+    .update(identityVerifications)
+    .set({ ...outcome, updatedAt: sql`now()` })
+    .where(eq(identityVerifications.id, id));
+}
+
+/** Attempts of ended bookings older than `cutoff` whose images and details are still kept (retention), 200 at a time. */
+export async function verificationsToErase(db: DbOrTx, cutoff: Date) {
+  return queryRows<{ id: string; booking_id: string; image_keys: string[] | null }>(
+    db,
+    sql`select v.id, v.booking_id, v.image_keys
+          from identity_verifications v
+          join bookings b on b.id = v.booking_id
+         where v.erased_at is null
+           and b.status in ('completed', 'no_show', 'not_completed', 'cancelled')
+           and coalesce(case when b.status = 'cancelled' then b.cancelled_at end, b.starts_at, b.updated_at) < ${cutoff.toISOString()}::timestamptz
+         limit 200`,
+  );
+}
+
+/** Retention: the images and personal details go; the outcome and the provider's id stay. */
+export async function eraseVerification(db: DbOrTx, id: string, now: Date): Promise<void> {
+  await db
+    .update(identityVerifications)
+    .set({ imageKeys: null, nameOnId: null, expiresOn: null, documentNumberLast4: null, erasedAt: now, updatedAt: sql`now()` })
+    .where(eq(identityVerifications.id, id));
+}
+
+/** The co-signers and witnesses still taking part (their identities are reviewed beside the customer's). */
+export async function activeParticipantRows(db: DbOrTx, bookingId: string) {
+  return db
+    .select({ id: sessionParticipants.id, name: sessionParticipants.name, role: sessionParticipants.role })
+    .from(sessionParticipants)
+    .where(and(eq(sessionParticipants.bookingId, bookingId), inArray(sessionParticipants.status, ['invited', 'joined'])))
+    .orderBy(asc(sessionParticipants.createdAt), asc(sessionParticipants.id));
 }

@@ -1,16 +1,15 @@
 import { Readable } from 'node:stream';
 import { DomainError } from '../../errors.ts';
-import { eq, sql } from 'drizzle-orm';
 import {
   identityMessages,
   maxIdentityAttempts,
   nameOnIdSchema,
   type CustomerIdentityView,
   type NotaryIdentityView,
+  type ParticipantIdentityView,
 } from '../../../shared/notarial-act.ts';
 import type { IdentityOutcome } from '../../adapters/identity/types.ts';
-import { queryRows, type DbOrTx, type Tx } from '../../db/client.ts';
-import { identityVerifications, processedEvents } from '../../db/schema.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
@@ -22,7 +21,23 @@ import { actChanged, takeTransition } from '../act/service.ts';
 import { kbaMessages, type NotaryKbaView } from '../../../shared/kba.ts';
 import { kbaForNotary, kbaJournalFacts } from './kba-service.ts';
 import { deleteKbaAttempts } from './kba-repository.ts';
-import { bookingForIdentity, deleteStaleAttempts, deleteVerification, findVerification, findVerificationBySession, latestVerified, listVerifications, type VerificationRow } from './repository.ts';
+import {
+  activeParticipantRows,
+  bookingForIdentity,
+  deleteStaleAttempts,
+  deleteVerification,
+  eraseVerification,
+  findVerification,
+  findVerificationBySession,
+  insertVerification,
+  latestVerified,
+  listVerifications,
+  recordOutcome,
+  updateVerification,
+  verificationsToErase,
+  type VerificationRow,
+} from './repository.ts';
+import { claimProviderEvent } from '../payments/service.ts';
 
 /**
  * Identity proofing before the session (docs/decisions/034-identity-provider.md).
@@ -131,10 +146,7 @@ export async function startStripeVerification(deps: Deps, token: string): Promis
     deps.log.warn({ bookingId, attempt }, 'identity provider returned no verification URL');
     throw new DomainError('SERVICE_UNAVAILABLE', identityMessages.providerUnavailable);
   }
-  await deps.db
-    .insert(identityVerifications)
-    .values({ bookingId, participantId, provider: 'stripe', providerSessionId: started.sessionId, attempt, status: 'pending' })
-    .onConflictDoNothing();
+  await insertVerification(deps.db, { bookingId, participantId, provider: 'stripe', providerSessionId: started.sessionId, attempt, status: 'pending' });
   return { url: started.url };
 }
 
@@ -174,11 +186,7 @@ export async function submitTestVerification(deps: Deps, token: string, submissi
 
   const { bookingId, participantId, rows } = await admitTestSubmission(deps, token);
   const attempt = rows.length + 1;
-  const [row] = await deps.db
-    .insert(identityVerifications)
-    .values({ bookingId, participantId, provider: 'test', providerSessionId: provider.newSessionId(), attempt, status: 'processing' })
-    .onConflictDoNothing()
-    .returning();
+  const row = await insertVerification(deps.db, { bookingId, participantId, provider: 'test', providerSessionId: provider.newSessionId(), attempt, status: 'processing' });
   // Two submissions racing for the same attempt: the second is told to wait.
   if (!row) throw new DomainError('CONFLICT', identityMessages.inProgress);
   const keys: string[] = [];
@@ -190,7 +198,7 @@ export async function submitTestVerification(deps: Deps, token: string, submissi
     }
     const outcome = provider.evaluate({ bookingId, nameOnId: name, images: typed.map((i) => i.bytes), now: deps.now() });
     await deps.db.transaction(async (tx) => {
-      await tx.update(identityVerifications).set({ imageKeys: keys }).where(eq(identityVerifications.id, row.id));
+      await updateVerification(tx, row.id, { imageKeys: keys });
       await applyOutcome(tx, deps, { ...row, imageKeys: keys }, outcome);
     });
   } catch (error) {
@@ -208,20 +216,16 @@ export async function submitTestVerification(deps: Deps, token: string, submissi
 async function applyOutcome(tx: Tx, deps: Deps, row: VerificationRow, outcome: IdentityOutcome): Promise<void> {
   // A verified attempt stays verified whatever a late event says.
   if (row.status === 'verified') return;
-  await tx
-    .update(identityVerifications)
-    .set({
-      status: outcome.status,
-      failureMessage: outcome.failureMessage,
-      nameOnId: outcome.nameOnId,
-      documentType: outcome.documentType,
-      issuingState: outcome.issuingState,
-      expiresOn: outcome.expiresOn,
-      selfieMatch: outcome.selfieMatch,
-      documentNumberLast4: outcome.documentNumberLast4,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(identityVerifications.id, row.id));
+  await recordOutcome(tx, row.id, {
+    status: outcome.status,
+    failureMessage: outcome.failureMessage,
+    nameOnId: outcome.nameOnId,
+    documentType: outcome.documentType,
+    issuingState: outcome.issuingState,
+    expiresOn: outcome.expiresOn,
+    selfieMatch: outcome.selfieMatch,
+    documentNumberLast4: outcome.documentNumberLast4,
+  });
   if (outcome.status === row.status) return;
   // No personal data in the audit trail or the logs: the attempt and the result only.
   await writeAudit(tx, {
@@ -253,12 +257,7 @@ export async function handleIdentityEvent(
   const sessionId = event.verificationSessionId;
   const outcome = await provider.retrieve(sessionId);
   const result = await deps.db.transaction(async (tx): Promise<'processed' | 'duplicate' | 'ignored'> => {
-    const fresh = await tx
-      .insert(processedEvents)
-      .values({ id: event.id, provider: 'stripe', type: event.type })
-      .onConflictDoNothing()
-      .returning({ id: processedEvents.id });
-    if (fresh.length === 0) return 'duplicate';
+    if (!(await claimProviderEvent(tx, { id: event.id, provider: 'stripe', type: event.type }))) return 'duplicate';
     const row = await findVerificationBySession(tx, sessionId);
     if (!row) {
       deps.log.warn({ eventId: event.id }, 'identity event for an unknown verification session');
@@ -287,20 +286,37 @@ export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId
   const booking = await requireActAccess(deps, staff, bookingId, 'review_identity');
   const rows = await listVerifications(deps.db, bookingId);
   const bookingName = [booking.firstName, booking.lastName].filter(Boolean).join(' ');
-  const latest = rows.find((r) => r.status === 'verified') ?? rows[0] ?? null;
   await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'identity.viewed', entityType: 'booking', entityId: bookingId });
+  // Each co-signer and witness still taking part: their own proofing, confirmed by the notary as the customer's is (decision 123).
+  const people = await activeParticipantRows(deps.db, bookingId);
+  const participants = await Promise.all(
+    people.map(async (p): Promise<ParticipantIdentityView> => {
+      const status = await identityProofingStatus(deps, bookingId, deps.db, p.id);
+      return { participantId: p.id, name: p.name, role: p.role, latest: latestView(await listVerifications(deps.db, bookingId, p.id), p.name), kba: status.kba, blocker: status.blocker };
+    }),
+  );
   return {
     bookingName,
     mode: deps.identity.mode,
     attemptsUsed: rows.length,
-    latest: latest && {
+    latest: latestView(rows, bookingName),
+    kba: await kbaForNotary(deps, deps.db, bookingId),
+    startBlocker: await sessionStartBlocker(deps, deps.db, bookingId),
+    participants,
+  };
+}
+
+/** One person's latest attempt (the verified one if any) as the notary reviews it, their name on the ID against `expectedName`. */
+function latestView(rows: VerificationRow[], expectedName: string): NotaryIdentityView['latest'] {
+  const latest = rows.find((r) => r.status === 'verified') ?? rows[0] ?? null;
+  return latest && {
       id: latest.id,
       provider: latest.provider,
       providerSessionId: latest.providerSessionId,
       status: latest.status,
       failureMessage: latest.failureMessage,
       nameOnId: latest.nameOnId,
-      nameMatchesBooking: !!latest.nameOnId && normaliseName(latest.nameOnId) === normaliseName(bookingName),
+      nameMatchesBooking: !!latest.nameOnId && normaliseName(latest.nameOnId) === normaliseName(expectedName),
       documentType: latest.documentType,
       issuingState: latest.issuingState,
       expiresOn: latest.expiresOn,
@@ -308,10 +324,7 @@ export async function notaryIdentity(deps: Deps, staff: StaffIdentity, bookingId
       documentNumberLast4: latest.documentNumberLast4,
       imageParts: latest.erasedAt ? [] : (latest.imageKeys ?? []).map((key) => key.match(/-(front|back|selfie)\.\w+$/)?.[1] ?? '').filter(Boolean),
       confirmedAt: latest.confirmedAt,
-    },
-    kba: await kbaForNotary(deps, deps.db, bookingId),
-    startBlocker: await sessionStartBlocker(deps, deps.db, bookingId),
-  };
+    };
 }
 
 /** The notary on camera confirms the verified ID is the person in front of them. */
@@ -327,7 +340,7 @@ export async function confirmIdentity(deps: Deps, staff: StaffIdentity, input: {
   const changed = await deps.db.transaction((tx) =>
     takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'confirmIdentity', actor: { type: 'staff', id: staff.user.id }, data: { verificationId: verified.id } }, async () => {
       if (verified.confirmedAt) return { changed: false, result: false };
-      await tx.update(identityVerifications).set({ confirmedAt: deps.now(), confirmedBy: staff.user.id }).where(eq(identityVerifications.id, verified.id));
+      await updateVerification(tx, verified.id, { confirmedAt: deps.now(), confirmedBy: staff.user.id });
       await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'identity.confirmed', entityType: 'booking', entityId: input.bookingId, data: { verificationId: verified.id, participantId: verified.participantId } });
       return { changed: true, result: true };
     }),
@@ -407,16 +420,7 @@ export async function openIdentityImage(deps: Deps, staff: StaffIdentity, verifi
 export async function purgeExpiredIdentity(deps: Deps): Promise<{ erased: number; failed: number }> {
   const cutoff = new Date(deps.now().getTime() - deps.config.DOCUMENT_RETENTION_DAYS * 86_400_000);
   const result = { erased: 0, failed: 0 };
-  const rows = await queryRows<{ id: string; booking_id: string; image_keys: string[] | null }>(
-    deps.db,
-    sql`select v.id, v.booking_id, v.image_keys
-          from identity_verifications v
-          join bookings b on b.id = v.booking_id
-         where v.erased_at is null
-           and b.status in ('completed', 'no_show', 'not_completed', 'cancelled')
-           and coalesce(case when b.status = 'cancelled' then b.cancelled_at end, b.starts_at, b.updated_at) < ${cutoff.toISOString()}::timestamptz
-         limit 200`,
-  );
+  const rows = await verificationsToErase(deps.db, cutoff);
   for (const row of rows) {
     try {
       // Bytes first: a lost update means the next run deletes again (a no-op).
@@ -426,10 +430,7 @@ export async function purgeExpiredIdentity(deps: Deps): Promise<{ erased: number
       result.failed++;
       continue;
     }
-    await deps.db
-      .update(identityVerifications)
-      .set({ imageKeys: null, nameOnId: null, expiresOn: null, documentNumberLast4: null, erasedAt: deps.now(), updatedAt: sql`now()` })
-      .where(eq(identityVerifications.id, row.id));
+    await eraseVerification(deps.db, row.id, deps.now());
     await deleteKbaAttempts(deps.db, row.booking_id);
     await writeAudit(deps.db, { actorType: 'system', action: 'identity.erased', entityType: 'booking', entityId: row.booking_id, data: { verificationId: row.id } });
     result.erased++;

@@ -1,8 +1,9 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { parseKey } from '../../crypto/secret-box.ts';
 import { requestTimestamp, verifyTimestampToken } from '../../crypto/timestamp-authority.ts';
 import { canonicalJson, type CheckpointFacts } from './chain.ts';
+import { encodeCheckpoint, factsOf, isSignedBy, journalKeyName, keyFromSeed, rawPublic, type CheckpointPayload, type DecodedCheckpoint, type JournalKey } from './checkpoint.ts';
 import { chainHead, insertCheckpoint, latestCheckpoint, platformKey, storePlatformKey, type CheckpointRow } from './repository.ts';
 
 /**
@@ -26,41 +27,9 @@ export interface Timestamper {
   timestamp(sha256: Buffer): Promise<Buffer>;
 }
 
-export interface CheckpointPayload {
-  v: 1;
-  /** The chain head: its seq is also the number of entries written since the first. */
-  seq: number;
-  hash: string;
-  takenAt: string;
-  keyId: string;
-}
+export { decodeCheckpoint, encodeCheckpoint, type CheckpointPayload, type DecodedCheckpoint, type JournalKey } from './checkpoint.ts';
 
-export interface DecodedCheckpoint {
-  payload: CheckpointPayload;
-  payloadBytes: Buffer;
-  signature: Buffer;
-  token: Buffer | null;
-}
-
-export interface JournalKey {
-  id: string;
-  privateKey: KeyObject;
-  publicKey: KeyObject;
-}
-
-const prefix = 'njc1';
-const keyName = 'journal-signing';
-/** Ed25519 PKCS#8 DER, before the 32-byte seed. */
-const pkcs8Prefix = Buffer.from('302e020100300506032b657004220420', 'hex');
-
-const rawPublic = (key: KeyObject) => key.export({ format: 'der', type: 'spki' }).subarray(-32);
-const keyIdOf = (publicKey: KeyObject) => createHash('sha256').update(rawPublic(publicKey)).digest('hex').slice(0, 16);
-
-function keyFromSeed(seed: Buffer): JournalKey {
-  const privateKey = createPrivateKey({ key: Buffer.concat([pkcs8Prefix, seed]), format: 'der', type: 'pkcs8' });
-  const publicKey = createPublicKey(privateKey);
-  return { id: keyIdOf(publicKey), privateKey, publicKey };
-}
+const keyName = journalKeyName;
 
 const keys = new WeakMap<object, Promise<JournalKey>>();
 
@@ -100,40 +69,9 @@ async function loadKey(deps: Pick<Deps, 'config' | 'db' | 'secrets'>): Promise<J
   return keyFromSeed(deps.secrets.open(row.sealedPrivateKey, `platform-key:${keyName}`));
 }
 
-export function encodeCheckpoint(payloadBytes: Buffer, signature: Buffer, token: Buffer | null): string {
-  return [prefix, payloadBytes.toString('base64url'), signature.toString('base64url'), token?.toString('base64url') ?? ''].join('.');
-}
-
-/** Reads a checkpoint string (or the first one found in a text, e.g. an export or an email). */
-export function decodeCheckpoint(text: string): DecodedCheckpoint | null {
-  const match = /njc1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)/.exec(text);
-  if (!match) return null;
-  const payloadBytes = Buffer.from(match[1]!, 'base64url');
-  try {
-    const payload = JSON.parse(payloadBytes.toString('utf8')) as CheckpointPayload;
-    if (payload.v !== 1 || !Number.isInteger(payload.seq) || typeof payload.hash !== 'string' || typeof payload.takenAt !== 'string') return null;
-    return { payload, payloadBytes, signature: Buffer.from(match[2]!, 'base64url'), token: match[3] ? Buffer.from(match[3], 'base64url') : null };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Whether the checkpoint is signed by `key`, and its timestamp token (if any)
- * is a valid RFC 3161 token over this payload's SHA-256, signed by the
- * certificate it carries (whether that TSA is trusted: `openssl ts -verify`
- * with its CA, decision 090).
- */
+/** Whether the checkpoint is signed by `key`, its timestamp token (if any) checked too (checkpoint.ts). */
 export function checkpointIsSigned(decoded: DecodedCheckpoint, key: JournalKey): boolean {
-  if (decoded.payload.keyId !== key.id) return false;
-  if (!verify(null, decoded.payloadBytes, key.publicKey, decoded.signature)) return false;
-  if (!decoded.token) return true;
-  try {
-    verifyTimestampToken(decoded.token, createHash('sha256').update(decoded.payloadBytes).digest());
-    return true;
-  } catch {
-    return false;
-  }
+  return isSignedBy(decoded, key, verifyTimestampToken);
 }
 
 /** The timestamp authority of TSA_URL (the seal's, decision 060), or none. */
@@ -147,7 +85,7 @@ export function configuredTimestamper(config: Pick<Deps['config'], 'TSA_URL' | '
 }
 
 export function checkpointFacts(decoded: DecodedCheckpoint, key: JournalKey, source: string): CheckpointFacts {
-  return { seq: decoded.payload.seq, hash: decoded.payload.hash, takenAt: new Date(decoded.payload.takenAt), signed: checkpointIsSigned(decoded, key), source };
+  return factsOf(decoded, key, source, verifyTimestampToken);
 }
 
 /**

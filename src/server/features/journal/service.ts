@@ -1,21 +1,36 @@
 import { DomainError } from '../../errors.ts';
-import { and, asc, desc, eq, gte, lt, lte, sql } from 'drizzle-orm';
-import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { auditLog, journalEntries, staffUsers } from '../../db/schema.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db, type DbOrTx, type Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { staffMay } from '../access/service.ts';
 import { writeAudit } from '../audit.ts';
-import { checkpointFacts, checkpointIfDue, decodeCheckpoint, journalKey, takeCheckpoint, type DecodedCheckpoint } from './anchor.ts';
-import { currentChainVersion, entryHash, genesisHash, verifyChain, type ChainReport, type CheckpointFacts } from './chain.ts';
-import { checkpointBatches, deleteCheckpointsUpTo, entryBatches, findActEntry, latestCheckpoint } from './repository.ts';
+import { checkpointIfDue, journalKey, takeCheckpoint, type DecodedCheckpoint } from './anchor.ts';
+import { currentChainVersion, entryHash, genesisHash } from './chain.ts';
+import { verifyJournalWith, type JournalQuery, type JournalVerification } from './verify.ts';
+import {
+  deleteCheckpointsUpTo,
+  deleteEntriesUpTo,
+  findActEntry,
+  findEntry,
+  insertEntry,
+  lastEntry,
+  lastPruneRecord,
+  latestCheckpoint,
+  listEntries,
+  lockJournal,
+  oldestEntries,
+  type EntryRow,
+} from './repository.ts';
+
+/** The fees already attributed to acts of a booking (the seal splits the session's fee by it, decision 074). */
+export { journaledFeeCents } from './repository.ts';
 
 /**
  * The notary journal: one entry per notarial act (and per correction),
  * appended under a transaction-scoped advisory lock so the chain has one
  * order, never edited (a database trigger refuses UPDATE/DELETE).
  */
-const journalLockKey = 724_311_906;
 
 export interface JournalActData {
   actType: string;
@@ -55,6 +70,8 @@ export interface JournalActData {
   signerLocation?: string | null;
   /** A signer abroad: the notary's confirmation of RULONA's conditions (decision 106). */
   abroadConfirmation?: { confirmedAt: string; confirmedBy: string | null; statement: string } | null;
+  /** A witness of the session the notary recorded as identifying this signer (decision 124): their name, their own identity proofing's reference, when. */
+  credibleWitness?: { name: string; participantId: string; verificationId: string | null; recordedAt: string } | null;
 }
 
 /** An act as the public /verify page may show it: the notary and the act, nothing of the signer. */
@@ -91,14 +108,14 @@ export async function findActForVerification(db: DbOrTx, by: { code: string } | 
   };
 }
 
-export type JournalRow = typeof journalEntries.$inferSelect;
+export type JournalRow = EntryRow;
 
 export async function appendJournalEntry(
   tx: Tx,
   entry: { notaryId: string; bookingId: string | null; kind: 'act' | 'correction'; correctsSeq?: number | null; performedAt: Date; data: Record<string, unknown> },
 ): Promise<JournalRow> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${journalLockKey})`);
-  const [last] = await tx.select({ seq: journalEntries.seq, hash: journalEntries.hash }).from(journalEntries).orderBy(desc(journalEntries.seq)).limit(1);
+  await lockJournal(tx);
+  const last = await lastEntry(tx);
   const anchor = last ? null : await pruneAnchor(tx);
   const seq = (last?.seq ?? anchor?.seq ?? 0) + 1;
   const prevHash = last?.hash ?? anchor?.hash ?? genesisHash;
@@ -117,71 +134,37 @@ export async function appendJournalEntry(
     createdAt: new Date(),
     chainVersion: currentChainVersion,
   };
-  const [row] = await tx.insert(journalEntries).values({ ...fields, hash: entryHash(fields) }).returning();
-  return row!;
+  return insertEntry(tx, { ...fields, hash: entryHash(fields) });
 }
 
 /** Where the kept journal starts after retention removed older entries (recorded in the audit log). */
 async function pruneAnchor(db: DbOrTx): Promise<{ seq: number; hash: string } | null> {
-  const [row] = await db
-    .select({ data: auditLog.data })
-    .from(auditLog)
-    .where(and(eq(auditLog.action, 'journal.pruned'), eq(auditLog.entityType, 'journal')))
-    .orderBy(desc(auditLog.id))
-    .limit(1);
-  const data = row?.data as { uptoSeq?: number; lastHash?: string } | undefined;
+  const data = (await lastPruneRecord(db)) as { uptoSeq?: number; lastHash?: string } | undefined;
   return data?.uptoSeq && data.lastHash ? { seq: data.uptoSeq, hash: data.lastHash } : null;
 }
 
-export interface JournalVerification extends ChainReport {
-  ok: boolean;
-}
+export type { JournalVerification } from './verify.ts';
 
 /**
- * Checks the whole chain against the signed checkpoints (what `npm run
- * journal:verify` runs): entries and checkpoints stream in batches, so memory
- * stays flat whatever the journal's length. `outside` are checkpoints kept
- * outside the database (an export, an email), checked like the stored ones.
+ * Checks the whole chain against the signed checkpoints (what the console's
+ * "verify" runs; `npm run journal:verify` runs the same check over a bare
+ * connection): verify.ts, over this database's connection. `outside` are
+ * checkpoints kept outside the database (an export, an email).
  */
 export async function verifyJournal(
   deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
   options: { outside?: DecodedCheckpoint[]; batchSize?: number } = {},
 ): Promise<JournalVerification> {
-  const { db } = deps;
-  const size = options.batchSize ?? 1000;
-  const anchor = await pruneAnchor(db);
-  const key = await journalKey(deps);
-  const outside = (options.outside ?? []).map((c) => checkpointFacts(c, key, 'copy kept outside the database')).sort((a, b) => a.seq - b.seq);
-  async function* entries() {
-    for await (const batch of entryBatches(db, anchor?.seq ?? 0, size)) {
-      for (const r of batch) yield { ...r, bookingId: r.bookingId ?? null, correctsSeq: r.correctsSeq ?? null };
-    }
-  }
-  async function* stored(): AsyncGenerator<CheckpointFacts> {
-    for await (const batch of checkpointBatches(db, anchor?.seq ?? 0, size)) {
-      for (const row of batch) {
-        const decoded = decodeCheckpoint(row.encoded);
-        const facts: CheckpointFacts = decoded
-          ? checkpointFacts(decoded, key, 'stored')
-          : { seq: row.seq, hash: row.headHash, takenAt: row.takenAt, signed: false, source: 'stored' };
-        // The row's own columns must say what its signed payload says.
-        if (facts.seq !== row.seq || facts.hash !== row.headHash) facts.signed = false;
-        facts.timestampAuthority = decoded?.token ? (row.timestampAuthority ?? 'a timestamp authority') : null;
-        yield facts;
-      }
-    }
-  }
-  /** Stored and outside checkpoints merged in seq order. */
-  async function* checkpoints(): AsyncGenerator<CheckpointFacts> {
-    let i = 0;
-    for await (const cp of stored()) {
-      while (i < outside.length && outside[i]!.seq <= cp.seq) yield outside[i++]!;
-      yield cp;
-    }
-    while (i < outside.length) yield outside[i++]!;
-  }
-  const report = await verifyChain(entries(), checkpoints(), anchor);
-  return { ok: !report.problem, ...report };
+  return verifyJournalWith(queryOver(deps.db), await journalKey(deps), options);
+}
+
+/** verify.ts's statements through Drizzle: the text's `$n` become bound values, in order. */
+function queryOver(db: DbOrTx): JournalQuery {
+  return (text, values) => {
+    const parts = text.split(/\$\d+/);
+    if (parts.length !== values.length + 1) throw new Error('each value is used once, in order');
+    return queryRows<Record<string, unknown>>(db, sql.join(parts.flatMap((part, i) => (i < values.length ? [sql.raw(part), sql`${values[i]}`] : [sql.raw(part)]))));
+  };
 }
 
 /**
@@ -211,7 +194,7 @@ export async function latestCheckpointForExport(db: DbOrTx): Promise<{ seq: numb
 /** A correction is a new entry naming the one it corrects; the original stays as it was. */
 export async function correctJournalEntry(deps: Deps, staff: StaffIdentity, input: { seq: number; note: string; changes: Record<string, string> }) {
   const correction = await deps.db.transaction(async (tx) => {
-    const [original] = await tx.select().from(journalEntries).where(eq(journalEntries.seq, input.seq));
+    const original = await findEntry(tx, input.seq);
     if (!original) throw new DomainError('NOT_FOUND', 'Journal entry not found.');
     if (staff.user.role !== 'admin' && original.notaryId !== staff.user.id) throw new DomainError('FORBIDDEN', 'You may correct only your own journal.');
     const row = await appendJournalEntry(tx, {
@@ -244,17 +227,11 @@ export async function listJournal(db: Db, staff: StaffIdentity, range: { from?: 
   // Whose journal: a notary's own; an admin reads every notary's, so asks as an admin of no one's in particular.
   const owner = staff.user.role === 'admin' ? null : staff.user.id;
   if (!staffMay(staff.user, 'read_journal', owner)) throw new DomainError('FORBIDDEN', 'Only notaries and admins may see the journal.');
-  const conditions = [];
-  if (owner) conditions.push(eq(journalEntries.notaryId, owner));
-  if (range.from) conditions.push(gte(journalEntries.performedAt, new Date(`${range.from}T00:00:00Z`)));
-  if (range.to) conditions.push(lt(journalEntries.performedAt, new Date(new Date(`${range.to}T00:00:00Z`).getTime() + 86_400_000)));
-  const rows = await db
-    .select({ entry: journalEntries, notaryName: staffUsers.name, notaryEmail: staffUsers.email })
-    .from(journalEntries)
-    .leftJoin(staffUsers, eq(staffUsers.id, journalEntries.notaryId))
-    .where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(asc(journalEntries.seq))
-    .limit(5000);
+  const rows = await listEntries(db, {
+    notaryId: owner,
+    from: range.from ? new Date(`${range.from}T00:00:00Z`) : undefined,
+    before: range.to ? new Date(new Date(`${range.to}T00:00:00Z`).getTime() + 86_400_000) : undefined,
+  });
   return rows.map(({ entry, notaryName, notaryEmail }) => ({
     seq: entry.seq,
     kind: entry.kind,
@@ -274,12 +251,8 @@ export async function listJournal(db: Db, staff: StaffIdentity, range: { from?: 
 export async function pruneJournal(deps: Deps): Promise<number> {
   const cutoff = new Date(deps.now().getTime() - deps.config.JOURNAL_RETENTION_DAYS * 86_400_000);
   return deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${journalLockKey})`);
-    const old = await tx
-      .select({ seq: journalEntries.seq, hash: journalEntries.hash, performedAt: journalEntries.performedAt })
-      .from(journalEntries)
-      .orderBy(asc(journalEntries.seq))
-      .limit(1000);
+    await lockJournal(tx);
+    const old = await oldestEntries(tx, 1000);
     const prefix = [];
     for (const row of old) {
       if (row.performedAt.getTime() >= cutoff.getTime()) break;
@@ -287,8 +260,7 @@ export async function pruneJournal(deps: Deps): Promise<number> {
     }
     const last = prefix.at(-1);
     if (!last) return 0;
-    await tx.execute(sql`set local notary.journal_prune = 'on'`);
-    await tx.delete(journalEntries).where(lte(journalEntries.seq, last.seq));
+    await deleteEntriesUpTo(tx, last.seq);
     await deleteCheckpointsUpTo(tx, last.seq);
     await writeAudit(tx, { actorType: 'system', action: 'journal.pruned', entityType: 'journal', entityId: String(last.seq), data: { uptoSeq: last.seq, lastHash: last.hash } });
     return prefix.length;

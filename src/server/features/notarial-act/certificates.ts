@@ -210,6 +210,39 @@ export function openP12(p12: Buffer, password: string): OpenedP12 {
   return { info: describeCertificate(certificate), key, certificate, chain: certs.filter((der) => der !== certificate) };
 }
 
+/**
+ * The notary's certificate opened once per seal worker, not once per seal
+ * (issue 31): opening a PKCS#12 bundle is its key derivation, 3DES and RSA
+ * key parsing in node-forge, 40–150 ms of every seal of a 10 MB document that
+ * otherwise costs pdf-lib's load + save. Kept by the SHA-256 of the bundle and
+ * its password, so a different bundle or a wrong password opens (and fails)
+ * as before; at most a few, each dropped after `openedP12Ms` unused, and all
+ * with the worker thread (it ends after 30 s without a job, seal-pool.ts).
+ */
+const openedP12s = new Map<string, { opened: OpenedP12; usedAt: number }>();
+const openedP12Max = 4;
+export const openedP12Ms = 5 * 60_000;
+
+export function openP12Cached(p12: Buffer, password: string, now = Date.now()): OpenedP12 {
+  const passwordBytes = Buffer.from(password, 'utf8');
+  const lengths = Buffer.alloc(8);
+  lengths.writeUInt32BE(p12.length, 0);
+  lengths.writeUInt32BE(passwordBytes.length, 4);
+  const id = createHash('sha256').update(lengths).update(p12).update(passwordBytes).digest('hex');
+  for (const [key, entry] of openedP12s) if (now - entry.usedAt > openedP12Ms) openedP12s.delete(key);
+  const kept = openedP12s.get(id);
+  if (kept) {
+    // Most recently used last: the first entry is the one dropped when full.
+    openedP12s.delete(id);
+    openedP12s.set(id, { opened: kept.opened, usedAt: now });
+    return kept.opened;
+  }
+  const opened = openP12(p12, password);
+  openedP12s.set(id, { opened, usedAt: now });
+  while (openedP12s.size > openedP12Max) openedP12s.delete(openedP12s.keys().next().value!);
+  return opened;
+}
+
 function createPublicKeyPem(key: KeyObject): string {
   return createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
 }

@@ -45,7 +45,7 @@ export async function countFields(db: DbOrTx, documentId: string): Promise<numbe
 
 type Box = { page: number; x: number; y: number; width: number; height: number };
 
-export async function insertField(db: DbOrTx, values: Box & { bookingId: string; documentId: string; kind: FieldKind; createdBy: string }): Promise<FieldRow> {
+export async function insertField(db: DbOrTx, values: Box & { bookingId: string; documentId: string; kind: FieldKind; participantId: string | null; createdBy: string }): Promise<FieldRow> {
   const [row] = await db.insert(documentFields).values(values).returning();
   return row!;
 }

@@ -6,7 +6,8 @@ import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
 import { lockBookingRow } from '../booking/service.ts';
 import { requireActAccess } from '../identity/service.ts';
-import { authorise } from '../access/service.ts';
+import { activeParticipants } from '../participants/service.ts';
+import { assertOwnField, authoriseSigner } from './field-owner.ts';
 import { actChanged, takeTransition } from '../act/service.ts';
 import { actView, documentOfBooking, readSource, signerName } from './service.ts';
 import { inspectDocument } from './seal.ts';
@@ -23,8 +24,12 @@ import * as fieldsRepo from './fields-repository.ts';
 
 type Box = { page: number; x: number; y: number; width: number; height: number };
 
-/** The notary places a field, or moves / resizes one of theirs still empty. */
-export async function saveField(deps: Deps, staff: StaffIdentity, input: Box & { bookingId: string; documentId: string; fieldId?: string; kind: FieldKind }): Promise<ActView> {
+/**
+ * The notary places a field for a signer — the booking's customer
+ * (`participantId` null or absent) or a co-signer or witness still taking
+ * part (decision 123) — or moves / resizes one still empty (its signer stays).
+ */
+export async function saveField(deps: Deps, staff: StaffIdentity, input: Box & { bookingId: string; documentId: string; fieldId?: string; kind: FieldKind; participantId?: string | null }): Promise<ActView> {
   await requireActAccess(deps, staff, input.bookingId, 'seal');
   const problem = fieldBoxProblem(input);
   if (problem) throw new DomainError('BAD_REQUEST', problem);
@@ -48,8 +53,11 @@ export async function saveField(deps: Deps, staff: StaffIdentity, input: Box & {
       return;
     }
     if ((await fieldsRepo.countFields(tx, doc.id)) >= maxFieldsPerDocument) throw new DomainError('BAD_REQUEST', fieldMessages.tooMany);
-    const field = await fieldsRepo.insertField(tx, { bookingId: input.bookingId, documentId: doc.id, kind: input.kind, createdBy: staff.user.id, ...box });
-    await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.field_placed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, fieldId: field.id, kind: input.kind, page: input.page } });
+    const participantId = input.participantId ?? null;
+    // A field is for someone who signs in this session and still takes part (never another booking's participant).
+    if (participantId !== null && !(await activeParticipants(tx, input.bookingId)).some((p) => p.id === participantId)) throw new DomainError('BAD_REQUEST', fieldMessages.unknownSigner);
+    const field = await fieldsRepo.insertField(tx, { bookingId: input.bookingId, documentId: doc.id, kind: input.kind, participantId, createdBy: staff.user.id, ...box });
+    await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.field_placed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, fieldId: field.id, kind: input.kind, page: input.page, participantId } });
   });
   actChanged(deps, input.bookingId);
   return actView(deps.db, input.bookingId);
@@ -79,27 +87,29 @@ export async function fillField(
   deps: Deps,
   input: { token: string; fieldId: string } & ({ kind: 'date'; locale: string; timeZone: string } | { kind: 'text'; text: string }),
 ): Promise<ActView> {
-  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
+  const signer = await authoriseSigner(deps, input.token);
+  const { bookingId, participantId } = signer;
   const now = deps.now();
   const value = input.kind === 'date' ? formatFieldDate(now, input.locale, input.timeZone) : input.text;
   if (value === null) throw new DomainError('BAD_REQUEST', fieldMessages.badLocale);
-  const signer = await signerName(deps.db, bookingId);
-  await deps.db.transaction((tx) =>
-    takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { fieldId: input.fieldId, field: input.kind } }, async () => {
-      const field = await fieldsRepo.fieldById(tx, bookingId, input.fieldId);
-      // Another signer's field is not this link's to fill (participants arrive with several signers).
-      if (!field || field.participantId !== null) throw new DomainError('NOT_FOUND', fieldMessages.notFound);
+  const { customerId } = await signerName(deps.db, bookingId);
+  await deps.db.transaction(async (tx) => {
+    // Whose field it is, before the act's guard reads that signer's own facts (field-owner.ts: the one place).
+    const field = await fieldsRepo.fieldById(tx, bookingId, input.fieldId);
+    if (!field) throw new DomainError('NOT_FOUND', fieldMessages.notFound);
+    assertOwnField(signer, field);
+    return takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, participantId, data: { fieldId: input.fieldId, field: input.kind } }, async () => {
       if (field.kind !== input.kind) throw new DomainError('BAD_REQUEST', fieldMessages.wrongKind);
       refuseClosed((await documentOfBooking(tx, bookingId, field.documentId)).act);
       if (field.filledAt) throw new DomainError('CONFLICT', fieldMessages.alreadyFilled);
-      const filled = await fieldsRepo.fillFields(tx, [field.id], { value, filledAt: now, filledBy: signer.customerId });
+      const filled = await fieldsRepo.fillFields(tx, [field.id], { value, filledAt: now, filledBy: participantId ?? customerId });
       if (filled.length === 0) throw new DomainError('CONFLICT', fieldMessages.alreadyFilled);
-      await writeAudit(tx, { actorType: 'customer', action: 'document.field_filled', entityType: 'booking', entityId: bookingId, data: { documentId: field.documentId, fieldId: field.id, kind: field.kind } });
+      await writeAudit(tx, { actorType: 'customer', action: 'document.field_filled', entityType: 'booking', entityId: bookingId, data: { documentId: field.documentId, fieldId: field.id, kind: field.kind, participantId } });
       return { changed: true, result: undefined };
-    }),
-  );
+    });
+  });
   actChanged(deps, bookingId);
-  return actView(deps.db, bookingId);
+  return actView(deps.db, bookingId, participantId);
 }
 
 function refuseClosed(act: { sealedAt: Date | null; notNotarizableAt: Date | null; supportingAt: Date | null } | null | undefined) {

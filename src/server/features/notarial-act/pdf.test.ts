@@ -3,13 +3,13 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFString, degrees } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pngBomb } from '../../../../tests/helpers/images.ts';
 import { rewriteIterations } from '../../../../tests/helpers/pkcs12.ts';
 import forge from 'node-forge';
 import sharp from 'sharp';
-import { forgePkcs12Kdf, generateTestCertificate, openP12, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
+import { forgePkcs12Kdf, generateTestCertificate, openP12, openP12Cached, openedP12Ms, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
 import { actTypes } from '../../../shared/notarial-act.ts';
 import { buildSealedPdf, communicationTechnologyStatement, inspectDocument, remoteStatement, type SealInput } from './pdf.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
@@ -73,6 +73,20 @@ describe('sealing', () => {
     expect(cert.info.keyUsage).toEqual(['digitalSignature', 'nonRepudiation']);
     expect(readP12(cert.p12, cert.password).commonName).toBe(cert.info.commonName);
     expect(() => readP12(cert.p12, 'wrong')).toThrow(/password is wrong/);
+  });
+
+  it('opens a certificate once per worker: the same bundle and password again is the kept one; a wrong password, another bundle or a stale entry opens anew', () => {
+    const at = Date.parse('2030-01-01T00:00:00Z');
+    const opened = openP12Cached(cert.p12, cert.password, at);
+    expect(openP12Cached(cert.p12, cert.password, at + 1_000)).toBe(opened);
+    expect(opened.info.commonName).toBe(cert.info.commonName);
+    // The password is part of the key: a wrong one is still refused after a right one.
+    expect(() => openP12Cached(cert.p12, 'wrong', at + 2_000)).toThrow(/password is wrong/);
+    const other = generateTestCertificate('Other Notary', act.performedAt);
+    expect(openP12Cached(other.p12, other.password, at + 3_000).info.commonName).toBe(other.info.commonName);
+    expect(openP12Cached(cert.p12, cert.password, at + 4_000)).toBe(opened);
+    // Unused for longer than it is kept: opened again.
+    expect(openP12Cached(cert.p12, cert.password, at + 4_000 + openedP12Ms + 1)).not.toBe(opened);
   });
 
   it('seals a PDF as PAdES B-B: pdfsig and OpenSSL verify it, ESS signing-certificate-v2 signed; one byte changed → invalid', async () => {
@@ -214,6 +228,50 @@ describe('sealing', () => {
     expect(images).toContain(3);
     expect(images).not.toContain(1);
     expect(images).not.toContain(2);
+  });
+
+  it('stamps a field where the signer saw it on a page turned by /Rotate 0, 90, 180 and 270, upright as shown', async () => {
+    // One US Letter page per rotation; the viewer shows each turned, and the boxes are fractions of the page as shown.
+    const rotations = [0, 90, 180, 270] as const;
+    const source = await PDFDocument.create();
+    for (const rotation of rotations) source.addPage([612, 792]).setRotation(degrees(rotation));
+    // Near the top left as shown: any rotation applied the wrong way moves it to another corner.
+    const dateBox = { x: 0.1, y: 0.08, width: 0.3, height: 0.04 };
+    const signatureBox = { x: 0.1, y: 0.2, width: 0.25, height: 0.08 };
+    const sealed = await seal(
+      { bytes: await source.save(), contentType: 'application/pdf' },
+      { fields: rotations.flatMap((_, index) => [
+        { kind: 'date' as const, page: index + 1, box: dateBox, text: '11/26/2026' },
+        { kind: 'signature' as const, page: index + 1, box: signatureBox, png: signaturePng },
+      ]) },
+    );
+    const file = path.join(dir, 'rotated.pdf');
+    writeFileSync(file, sealed.pdf);
+    for (const [index, rotation] of rotations.entries()) {
+      const page = index + 1;
+      const shown = rotation % 180 === 0 ? { width: 612, height: 792 } : { width: 792, height: 612 };
+      // pdftotext's boxes are in points from the top left of the page as shown; the date reads left to right there.
+      const words = execFileSync('pdftotext', ['-bbox', '-f', String(page), '-l', String(page), file, '-'], { encoding: 'utf8' });
+      const date = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">11\/26\/2026<\/word>/.exec(words);
+      expect(date, `/Rotate ${rotation}: ${words}`).not.toBeNull();
+      const [xMin, yMin, xMax, yMax] = date!.slice(1).map(Number) as [number, number, number, number];
+      expect(xMin, `/Rotate ${rotation}`).toBeGreaterThanOrEqual(dateBox.x * shown.width - 0.5);
+      expect(xMax, `/Rotate ${rotation}`).toBeLessThanOrEqual((dateBox.x + dateBox.width) * shown.width + 0.5);
+      expect(yMin, `/Rotate ${rotation}`).toBeGreaterThanOrEqual(dateBox.y * shown.height - 1);
+      expect(yMax, `/Rotate ${rotation}`).toBeLessThanOrEqual((dateBox.y + dateBox.height) * shown.height + 1);
+      // Upright: wider than tall as shown (turned text would stand on its side).
+      expect(xMax - xMin, `/Rotate ${rotation}`).toBeGreaterThan(yMax - yMin);
+      // The signature (a solid blue square) fills the middle of its box as rendered; white just above the box.
+      const image = path.join(dir, `rotated-${rotation}`);
+      execFileSync('pdftoppm', ['-f', String(page), '-l', String(page), '-r', '72', '-singlefile', '-png', file, image]);
+      const { data, info } = await sharp(`${image}.png`).raw().toBuffer({ resolveWithObject: true });
+      expect({ width: info.width, height: info.height }).toEqual(shown);
+      const pixel = (x: number, y: number) => Array.from(data.subarray((Math.round(y) * info.width + Math.round(x)) * info.channels, (Math.round(y) * info.width + Math.round(x)) * info.channels + 3));
+      const centre = { x: (signatureBox.x + signatureBox.width / 2) * shown.width, y: (signatureBox.y + signatureBox.height / 2) * shown.height };
+      const [r, g, b] = pixel(centre.x, centre.y) as [number, number, number];
+      expect({ rotation, blue: b > 150 && r < 80 && g < 130 }).toEqual({ rotation, blue: true });
+      expect(pixel(centre.x, signatureBox.y * shown.height - 6), `/Rotate ${rotation}`).toEqual([255, 255, 255]);
+    }
   });
 
   it('refuses a field on a page the document does not have', async () => {

@@ -13,6 +13,7 @@ import {
   PDFStream,
   PDFString,
   StandardFonts,
+  degrees,
   rgb,
   type PDFFont,
   type PDFObject,
@@ -23,7 +24,7 @@ import { requestTimestamp, type TimestampAuthority } from '../../crypto/timestam
 import { formatDateInZone, formatInZone, parseIsoDate, zoneAbbreviation, zonedInstant } from '../../../shared/time.ts';
 import { signatureLevelLabels, type ActType, type SignatureLevel } from '../../../shared/notarial-act.ts';
 import { imageSize, maxDocumentImagePixels, maxSignatureSize, pngDataFits } from '../../images/image-header.ts';
-import { openP12, testCertificateLabel } from './certificates.ts';
+import { openP12Cached, testCertificateLabel } from './certificates.ts';
 import { collectValidationData, checkNotRevoked } from './validation-data.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
@@ -358,22 +359,51 @@ async function signInPlace(pdf: Buffer, produce: (digest: Buffer) => Promise<Buf
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
+/** A page's /Rotate as a quarter turn clockwise: 0, 90, 180 or 270 (any multiple of 90, negative too). */
+function quarterTurn(page: PDFPage): 0 | 90 | 180 | 270 {
+  const angle = Math.round(page.getRotation().angle / 90) * 90;
+  return (((angle % 360) + 360) % 360) as 0 | 90 | 180 | 270;
+}
+
+/**
+ * Where a point of the page as shown lands in the page's own space. The
+ * viewer shows a page turned clockwise by its /Rotate; `(u, v)` is measured
+ * from the bottom left of the page as shown, `width` × `height` is the crop
+ * box before turning.
+ */
+function unturned(turn: 0 | 90 | 180 | 270, crop: { x: number; y: number; width: number; height: number }, u: number, v: number): { x: number; y: number } {
+  const [x, y] =
+    turn === 90 ? [crop.width - v, u]
+    : turn === 180 ? [crop.width - u, crop.height - v]
+    : turn === 270 ? [v, crop.height - u]
+    : [u, v];
+  return { x: crop.x + x, y: crop.y + y };
+}
+
 /**
  * One filled field, drawn in its box on its page (decision 100): the box is
- * in fractions of the page as shown (its crop box), from the top left; PDF
- * space runs from the bottom left. An image keeps its proportions, fitted in
- * the box and centred; a line of text fits the box's height and width.
+ * in fractions of the page as shown (its crop box, turned by its /Rotate),
+ * from the top left; PDF space runs from the bottom left. An image keeps its
+ * proportions, fitted in the box and centred; a line of text fits the box's
+ * height and width. On a turned page the box is found in the page's own
+ * space and the stamp is turned with the page, so it reads upright where the
+ * signer saw it (decision 127).
  */
 async function stampField(pdf: PDFDocument, pages: PDFPage[], field: SealField, font: PDFFont): Promise<void> {
   const target = pages[field.page - 1];
   if (!target) throw new RangeError(`page ${field.page} of ${pages.length}`);
   const crop = target.getCropBox();
+  const turn = quarterTurn(target);
+  const shown = turn % 180 === 0 ? { width: crop.width, height: crop.height } : { width: crop.height, height: crop.width };
+  // The box on the page as shown, from its bottom left.
   const box = {
-    x: crop.x + field.box.x * crop.width,
-    y: crop.y + crop.height - (field.box.y + field.box.height) * crop.height,
-    width: field.box.width * crop.width,
-    height: field.box.height * crop.height,
+    x: field.box.x * shown.width,
+    y: shown.height - (field.box.y + field.box.height) * shown.height,
+    width: field.box.width * shown.width,
+    height: field.box.height * shown.height,
   };
+  /** Draws from a point of the page as shown (the stamp's bottom left), turned with the page. */
+  const at = (u: number, v: number) => ({ ...unturned(turn, crop, u, v), rotate: degrees(turn) });
   if (field.png) {
     const png = Buffer.from(field.png);
     const size = imageSize(png, 'image/png');
@@ -384,19 +414,19 @@ async function stampField(pdf: PDFDocument, pages: PDFPage[], field: SealField, 
     const scale = Math.min(box.width / image.width, box.height / image.height);
     const width = image.width * scale;
     const height = image.height * scale;
-    target.drawImage(image, { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height });
+    target.drawImage(image, { ...at(box.x + (box.width - width) / 2, box.y + (box.height - height) / 2), width, height });
     return;
   }
   const text = winAnsi(field.text ?? '');
   const fitHeight = box.height * 0.8;
   const widthAtOne = font.widthOfTextAtSize(text, 1);
   const size = Math.max(4, Math.min(fitHeight, widthAtOne > 0 ? (box.width * 0.96) / widthAtOne : fitHeight));
-  target.drawText(text, { x: box.x + box.width * 0.02, y: box.y + (box.height - size) / 2 + size * 0.22, size, font, color: rgb(0.05, 0.05, 0.2) });
+  target.drawText(text, { ...at(box.x + box.width * 0.02, box.y + (box.height - size) / 2 + size * 0.22), size, font, color: rgb(0.05, 0.05, 0.2) });
 }
 
 /** Builds the page content, then signs (PAdES B-B, up to B-LTA with a timestamp authority). */
 export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
-  const opened = openP12(Buffer.from(input.certificate.p12), input.certificate.password);
+  const opened = openP12Cached(Buffer.from(input.certificate.p12), input.certificate.password);
   const now = input.act.performedAt;
   if (opened.info.notAfter.getTime() < now.getTime()) throw new CertificateError(certificateMessages.sealExpired);
   if (opened.info.notBefore.getTime() > now.getTime() + 5 * 60_000) throw new CertificateError(certificateMessages.sealNotYetValid);

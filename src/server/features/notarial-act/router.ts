@@ -6,6 +6,8 @@ import {
   giveConsentInput,
   bookingIdInput,
   commissionInput,
+  confirmAbroadInput,
+  recordCredibleWitnessInput,
   confirmIdentityInput,
   journalRangeInput,
   markNotNotarizableInput,
@@ -24,6 +26,7 @@ import { manageRate } from '../customer-links/service.ts';
 import { adminProcedure, roleProcedure } from '../staff/procedures.ts';
 import * as act from './service.ts';
 import * as fields from './fields-service.ts';
+import { recordCredibleWitness } from './credible-witness.ts';
 
 /** Token holders (the customer): the manage link is the only credential, rate limited like the page. */
 const manageProcedure = rateLimitedProcedure(manageRate);
@@ -57,7 +60,9 @@ export const actRouter = router({
   saveField: bookingStaff.input(saveFieldInput).mutation(({ ctx, input }) => fields.saveField(ctx.deps, ctx.staff, input)),
   removeField: bookingStaff.input(removeFieldInput).mutation(({ ctx, input }) => fields.removeField(ctx.deps, ctx.staff, input)),
   administerOath: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
-  confirmAbroad: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.confirmAbroad(ctx.deps, ctx.staff, input.bookingId)),
+  /** A witness who identifies a named signer (a credible witness; decision 124). */
+  recordCredibleWitness: notary.input(recordCredibleWitnessInput).mutation(({ ctx, input }) => recordCredibleWitness(ctx.deps, ctx.staff, input)),
+  confirmAbroad: bookingStaff.input(confirmAbroadInput).mutation(({ ctx, input }) => act.confirmAbroad(ctx.deps, ctx.staff, input.bookingId, input.participantId ?? null)),
   seal: bookingStaff.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
   markSupporting: bookingStaff.input(markSupportingInput).mutation(({ ctx, input }) => act.markSupporting(ctx.deps, ctx.staff, input)),
   markNotNotarizable: bookingStaff.input(markNotNotarizableInput).mutation(({ ctx, input }) => act.markNotNotarizable(ctx.deps, ctx.staff, input)),

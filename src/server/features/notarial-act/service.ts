@@ -3,10 +3,10 @@ import { signerFeesChargedCents } from '../payments/service.ts';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
-import { and, asc, desc, eq, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import {
   actMessages,
   type ActDocumentView,
+  type ActSigner,
   type ActType,
   type ActView,
   notNotarizableReasonRequired,
@@ -14,14 +14,16 @@ import {
   type SignatureLevel,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { bookings, customers, documents, notarialDocuments, notaryProfiles, sessionRecordings, staffUsers } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { writeAudit } from '../audit.ts';
-import { lockBookingRow } from '../booking/service.ts';
-import { identityProofingStatus, journalIdentity, requireActAccess } from '../identity/service.ts';
-import { actCoSigners, namesInProse } from '../participants/service.ts';
-import { appendJournalEntry, type JournalActData } from '../journal/service.ts';
+import { findBooking, findCustomer, lockBookingRow } from '../booking/service.ts';
+import { findBookingDocument, listBookingDocuments, type DocumentRow } from '../documents/service.ts';
+import { staffRoleOf } from '../staff/service.ts';
+import { identityProofingStatus, journalIdentity, latestVerified, requireActAccess } from '../identity/service.ts';
+import { actCoSigners, credibleWitnessesOf, listForBooking, namesInProse } from '../participants/service.ts';
+import { authoriseSigner, ownsField } from './field-owner.ts';
+import { appendJournalEntry, journaledFeeCents, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { maxSignatureSize, pngDataFits, pngSize } from '../../images/image-header.ts';
@@ -32,7 +34,7 @@ import { checkpointAfterAct } from '../journal/service.ts';
 import { formatVerificationCode } from '../../../shared/verification.ts';
 import { notarizedCopyKeptUntil } from './retention-service.ts';
 import { onNotarizedDocumentReady } from '../notifications/events.ts';
-import { actAnswers, actChanged, actStage, administerOath as administerOathStep, confirmAbroad as confirmAbroadStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
+import { actAnswers, actChanged, actRecording, actStage, administerOath as administerOathStep, confirmAbroad as confirmAbroadStep, answerOath as answerOathStep, giveConsent as giveConsentStep, takeTransition } from '../act/service.ts';
 import * as actRepo from './repository.ts';
 import * as fieldsRepo from './fields-repository.ts';
 import { fieldMessages, type FieldView } from '../../../shared/document-fields.ts';
@@ -52,42 +54,38 @@ import { actTexts } from '../../../shared/act-stages.ts';
  * beside it with its SHA-256 recorded.
  */
 
-type ActRow = typeof notarialDocuments.$inferSelect;
+type ActRow = actRepo.ActRow;
 const pngMagic = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-async function actDocuments(db: DbOrTx, bookingId: string) {
-  return db
-    .select({ doc: documents, act: notarialDocuments })
-    .from(documents)
-    .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
-    .where(
-      and(
-        eq(documents.bookingId, bookingId),
-        ne(documents.scanStatus, 'infected'),
+/** The booking's documents (the documents feature's rows) beside their act rows (ours), oldest first. */
+async function actDocuments(db: DbOrTx, bookingId: string): Promise<{ doc: DocumentRow; act: ActRow | null }[]> {
+  const [docs, acts] = await Promise.all([listBookingDocuments(db, bookingId), actRepo.actsOfBooking(db, bookingId)]);
+  const actOf = new Map(acts.map((act) => [act.documentId, act]));
+  return docs
+    .map((doc) => ({ doc, act: actOf.get(doc.id) ?? null }))
+    .filter(
+      ({ doc, act }) =>
+        doc.scanStatus !== 'infected' &&
         // The original goes after DOCUMENT_RETENTION_DAYS; a notarized copy still kept stays listed (decision 092).
-        or(eq(documents.status, 'stored'), and(isNotNull(notarialDocuments.sealedKey), isNull(notarialDocuments.sealedDeletedAt))),
-      ),
-    )
-    .orderBy(asc(documents.createdAt));
+        (doc.status === 'stored' || (act?.sealedKey != null && act.sealedDeletedAt === null)),
+    );
 }
 
 export async function signerName(db: DbOrTx, bookingId: string): Promise<{ name: string; customerId: string | null; reference: string; priceCents: number; currency: string; timeZone: string }> {
-  const [row] = await db
-    .select({ first: customers.firstName, last: customers.lastName, customerId: bookings.customerId, reference: bookings.reference, priceCents: bookings.priceCents, currency: bookings.currency, timeZone: bookings.timeZone })
-    .from(bookings)
-    .leftJoin(customers, eq(customers.id, bookings.customerId))
-    .where(eq(bookings.id, bookingId));
-  if (!row) throw new DomainError('NOT_FOUND', 'Booking not found.');
-  return { name: [row.first, row.last].filter(Boolean).join(' '), customerId: row.customerId, reference: row.reference, priceCents: row.priceCents, currency: row.currency, timeZone: row.timeZone };
+  const booking = await findBooking(db, bookingId);
+  if (!booking) throw new DomainError('NOT_FOUND', 'Booking not found.');
+  const customer = booking.customerId ? await findCustomer(db, booking.customerId) : null;
+  return { name: [customer?.firstName, customer?.lastName].filter(Boolean).join(' '), customerId: booking.customerId, reference: booking.reference, priceCents: booking.priceCents, currency: booking.currency, timeZone: booking.timeZone };
 }
 
-function documentView(doc: typeof documents.$inferSelect, act: ActRow | null, fields: FieldView[]): ActDocumentView {
+/** `owed(field)`: the field's signer still takes part (a participant marked not completed owes nothing; decision 123). */
+function documentView(doc: DocumentRow, act: ActRow | null, fields: FieldView[], owed: (field: FieldView) => boolean = () => true): ActDocumentView {
   return {
     documentId: doc.id,
     name: doc.originalName,
     contentType: doc.contentType ?? 'application/octet-stream',
     fields,
-    signed: fields.length > 0 && fields.every((f) => f.filled),
+    signed: fields.some((f) => f.filled) && fields.every((f) => f.filled || !owed(f)),
     signatureKind: act?.signatureKind ?? null,
     actType: act?.actType ?? null,
     sealed: !!act?.sealedAt,
@@ -101,17 +99,30 @@ function documentView(doc: typeof documents.$inferSelect, act: ActRow | null, fi
   };
 }
 
-export async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
+/**
+ * The act as the room shows it. `viewerParticipantId`: a co-signer or witness
+ * viewing by their own link — the answers shown (name, location, consent,
+ * oath) are then their own, never the customer's (decision 123).
+ */
+export async function actView(db: DbOrTx, bookingId: string, viewerParticipantId: string | null = null): Promise<ActView> {
   const rows = await actDocuments(db, bookingId);
   const signer = await signerName(db, bookingId);
   const fields = (await fieldsRepo.bookingFields(db, bookingId)).map(fieldsRepo.fieldView);
-  const docs = rows.map((r) => documentView(r.doc, r.act, fields.filter((f) => f.documentId === r.doc.id)));
+  const [{ stage }, answers, people, witnesses] = await Promise.all([actStage(db, bookingId), actAnswers(db, bookingId, viewerParticipantId), listForBooking(db, bookingId), credibleWitnessesOf(db, bookingId)]);
+  const signers: ActSigner[] = [
+    { participantId: null, name: signer.name, role: 'customer', active: true, tone: 0 },
+    ...people.map((p, i): ActSigner => ({ participantId: p.id, name: p.name, role: p.role, active: p.status === 'invited' || p.status === 'joined', tone: i + 1 })),
+  ];
+  const owed = (field: FieldView) => signers.find((s) => s.participantId === field.participantId)?.active ?? true;
+  const docs = rows.map((r) => documentView(r.doc, r.act, fields.filter((f) => f.documentId === r.doc.id), owed));
   // Documents set aside as not notarizable are neither sealed nor waited for.
   const toSeal = docs.filter((d) => !d.notNotarizable && !d.supporting);
-  const [{ stage }, answers] = await Promise.all([actStage(db, bookingId), actAnswers(db, bookingId)]);
   return {
     bookingId,
-    signerName: signer.name,
+    signerName: signers.find((s) => s.participantId === viewerParticipantId)?.name ?? signer.name,
+    signers,
+    viewerParticipantId,
+    credibleWitnesses: witnesses.map((w) => ({ witnessId: w.witnessId, signerParticipantId: w.signerParticipantId })),
     documents: docs,
     allSealed: toSeal.length > 0 && toSeal.every((d) => d.sealed),
     stage,
@@ -124,12 +135,14 @@ export async function actView(db: DbOrTx, bookingId: string): Promise<ActView> {
 }
 
 export async function actForStaff(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
-  await requireActAccess(deps, staff, bookingId, 'view');
+  await requireActAccess(deps, staff, bookingId, 'view_act');
   return actView(deps.db, bookingId);
 }
 
+/** The customer's view (booking page and room), or a co-signer's or witness's own (their link, in the room). */
 export async function actForCustomer(deps: Deps, token: string): Promise<ActView> {
-  return actView(deps.db, (await authorise(deps, { token }, 'view')).bookingId);
+  const grant = await authorise(deps, { token }, 'view_act');
+  return actView(deps.db, grant.bookingId, grant.participant?.id ?? null);
 }
 
 export async function documentOfBooking(db: DbOrTx, bookingId: string, documentId: string) {
@@ -139,7 +152,7 @@ export async function documentOfBooking(db: DbOrTx, bookingId: string, documentI
   return row;
 }
 
-export async function readSource(deps: Deps, doc: typeof documents.$inferSelect) {
+export async function readSource(deps: Deps, doc: DocumentRow) {
   const stored = await deps.storage.get(doc.storageKey);
   return { bytes: await buffer(stored.body), contentType: doc.contentType ?? 'application/octet-stream' };
 }
@@ -153,7 +166,8 @@ export async function adoptSignature(
   deps: Deps,
   input: { token: string; documentId: string; kind: 'typed' | 'drawn'; field?: 'signature' | 'initials'; text?: string; png: string },
 ): Promise<ActView> {
-  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
+  const signer = await authoriseSigner(deps, input.token);
+  const { bookingId, participantId } = signer;
   const target = input.field ?? 'signature';
   const { act } = await documentOfBooking(deps.db, bookingId, input.documentId);
   if (!act) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
@@ -168,36 +182,33 @@ export async function adoptSignature(
   if (size.width > maxSignatureSize.width || size.height > maxSignatureSize.height) throw new DomainError('BAD_REQUEST', actMessages.signatureTooLarge);
   if (!(await pngDataFits(bytes))) throw new DomainError('BAD_REQUEST', actMessages.signatureImage);
   if (input.kind === 'typed' && !input.text) throw new DomainError('BAD_REQUEST', target === 'initials' ? 'Type your initials to adopt them.' : 'Type your name to adopt it as your signature.');
-  const signer = await signerName(deps.db, bookingId);
-  // A transition of the act (decision 073): recording running, identity proven (ID confirmed, identity questions passed), location and consent given, a signer abroad cleared.
+  const { customerId } = await signerName(deps.db, bookingId);
+  // A transition of the act (decision 073): recording running, identity proven (ID confirmed, identity questions passed), location and consent given, a signer abroad cleared — the signer's own (decision 123).
   await deps.db.transaction(async (tx) => {
-    // The customer's fields of this kind (participant NULL), read under the booking's lock below.
-    const mine = async () => (await fieldsRepo.documentFieldRows(tx, input.documentId)).filter((f) => f.kind === target && f.participantId === null);
+    // This signer's own fields of this kind (field-owner.ts), read under the booking's lock below.
+    const mine = async () => (await fieldsRepo.documentFieldRows(tx, input.documentId)).filter((f) => f.kind === target && ownsField(signer, f));
     const now = deps.now();
-    return takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, data: { documentId: input.documentId, field: target, kind: input.kind } }, async () => {
+    return takeTransition(deps, tx, { bookingId, transition: 'adoptSignature', actor: { type: 'customer' }, participantId, data: { documentId: input.documentId, field: target, kind: input.kind } }, async () => {
       const fields = await mine();
       if (fields.length === 0) throw new DomainError('PRECONDITION_FAILED', actMessages.notPlaced);
       const png = bytes.toString('base64');
-      if (target === 'signature') {
-        const updated = await tx
-          .update(notarialDocuments)
-          .set({ signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: png, signedAt: now })
-          .where(and(eq(notarialDocuments.id, act.id), isNull(notarialDocuments.sealedAt), isNull(notarialDocuments.notNotarizableAt)))
-          .returning({ id: notarialDocuments.id });
-        if (updated.length === 0) throw new DomainError('CONFLICT', actMessages.alreadySealed);
+      // The document's own record of the adopted signature is the customer's (the primary signer's); a co-signer's is on their fields.
+      if (target === 'signature' && participantId === null) {
+        const updated = await actRepo.recordSignature(tx, act.id, { signatureKind: input.kind, signatureText: input.kind === 'typed' ? input.text! : null, signaturePng: png, signedAt: now });
+        if (!updated) throw new DomainError('CONFLICT', actMessages.alreadySealed);
       } else if ((await documentOfBooking(tx, bookingId, input.documentId)).act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
       const filled = await fieldsRepo.fillFields(
         tx,
         fields.filter((f) => !f.filledAt).map((f) => f.id),
-        { value: png, filledAt: now, filledBy: signer.customerId },
+        { value: png, filledAt: now, filledBy: participantId ?? customerId },
       );
       if (filled.length === 0) throw new DomainError('CONFLICT', fieldMessages.alreadyFilled);
-      await writeAudit(tx, { actorType: 'customer', action: target === 'signature' ? 'signature.adopted' : 'initials.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind, fieldIds: filled } });
+      await writeAudit(tx, { actorType: 'customer', action: target === 'signature' ? 'signature.adopted' : 'initials.adopted', entityType: 'booking', entityId: bookingId, data: { documentId: input.documentId, kind: input.kind, fieldIds: filled, participantId } });
       return { changed: true, result: undefined };
     });
   });
   actChanged(deps, bookingId);
-  return actView(deps.db, bookingId);
+  return actView(deps.db, bookingId, participantId);
 }
 
 // ---- Notary profile and certificate ------------------------------------------------
@@ -228,11 +239,10 @@ const keyUsageBits = new Set(['digitalSignature', 'nonRepudiation', 'keyEncipher
 export const certificateWarningDays = 30;
 
 async function profileRow(db: DbOrTx, staffUserId: string) {
-  const [row] = await db.select().from(notaryProfiles).where(eq(notaryProfiles.staffUserId, staffUserId));
-  return row;
+  return actRepo.findProfile(db, staffUserId);
 }
 
-function profileView(deps: Deps, row: typeof notaryProfiles.$inferSelect | undefined): NotaryProfileView {
+function profileView(deps: Deps, row: actRepo.NotaryProfileRow | undefined): NotaryProfileView {
   const info = row?.certificateInfo ?? null;
   const expiresAt = row?.certificateExpiresAt ?? null;
   return {
@@ -271,15 +281,14 @@ export async function updateCommission(
     commissionState: input.commissionState,
     commissionCounty: input.commissionCounty || null,
   };
-  await deps.db.insert(notaryProfiles).values({ staffUserId: staff.user.id, ...values }).onConflictDoUpdate({ target: notaryProfiles.staffUserId, set: values });
+  await actRepo.upsertProfile(deps.db, staff.user.id, values);
   await writeAudit(deps.db, { actorType: 'staff', actorId: staff.user.id, action: 'notary.commission_updated', entityType: 'staff_user', entityId: staff.user.id });
   return getNotaryProfile(deps, staff.user.id);
 }
 
 /** An admin uploads a notary's PKCS#12 and password; both are sealed before they reach the database. */
 export async function uploadCertificate(deps: Deps, admin: StaffIdentity, input: { staffUserId: string; p12Base64: string; password: string }): Promise<NotaryProfileView> {
-  const [user] = await deps.db.select({ role: staffUsers.role }).from(staffUsers).where(eq(staffUsers.id, input.staffUserId));
-  if (user?.role !== 'notary') throw new DomainError('BAD_REQUEST', 'Certificates are for notaries only.');
+  if ((await staffRoleOf(deps.db, input.staffUserId)) !== 'notary') throw new DomainError('BAD_REQUEST', 'Certificates are for notaries only.');
   const p12 = Buffer.from(input.p12Base64, 'base64');
   const info = await readCertificate(p12, input.password);
   if (info.notAfter.getTime() <= deps.now().getTime()) throw new DomainError('BAD_REQUEST', certificateMessages.expired);
@@ -310,7 +319,7 @@ async function storeCertificate(deps: Deps, staffUserId: string, cert: { p12: Bu
       selfSigned: info.selfSigned,
     },
   };
-  await deps.db.insert(notaryProfiles).values({ staffUserId, ...values }).onConflictDoUpdate({ target: notaryProfiles.staffUserId, set: values });
+  await actRepo.upsertProfile(deps.db, staffUserId, values);
 }
 
 /** The notary's certificate; in test mode (no Stripe keys) a labelled self-signed one is made on first use. */
@@ -374,17 +383,17 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     if (act?.notNotarizableAt) throw new DomainError('CONFLICT', actMessages.markedNotNotarizable);
     if (act?.supportingAt) throw new DomainError('CONFLICT', actMessages.supportingFile);
     // The act's guard (decision 073): recording running, identity proofing complete (credential analysis, identity questions, the notary's confirmation; decision 085), the oath for a jurat.
-    await takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType } }, async () => ({ changed: false, result: undefined }));
+    // Every signer still taking part has filled their fields of this document (decision 123); one removed or marked not completed is left out.
+    await takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType, documentId: input.documentId } }, async () => ({ changed: false, result: undefined }));
     // Every co-signer in the session too (issue 29): verified, identity questions passed, confirmed by the notary.
     const coSigners = await actCoSigners(tx, input.bookingId);
     for (const coSigner of coSigners) {
       if (!(await identityProofingStatus(deps, input.bookingId, tx, coSigner.id)).complete) throw new DomainError('PRECONDITION_FAILED', actMessages.coSignerIdentityFirst(coSigner.name));
     }
-    // Every field filled, a signature among them (decision 100): the seal stamps what the signer filled.
-    const fields = await fieldsRepo.documentFieldRows(tx, doc.id);
+    // The seal stamps what the signers filled, a signature among it (decision 100); the guard above waited for every signer
+    // still taking part, so a field still empty is one of a participant marked not completed: left out (decision 123).
+    const fields = (await fieldsRepo.documentFieldRows(tx, doc.id)).filter((f) => f.filledAt && f.value !== null);
     if (!act || !fields.some((f) => f.kind === 'signature')) throw new DomainError('PRECONDITION_FAILED', actMessages.notSigned);
-    const empty = fields.filter((f) => !f.filledAt || f.value === null).length;
-    if (empty > 0) throw new DomainError('PRECONDITION_FAILED', fieldMessages.emptyFields(empty));
     const profile = await profileRow(tx, staff.user.id);
     if (!profile?.commissionNumber || !profile.commissionExpiresOn) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionMissing);
     if (profile.commissionExpiresOn < startedAt.toISOString().slice(0, 10)) throw new DomainError('PRECONDITION_FAILED', actMessages.commissionExpired);
@@ -394,14 +403,24 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     // The journal's identity facts, read once under the lock the guard was asked under.
     const proofing = await journalIdentity(deps, input.bookingId, null, tx);
     // One journal entry per signer per act, each with that signer's own identity proofing.
-    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>> }[] = [];
+    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>>; credibleWitness?: JournalActData['credibleWitness'] }[] = [];
     for (const c of coSigners) coSignerProofing.push({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id, tx) });
     const answers = await actAnswers(tx, input.bookingId);
-    return { doc, act, fields, proofing, coSigners, coSignerProofing, answers, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
+    // A credible witness goes in the entry of the signer they identified (decision 124).
+    const witnesses = await credibleWitnessesOf(tx, input.bookingId);
+    const credibleWitness = async (signerParticipantId: string | null): Promise<JournalActData['credibleWitness']> => {
+      const w = witnesses.find((c) => c.signerParticipantId === signerParticipantId);
+      if (!w) return null;
+      const verified = await latestVerified(tx, input.bookingId, w.witnessId);
+      return { name: w.witnessName, participantId: w.witnessId, verificationId: verified?.providerSessionId ?? null, recordedAt: w.recordedAt.toISOString() };
+    };
+    const customerWitness = await credibleWitness(null);
+    for (const c of coSignerProofing) c.credibleWitness = await credibleWitness(c.participantId);
+    return { doc, act, fields, proofing, coSigners, coSignerProofing, answers, customerWitness, profile: { ...profile, commissionNumber: profile.commissionNumber, commissionExpiresOn: profile.commissionExpiresOn } };
   });
   // Sealed already (a repeat): the same answer as the first time.
   if (!prepared) return actView(deps.db, input.bookingId);
-  const { doc, act, fields, profile, proofing, coSigners, coSignerProofing, answers } = prepared;
+  const { doc, act, fields, profile, proofing, coSigners, coSignerProofing, answers, customerWitness } = prepared;
   // Each claim writes its own object, so a slow request whose claim was taken over never overwrites the recorded file.
   const sealedKey = `${input.bookingId}/sealed-${doc.id}-${claim}.pdf`;
   let stored = false;
@@ -445,12 +464,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
     stored = true;
     // The journal names the recording of the act: the one running (or last stored) when sealing.
-    const [recording] = await deps.db
-      .select({ id: sessionRecordings.id })
-      .from(sessionRecordings)
-      .where(and(eq(sessionRecordings.bookingId, input.bookingId), ne(sessionRecordings.status, 'deleted')))
-      .orderBy(desc(sessionRecordings.startedAt))
-      .limit(1);
+    const recording = await actRecording(deps.db, input.bookingId);
 
     const recorded = await deps.db.transaction((tx) =>
       takeTransition(deps, tx, { bookingId: input.bookingId, transition: 'seal', actor: { type: 'staff', id: staff.user.id }, input: { actType: input.actType }, data: { documentId: doc.id } }, async () => {
@@ -460,7 +474,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         const feeCents = journalFeeCents({
           // The session's price plus co-signers' fees paid later from the booking page (decision 126).
           paidCents: signer.priceCents + (await signerFeesChargedCents(tx, input.bookingId)),
-          journaledCents: await actRepo.journaledFeeCents(tx, input.bookingId),
+          journaledCents: await journaledFeeCents(tx, input.bookingId),
           maxPerActCents: deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE[profile.commissionState] ?? null,
         });
         const data: JournalActData = {
@@ -484,11 +498,12 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           timestampAuthority: tsa ? new URL(tsa.url).host : null,
           signerLocation: answers.signerLocation,
           abroadConfirmation: answers.abroadConfirmedAt ? { confirmedAt: answers.abroadConfirmedAt.toISOString(), confirmedBy: answers.abroadConfirmedBy, statement: actTexts.abroadStatement } : null,
+          credibleWitness: customerWitness,
         };
         await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
         // The co-signers' entries: the same act, their name and proofing; the session's one fee is on the first entry only.
         for (const co of coSignerProofing) {
-          const coData: JournalActData = { ...data, signerName: co.name, signerAddress: co.proofing.address, identity: co.proofing.identity, feeCents: 0, participantId: co.participantId };
+          const coData: JournalActData = { ...data, signerName: co.name, signerAddress: co.proofing.address, identity: co.proofing.identity, feeCents: 0, participantId: co.participantId, credibleWitness: co.credibleWitness ?? null };
           await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...coData } });
         }
         await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });
@@ -542,10 +557,7 @@ export async function markNotNotarizable(
     const values = input.notNotarizable
       ? { notNotarizableAt: deps.now(), notNotarizableReason: reason, notNotarizableBy: staff.user.id }
       : { notNotarizableAt: null, notNotarizableReason: null, notNotarizableBy: null };
-    await tx
-      .insert(notarialDocuments)
-      .values({ bookingId: input.bookingId, documentId: doc.id, ...values })
-      .onConflictDoUpdate({ target: notarialDocuments.documentId, set: values });
+    await actRepo.upsertAct(tx, input.bookingId, doc.id, values);
     await writeAudit(tx, {
       actorType: 'staff',
       actorId: staff.user.id,
@@ -563,13 +575,7 @@ export async function markNotNotarizable(
 /** Inside the finishing transaction: "Your notarized document is ready", with a manage link. */
 export async function onActFinished(tx: Tx, deps: Deps, bookingId: string, options: { resend?: boolean } = {}): Promise<void> {
   // The first copy to go sets the date the email gives (decision 092).
-  const [first] = await tx
-    .select({ sealedAt: notarialDocuments.sealedAt })
-    .from(notarialDocuments)
-    .where(and(eq(notarialDocuments.bookingId, bookingId), isNotNull(notarialDocuments.sealedAt)))
-    .orderBy(asc(notarialDocuments.sealedAt))
-    .limit(1);
-  const keptUntil = notarizedCopyKeptUntil(deps, first?.sealedAt ?? deps.now());
+  const keptUntil = notarizedCopyKeptUntil(deps, (await actRepo.firstSealedAt(tx, bookingId)) ?? deps.now());
   await onNotarizedDocumentReady(tx, deps, { bookingId, keptUntil, resend: options.resend });
 }
 
@@ -591,16 +597,14 @@ export async function resendDocumentReady(deps: Deps, staff: StaffIdentity, book
  */
 export async function openSealed(deps: Deps, caller: Caller, input: { documentId: string; bookingId?: string }) {
   if (!isUuid(input.documentId) || (input.bookingId !== undefined && !isUuid(input.bookingId))) return null;
-  const [row] = await deps.db
-    .select({ key: notarialDocuments.sealedKey, deletedAt: notarialDocuments.sealedDeletedAt, bookingId: notarialDocuments.bookingId, sealedBy: notarialDocuments.sealedBy, name: documents.originalName })
-    .from(notarialDocuments)
-    .innerJoin(documents, eq(documents.id, notarialDocuments.documentId))
-    .where(eq(notarialDocuments.documentId, input.documentId));
+  const act = await actRepo.actOfDocument(deps.db, input.documentId);
   // Deleted by retention (decision 092): gone, as for any missing file.
-  if (!row?.key || row.deletedAt || (input.bookingId !== undefined && input.bookingId !== row.bookingId)) return null;
-  const grant = await authorise(deps, caller, 'download_notarized', { bookingId: row.bookingId, notaryId: row.sealedBy });
-  const object = await deps.storage.get(row.key);
-  return { ...object, bookingId: row.bookingId, grant, name: notarizedFileName(row.name) };
+  if (!act?.sealedKey || act.sealedDeletedAt || (input.bookingId !== undefined && input.bookingId !== act.bookingId)) return null;
+  const doc = await findBookingDocument(deps.db, act.bookingId, act.documentId);
+  if (!doc) return null;
+  const grant = await authorise(deps, caller, 'download_notarized', { bookingId: act.bookingId, notaryId: act.sealedBy });
+  const object = await deps.storage.get(act.sealedKey);
+  return { ...object, bookingId: act.bookingId, grant, name: notarizedFileName(doc.originalName) };
 }
 
 /**
@@ -617,7 +621,7 @@ export async function markSupporting(deps: Deps, staff: StaffIdentity, input: { 
     if (act?.sealedAt) throw new DomainError('CONFLICT', actMessages.alreadySealed);
     if (!!act?.supportingAt === input.supporting) return false;
     const values = { supportingAt: input.supporting ? deps.now() : null };
-    await tx.insert(notarialDocuments).values({ bookingId: input.bookingId, documentId: doc.id, ...values }).onConflictDoUpdate({ target: notarialDocuments.documentId, set: values });
+    await actRepo.upsertAct(tx, input.bookingId, doc.id, values);
     await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: input.supporting ? 'document.supporting' : 'document.to_notarize', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id } });
     return true;
   });
@@ -629,15 +633,16 @@ export async function markSupporting(deps: Deps, staff: StaffIdentity, input: { 
 
 /** "Where are you right now?" and "I consent to sign electronically", stored with the time and address. */
 export async function giveConsent(deps: Deps, input: { token: string; location: string }, address: string | null): Promise<ActView> {
-  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
-  await giveConsentStep(deps, bookingId, { location: input.location, address });
-  return actView(deps.db, bookingId);
+  // Each signer consents for themselves (a co-signer's or witness's answers are on their own row).
+  const { bookingId, participantId } = await authoriseSigner(deps, input.token);
+  await giveConsentStep(deps, bookingId, { location: input.location, address, participantId });
+  return actView(deps.db, bookingId, participantId);
 }
 
 /** A signer outside the US: the notary confirms the act is allowed under RULONA's rule for signers abroad (decision 106). */
-export async function confirmAbroad(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<ActView> {
+export async function confirmAbroad(deps: Deps, staff: StaffIdentity, bookingId: string, participantId: string | null = null): Promise<ActView> {
   await requireActAccess(deps, staff, bookingId, 'seal');
-  await confirmAbroadStep(deps, staff.user.id, bookingId);
+  await confirmAbroadStep(deps, staff.user.id, bookingId, participantId);
   return actView(deps.db, bookingId);
 }
 
@@ -650,7 +655,7 @@ export async function administerOath(deps: Deps, staff: StaffIdentity, bookingId
 
 /** The signer answers "I swear" or "I affirm". */
 export async function answerOath(deps: Deps, input: { token: string; kind: 'swear' | 'affirm' }): Promise<ActView> {
-  const { bookingId } = await authorise(deps, { token: input.token }, 'sign');
-  await answerOathStep(deps, bookingId, input.kind);
-  return actView(deps.db, bookingId);
+  const { bookingId, participantId } = await authoriseSigner(deps, input.token);
+  await answerOathStep(deps, bookingId, input.kind, participantId);
+  return actView(deps.db, bookingId, participantId);
 }

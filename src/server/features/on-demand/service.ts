@@ -9,7 +9,7 @@ import { findBooking } from '../booking/service.ts';
 import { openConfirmationLink } from '../customer-links/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { onOnDemandTimedOut } from '../notifications/events.ts';
-import { notifySessionChanged } from '../session/service.ts';
+import { notifySessionChanged } from '../session/notifier-service.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { bookings, customers, notarySessions, sessionParticipants } from '../../db/schema.ts';
+import { bookings, credibleWitnesses, customers, notarySessions, sessionParticipants } from '../../db/schema.ts';
 
 export type ParticipantRow = typeof sessionParticipants.$inferSelect;
 export type NewParticipant = typeof sessionParticipants.$inferInsert;
@@ -73,4 +73,19 @@ export async function bookingForInvitation(db: DbOrTx, bookingId: string) {
     .leftJoin(notarySessions, eq(notarySessions.bookingId, bookings.id))
     .where(eq(bookings.id, bookingId));
   return row ?? null;
+}
+
+export type CredibleWitnessRow = typeof credibleWitnesses.$inferSelect;
+
+/** The credible witnesses recorded for a booking (decision 124), oldest first. */
+export async function listCredibleWitnesses(db: DbOrTx, bookingId: string): Promise<CredibleWitnessRow[]> {
+  return db.select().from(credibleWitnesses).where(eq(credibleWitnesses.bookingId, bookingId)).orderBy(asc(credibleWitnesses.recordedAt));
+}
+
+/** Records (or re-points) a witness's identification of a signer; one row per witness. */
+export async function upsertCredibleWitness(db: DbOrTx, values: { bookingId: string; witnessId: string; signerParticipantId: string | null; recordedAt: Date; recordedBy: string }): Promise<void> {
+  await db
+    .insert(credibleWitnesses)
+    .values(values)
+    .onConflictDoUpdate({ target: credibleWitnesses.witnessId, set: { signerParticipantId: values.signerParticipantId, recordedAt: values.recordedAt, recordedBy: values.recordedBy } });
 }

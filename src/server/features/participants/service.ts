@@ -124,9 +124,39 @@ export async function actCoSigners(db: DbOrTx, bookingId: string): Promise<{ id:
 }
 
 /** "A", "A and B", "A, B and C": the signers as a certificate names them. */
-export function namesInProse(names: string[]): string {
-  if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+export { namesInProse } from '../../../shared/act-stages.ts';
+
+// ---- Credible witnesses (decision 124) ---------------------------------------------------
+
+export interface CredibleWitness {
+  witnessId: string;
+  witnessName: string;
+  /** The signer identified; null = the booking's customer. */
+  signerParticipantId: string | null;
+  recordedAt: Date;
+}
+
+/** The credible witnesses recorded for a booking, with the witness's name. */
+export async function credibleWitnessesOf(db: DbOrTx, bookingId: string): Promise<CredibleWitness[]> {
+  const [rows, people] = await Promise.all([repo.listCredibleWitnesses(db, bookingId), repo.listParticipants(db, bookingId)]);
+  return rows.map((r) => ({ witnessId: r.witnessId, witnessName: people.find((p) => p.id === r.witnessId)?.name ?? '', signerParticipantId: r.signerParticipantId, recordedAt: r.recordedAt }));
+}
+
+/**
+ * Records (or re-points) a witness's identification of a signer, inside the
+ * caller's act transition (notarial-act/credible-witness.ts asks the rules):
+ * false when it already said exactly this.
+ */
+export async function saveCredibleWitness(tx: DbOrTx, input: { bookingId: string; witnessId: string; signerParticipantId: string | null; at: Date; staffId: string }): Promise<boolean> {
+  const existing = (await repo.listCredibleWitnesses(tx, input.bookingId)).find((r) => r.witnessId === input.witnessId);
+  if (existing && existing.signerParticipantId === input.signerParticipantId) return false;
+  await repo.upsertCredibleWitness(tx, { bookingId: input.bookingId, witnessId: input.witnessId, signerParticipantId: input.signerParticipantId, recordedAt: input.at, recordedBy: input.staffId });
+  return true;
+}
+
+/** The co-signers and witnesses still taking part (invited or joined): who a field can be for. */
+export async function activeParticipants(db: DbOrTx, bookingId: string): Promise<ParticipantSummary[]> {
+  return (await repo.activeParticipants(db, bookingId)).map(summary);
 }
 
 /** The participant entered the room (first time only). */

@@ -408,3 +408,12 @@ export async function refundBookingPayment(
   }
   return { refundedCents, providerRefundId };
 }
+
+/**
+ * Claims a provider's webhook event id once (processed_events, shared by every
+ * webhook: payments and identity); false when it was processed before or is
+ * being processed now. Inside the caller's transaction.
+ */
+export async function claimProviderEvent(tx: DbOrTx, event: { id: string; provider: string; type: string }): Promise<boolean> {
+  return repo.claimEvent(tx, event);
+}

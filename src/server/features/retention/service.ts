@@ -11,7 +11,7 @@ import { cancelAbandonedBooking } from '../booking/service.ts';
 
 /** `(…)` list of a status group, for the raw SQL below. */
 const statusList = (group: readonly BookingStatus[]) => sql`(${sql.join(group.map((status) => sql`${status}`), sql`, `)})`;
-import { assembleRecording } from '../session/service.ts';
+import { assembleRecording } from '../session/recording-service.ts';
 
 const batchSize = 50;
 

@@ -26,7 +26,7 @@ export const assemblyIntervalMs = 15_000;
 const maxBackoffMs = 10 * 60_000;
 
 type Stored = (deps: Deps, bookingId: string) => void;
-/** How the room is told a recording was stored (session/service.ts registers it; no import cycle). */
+/** How the room is told a recording was stored (session/notifier-service.ts registers it; no import cycle). */
 const storedListeners = new WeakMap<Deps, Stored>();
 export function onRecordingStored(deps: Deps, listener: Stored): void {
   storedListeners.set(deps, listener);

@@ -17,7 +17,9 @@ import {
   type SessionServerEvents,
 } from '../../../shared/session.ts';
 import { iceServersFor } from './ice.ts';
-import * as session from './service.ts';
+import { registerSessionNotifier } from './notifier-service.ts';
+import { markJoined, resolveParticipant, type Participant } from './room-service.ts';
+import { chatHistory, postChat } from './chat-service.ts';
 
 /**
  * Signalling and live events of the session room, on the chat's Socket.IO
@@ -118,7 +120,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
     if (clustered) nsp.serverSideEmit('access:changed' as never, bookingId as never);
   };
 
-  session.registerSessionNotifier(deps, {
+  registerSessionNotifier(deps, {
     updated: (bookingId) => void nsp.to(roomOf(bookingId)).emit('session:updated'),
     accessChanged,
     closed: (bookingId, reason) => {
@@ -158,7 +160,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       const address = handshakeAddress(socket.request.socket.remoteAddress, socket.request.headers['x-forwarded-for'], deps.config.TRUST_PROXY);
       const rate = await consumeRate(deps, sessionConnectRate, address);
       if (!rate.allowed) return next(handshakeError('Too many requests. Please wait a moment and try again.', 'busy'));
-      const { participant } = await session.resolveParticipant(deps, parsed.data, socket.request.headers.cookie);
+      const { participant } = await resolveParticipant(deps, parsed.data, socket.request.headers.cookie);
       socket.data.access = parsed.data;
       socket.data.bookingId = participant.bookingId;
       socket.data.role = participant.role;
@@ -190,7 +192,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
     };
 
     /** The participant as checked at the handshake (or the last re-check). */
-    let participant: session.Participant | null = null;
+    let participant: Participant | null = null;
     /**
      * Access for this event: the last check, unless the booking's access may
      * have changed since (epoch) or it is older than accessTtlMs; then checked
@@ -200,7 +202,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
       const epoch = epochs.get(socket.data.bookingId) ?? 0;
       if (participant && socket.data.epoch === epoch && Date.now() - socket.data.checkedAt < accessTtlMs) return participant;
       try {
-        participant = (await session.resolveParticipant(deps, socket.data.access, socket.request.headers.cookie)).participant;
+        participant = (await resolveParticipant(deps, socket.data.access, socket.request.headers.cookie)).participant;
         socket.data.checkedAt = Date.now();
         socket.data.epoch = epoch;
         return participant;
@@ -221,8 +223,8 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
     const handle =
       <S extends z.ZodType, R extends SessionAck | void>(
         schema: S | null,
-        run: (input: z.output<S>, participant: session.Participant) => Promise<R>,
-        afterReply?: (participant: session.Participant) => void,
+        run: (input: z.output<S>, participant: Participant) => Promise<R>,
+        afterReply?: (participant: Participant) => void,
       ) =>
       async (...args: unknown[]) => {
         const ackArg = args.findLast((a) => typeof a === 'function') as ((result: unknown) => void) | undefined;
@@ -264,13 +266,13 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
           socket.data.joined = true;
           // A mesh (docs/decisions/122): the joiner connects to everyone already here.
           const peers = (await roomSockets(room)).filter((s) => s.id !== socket.id && s.data.joined);
-          await session.markJoined(deps, participant);
+          await markJoined(deps, participant);
           return {
             ok: true as const,
             role: participant.role,
             peers: peers.map((s) => ({ id: s.id, role: s.data.role, participantId: s.data.participantId ?? null })),
             iceServers: iceServersFor(deps.config, `${participant.role}-${participant.bookingId.slice(0, 8)}`, deps.now()),
-            messages: await session.chatHistory(deps, participant.bookingId),
+            messages: await chatHistory(deps, participant.bookingId),
           };
         },
         // Announced once the joiner has its answer (ICE servers, peer): the other side's first
@@ -298,7 +300,7 @@ export function attachSessionRoom(io: Server, deps: Deps): SessionRoomServer {
     socket.on(
       'chat',
       handle(sessionChatInput, async (input, participant) => {
-        const { message, created } = await session.postChat(deps, participant, input);
+        const { message, created } = await postChat(deps, participant, input);
         if (created) nsp.to(room).emit('chat', message);
         return { ok: true as const, message };
       }),

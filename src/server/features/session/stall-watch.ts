@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.ts';
 import { repeat } from '../../repeat.ts';
-import { notifyStalledRecordings } from './service.ts';
+import { notifyStalledRecordings } from './recording-service.ts';
 
 /**
  * Every node looks for running recordings whose chunks stopped arriving, a

@@ -1,4 +1,4 @@
-import type { StaffRole } from '../../db/schema.ts';
+import type { StaffRole } from '../../../shared/staff-roles.ts';
 import type { RateRule } from '../../rate-limit.ts';
 import { DomainError } from '../../errors.ts';
 import { publicProcedure, rateLimited, rateLimitedProcedure, type Context } from '../../trpc.ts';

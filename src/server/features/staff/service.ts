@@ -1,5 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { auditLog, staffInvites, staffSessions, staffUsers, type StaffRole } from '../../db/schema.ts';
+import type { StaffRole } from '../../../shared/staff-roles.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
@@ -19,6 +18,7 @@ import { hashToken } from '../../tokens.ts';
 import { generateToken } from './tokens.ts';
 import { generateTotpKey, totpUri, verifyTotp } from './totp.ts';
 import { totpQrSvg } from './totp-qr.ts';
+import * as repo from './repository.ts';
 
 export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 
@@ -26,7 +26,7 @@ export async function audit(
   db: DbOrTx,
   entry: { actorId: string | null; action: string; entityType: string; entityId: string; data?: Record<string, unknown> },
 ): Promise<void> {
-  await db.insert(auditLog).values({ actorType: 'staff', ...entry, data: entry.data ?? null });
+  await repo.insertStaffAudit(db, entry);
 }
 
 function normaliseEmail(email: string): string {
@@ -34,11 +34,7 @@ function normaliseEmail(email: string): string {
 }
 
 async function findUserByEmail(db: DbOrTx, email: string) {
-  const [user] = await db
-    .select()
-    .from(staffUsers)
-    .where(sql`lower(${staffUsers.email}) = ${normaliseEmail(email)}`);
-  return user;
+  return repo.findUserByNormalisedEmail(db, normaliseEmail(email));
 }
 
 /** Creates an account (command line, invites, tests). Refuses weak passwords and taken emails. */
@@ -51,17 +47,14 @@ export async function createStaffAccount(
   if (await findUserByEmail(deps.db, input.email)) {
     throw new DomainError('CONFLICT', 'A staff account with this email already exists.');
   }
-  const [user] = await deps.db
-    .insert(staffUsers)
-    .values({
-      email: normaliseEmail(input.email),
-      role: input.role,
-      name: input.name?.trim() ?? '',
-      passwordHash: await hashPassword(input.password),
-      timeZone: input.timeZone ?? businessTimeZone,
-    })
-    .returning({ id: staffUsers.id });
-  return user!;
+  const user = await repo.insertUser(deps.db, {
+    email: normaliseEmail(input.email),
+    role: input.role,
+    name: input.name?.trim() ?? '',
+    passwordHash: await hashPassword(input.password),
+    timeZone: input.timeZone ?? businessTimeZone,
+  });
+  return { id: user.id };
 }
 
 /** Who is signing in, as the transport saw them: address, browser, the Cookie header they sent. */
@@ -107,7 +100,7 @@ export async function login(deps: Deps, client: SignInClient, input: { email: st
   const previous = await staffAuthFromCookieHeader(deps, client.cookieHeader);
   if (previous) await deleteSession(deps.db, previous.identity.sessionId);
   const session = await createSession(deps, user.id, { twoFactorVerified: false, ip, userAgent: client.userAgent });
-  await deps.db.update(staffUsers).set({ lastSeenAt: deps.now() }).where(eq(staffUsers.id, user.id));
+  await repo.updateUser(deps.db, user.id, { lastSeenAt: deps.now() });
   const twoFactor: StaffAuth['twoFactor'] = user.totpEnabled ? 'verify' : user.role === 'admin' ? 'enrol' : 'ok';
   return { twoFactor, role: user.role, session };
 }
@@ -127,12 +120,7 @@ async function acceptTotpCode(deps: Deps, userId: string, storedKey: string, cod
   if (secret === null) return false;
   const step = verifyTotp(secret, code, deps.now());
   if (step === null) return false;
-  const claimed = await deps.db
-    .update(staffUsers)
-    .set({ totpLastStep: step })
-    .where(and(eq(staffUsers.id, userId), sql`(${staffUsers.totpLastStep} is null or ${staffUsers.totpLastStep} < ${step})`))
-    .returning({ id: staffUsers.id });
-  return claimed.length === 1;
+  return repo.claimTotpStep(deps.db, userId, step);
 }
 
 /**
@@ -157,7 +145,7 @@ async function openTotpKey(deps: Deps, userId: string, stored: string): Promise<
     return null;
   }
   if (!sealed || deps.secrets.needsReseal(stored)) {
-    await deps.db.update(staffUsers).set({ totpKey: sealTotpKey(deps, userId, secret) }).where(and(eq(staffUsers.id, userId), eq(staffUsers.totpKey, stored)));
+    await repo.resealTotpKey(deps.db, userId, stored, sealTotpKey(deps, userId, secret));
   }
   return secret;
 }
@@ -165,7 +153,7 @@ async function openTotpKey(deps: Deps, userId: string, stored: string): Promise<
 /** Second step of a login with TOTP on. */
 export async function verifySecondFactor(deps: Deps, auth: StaffAuth, code: string): Promise<void> {
   if (auth.twoFactor !== 'verify') throw new DomainError('BAD_REQUEST', 'No code is needed for this session.');
-  const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, auth.identity.user.id));
+  const user = await repo.totpKeyOf(deps.db, auth.identity.user.id);
   if (!user?.totpKey || !(await acceptTotpCode(deps, auth.identity.user.id, user.totpKey, code))) {
     throw new DomainError('BAD_REQUEST', invalidCodeMessage, { field: 'code' });
   }
@@ -181,10 +169,7 @@ export async function beginTotpEnrolment(deps: Deps, auth: StaffAuth) {
   if (auth.totpEnabled) throw new DomainError('CONFLICT', 'Two-factor authentication is already on.');
   if (auth.twoFactor === 'verify') throw new DomainError('FORBIDDEN', 'Two-factor authentication is required.');
   const { secret } = generateTotpKey();
-  await deps.db
-    .update(staffUsers)
-    .set({ totpKey: sealTotpKey(deps, auth.identity.user.id, secret), totpLastStep: null })
-    .where(eq(staffUsers.id, auth.identity.user.id));
+  await repo.updateUser(deps.db, auth.identity.user.id, { totpKey: sealTotpKey(deps, auth.identity.user.id, secret), totpLastStep: null });
   const uri = totpUri(secret, auth.identity.user.email);
   return { secret, uri, qrSvg: await totpQrSvg(uri) };
 }
@@ -194,16 +179,14 @@ export async function confirmTotpEnrolment(deps: Deps, auth: StaffAuth, code: st
   if (auth.totpEnabled) throw new DomainError('CONFLICT', 'Two-factor authentication is already on.');
   if (auth.twoFactor === 'verify') throw new DomainError('FORBIDDEN', 'Two-factor authentication is required.');
   const userId = auth.identity.user.id;
-  const [user] = await deps.db.select({ totpKey: staffUsers.totpKey }).from(staffUsers).where(eq(staffUsers.id, userId));
+  const user = await repo.totpKeyOf(deps.db, userId);
   if (!user?.totpKey) throw new DomainError('BAD_REQUEST', 'Start the set-up again.');
   if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new DomainError('BAD_REQUEST', invalidCodeMessage, { field: 'code' });
   await deps.db.transaction(async (tx) => {
-    await tx.update(staffUsers).set({ totpEnabled: true }).where(eq(staffUsers.id, userId));
-    await tx.update(staffSessions).set({ twoFactorVerified: true }).where(eq(staffSessions.id, auth.identity.sessionId));
+    await repo.updateUser(tx, userId, { totpEnabled: true });
+    await repo.updateSession(tx, auth.identity.sessionId, { twoFactorVerified: true });
     // Other sessions signed in without the second factor: they must sign in again.
-    await tx
-      .delete(staffSessions)
-      .where(and(eq(staffSessions.userId, userId), sql`${staffSessions.id} <> ${auth.identity.sessionId}`));
+    await repo.deleteSessionsOf(tx, userId, auth.identity.sessionId);
     await audit(tx, { actorId: userId, action: 'staff.totp_enabled', entityType: 'staff_user', entityId: userId });
   });
 }
@@ -214,28 +197,28 @@ export async function disableTotp(deps: Deps, auth: StaffAuth, code: string): Pr
     throw new DomainError('FORBIDDEN', 'Two-factor authentication is required for admins.');
   }
   const userId = auth.identity.user.id;
-  const [user] = await deps.db.select({ totpKey: staffUsers.totpKey, totpEnabled: staffUsers.totpEnabled }).from(staffUsers).where(eq(staffUsers.id, userId));
+  const user = await repo.totpKeyOf(deps.db, userId);
   if (!user?.totpEnabled || !user.totpKey) throw new DomainError('BAD_REQUEST', 'Two-factor authentication is not on.');
   if (!(await acceptTotpCode(deps, userId, user.totpKey, code))) throw new DomainError('BAD_REQUEST', invalidCodeMessage, { field: 'code' });
-  await deps.db.update(staffUsers).set({ totpEnabled: false, totpKey: null, totpLastStep: null }).where(eq(staffUsers.id, userId));
+  await repo.updateUser(deps.db, userId, { totpEnabled: false, totpKey: null, totpLastStep: null });
   await audit(deps.db, { actorId: userId, action: 'staff.totp_disabled', entityType: 'staff_user', entityId: userId });
 }
 
 export async function updateProfile(deps: Deps, auth: StaffAuth, input: { name: string; timeZone: string }) {
   if (!isValidTimeZone(input.timeZone)) throw new DomainError('BAD_REQUEST', 'Unknown time zone');
-  await deps.db.update(staffUsers).set({ name: input.name, timeZone: input.timeZone }).where(eq(staffUsers.id, auth.identity.user.id));
+  await repo.updateUser(deps.db, auth.identity.user.id, { name: input.name, timeZone: input.timeZone });
 }
 
 /** A new password ends every other session of the account. */
 export async function changePassword(deps: Deps, auth: StaffAuth, input: { currentPassword: string; newPassword: string }) {
   const userId = auth.identity.user.id;
-  const [user] = await deps.db.select({ passwordHash: staffUsers.passwordHash }).from(staffUsers).where(eq(staffUsers.id, userId));
+  const user = await repo.passwordHashOf(deps.db, userId);
   if (!(await verifyPassword(user?.passwordHash, input.currentPassword))) {
     throw new DomainError('BAD_REQUEST', 'The current password is not correct.');
   }
   const problem = passwordProblem(input.newPassword);
   if (problem) throw new DomainError('BAD_REQUEST', problem);
-  await deps.db.update(staffUsers).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(staffUsers.id, userId));
+  await repo.updateUser(deps.db, userId, { passwordHash: await hashPassword(input.newPassword) });
   await deleteUserSessions(deps.db, userId, auth.identity.sessionId);
   await audit(deps.db, { actorId: userId, action: 'staff.password_changed', entityType: 'staff_user', entityId: userId });
 }
@@ -244,34 +227,14 @@ export async function changePassword(deps: Deps, auth: StaffAuth, input: { curre
 
 export async function listStaff(deps: Deps) {
   const now = deps.now();
-  const users = await deps.db
-    .select({
-      id: staffUsers.id,
-      email: staffUsers.email,
-      name: staffUsers.name,
-      role: staffUsers.role,
-      active: staffUsers.active,
-      totpEnabled: staffUsers.totpEnabled,
-      lastSeenAt: staffUsers.lastSeenAt,
-      createdAt: staffUsers.createdAt,
-    })
-    .from(staffUsers)
-    .orderBy(asc(staffUsers.email));
-  const invites = await deps.db
-    .select({ id: staffInvites.id, email: staffInvites.email, role: staffInvites.role, expiresAt: staffInvites.expiresAt, createdAt: staffInvites.createdAt })
-    .from(staffInvites)
-    .where(and(isNull(staffInvites.acceptedAt), gt(staffInvites.expiresAt, now)))
-    .orderBy(asc(staffInvites.createdAt));
+  const users = await repo.listUsers(deps.db);
+  const invites = await repo.listOpenInvites(deps.db, now);
   return { users, invites };
 }
 
 /** Active notaries, for the assign control. */
 export async function listNotaries(deps: Deps) {
-  return deps.db
-    .select({ id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, timeZone: staffUsers.timeZone })
-    .from(staffUsers)
-    .where(and(eq(staffUsers.role, 'notary'), eq(staffUsers.active, true)))
-    .orderBy(asc(staffUsers.name), asc(staffUsers.email));
+  return repo.listActiveNotaries(deps.db);
 }
 
 export type InviteMailer = (deps: Deps, invite: { email: string; role: StaffRole; url: string; expiresAt: Date }) => Promise<void>;
@@ -291,10 +254,7 @@ export async function createInvite(
   const token = generateToken();
   const expiresAt = new Date(deps.now().getTime() + inviteLifetimeMs);
   const url = `${deps.config.publicUrl}/admin/invite/${token}`;
-  const [invite] = await deps.db
-    .insert(staffInvites)
-    .values({ tokenHash: hashToken(token), email: normaliseEmail(input.email), role: input.role, invitedBy: actor.identity.user.id, expiresAt })
-    .returning({ id: staffInvites.id });
+  const invite = await repo.insertInvite(deps.db, { tokenHash: hashToken(token), email: normaliseEmail(input.email), role: input.role, invitedBy: actor.identity.user.id, expiresAt });
   await audit(deps.db, {
     actorId: actor.identity.user.id,
     action: 'staff.invited',
@@ -315,16 +275,12 @@ export async function createInvite(
 }
 
 export async function revokeInvite(deps: Deps, actor: StaffAuth, inviteId: string) {
-  await deps.db.delete(staffInvites).where(and(eq(staffInvites.id, inviteId), isNull(staffInvites.acceptedAt)));
+  await repo.deleteOpenInvite(deps.db, inviteId);
   await audit(deps.db, { actorId: actor.identity.user.id, action: 'staff.invite_revoked', entityType: 'staff_invite', entityId: inviteId });
 }
 
 async function openInvite(db: DbOrTx, token: string, now: Date) {
-  const [invite] = await db
-    .select()
-    .from(staffInvites)
-    .where(and(eq(staffInvites.tokenHash, hashToken(token)), isNull(staffInvites.acceptedAt), gt(staffInvites.expiresAt, now)));
-  return invite;
+  return repo.findOpenInvite(db, hashToken(token), now);
 }
 
 export async function describeInvite(deps: Deps, token: string) {
@@ -340,36 +296,21 @@ export async function acceptInvite(deps: Deps, client: SignInClient, input: { to
   const passwordHash = await hashPassword(input.password);
   const now = deps.now();
   const user = await deps.db.transaction(async (tx) => {
-    const [invite] = await tx
-      .update(staffInvites)
-      .set({ acceptedAt: now })
-      .where(and(eq(staffInvites.tokenHash, hashToken(input.token)), isNull(staffInvites.acceptedAt), gt(staffInvites.expiresAt, now)))
-      .returning();
+    const invite = await repo.claimInvite(tx, hashToken(input.token), now);
     if (!invite) throw new DomainError('NOT_FOUND', inviteInvalidMessage);
     if (await findUserByEmail(tx, invite.email)) {
       throw new DomainError('CONFLICT', 'A staff account with this email already exists.');
     }
-    const [created] = await tx
-      .insert(staffUsers)
-      .values({ email: invite.email, role: invite.role, name: input.name, passwordHash })
-      .returning({ id: staffUsers.id, role: staffUsers.role });
-    await audit(tx, { actorId: created!.id, action: 'staff.invite_accepted', entityType: 'staff_user', entityId: created!.id });
-    return created!;
+    const created = await repo.insertUser(tx, { email: invite.email, role: invite.role, name: input.name, passwordHash });
+    await audit(tx, { actorId: created.id, action: 'staff.invite_accepted', entityType: 'staff_user', entityId: created.id });
+    return created;
   });
   const session = await createSession(deps, user.id, { twoFactorVerified: false, ip: client.ip, userAgent: client.userAgent });
   return { twoFactor: user.role === 'admin' ? 'enrol' : 'ok', role: user.role, session };
 }
 
-async function activeAdminCount(db: DbOrTx): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(staffUsers)
-    .where(and(eq(staffUsers.role, 'admin'), eq(staffUsers.active, true)));
-  return Number(row?.n ?? 0);
-}
-
 async function targetUser(db: DbOrTx, userId: string) {
-  const [user] = await db.select().from(staffUsers).where(eq(staffUsers.id, userId));
+  const user = await repo.findUserById(db, userId);
   if (!user) throw new DomainError('NOT_FOUND', 'Staff account not found');
   return user;
 }
@@ -379,11 +320,11 @@ export async function setActive(deps: Deps, actor: StaffAuth, userId: string, ac
   if (userId === actor.identity.user.id) throw new DomainError('BAD_REQUEST', 'You cannot deactivate your own account.');
   await deps.db.transaction(async (tx) => {
     const user = await targetUser(tx, userId);
-    if (!active && user.role === 'admin' && user.active && (await activeAdminCount(tx)) <= 1) {
+    if (!active && user.role === 'admin' && user.active && (await repo.activeAdminCount(tx)) <= 1) {
       throw new DomainError('BAD_REQUEST', 'At least one active admin is required.');
     }
-    await tx.update(staffUsers).set({ active }).where(eq(staffUsers.id, userId));
-    if (!active) await tx.delete(staffSessions).where(eq(staffSessions.userId, userId));
+    await repo.updateUser(tx, userId, { active });
+    if (!active) await repo.deleteSessionsOf(tx, userId);
     await audit(tx, { actorId: actor.identity.user.id, action: active ? 'staff.reactivated' : 'staff.deactivated', entityType: 'staff_user', entityId: userId });
   });
 }
@@ -391,10 +332,15 @@ export async function setActive(deps: Deps, actor: StaffAuth, userId: string, ac
 export async function setRole(deps: Deps, actor: StaffAuth, userId: string, role: StaffRole) {
   await deps.db.transaction(async (tx) => {
     const user = await targetUser(tx, userId);
-    if (user.role === 'admin' && role !== 'admin' && user.active && (await activeAdminCount(tx)) <= 1) {
+    if (user.role === 'admin' && role !== 'admin' && user.active && (await repo.activeAdminCount(tx)) <= 1) {
       throw new DomainError('BAD_REQUEST', 'At least one active admin is required.');
     }
-    await tx.update(staffUsers).set({ role }).where(eq(staffUsers.id, userId));
+    await repo.updateUser(tx, userId, { role });
     await audit(tx, { actorId: actor.identity.user.id, action: 'staff.role_changed', entityType: 'staff_user', entityId: userId, data: { from: user.role, to: role } });
   });
+}
+
+/** A staff account's role; null when there is no such account. */
+export async function staffRoleOf(db: DbOrTx, userId: string): Promise<StaffRole | null> {
+  return (await repo.findUserById(db, userId))?.role ?? null;
 }

@@ -1,10 +1,10 @@
-import { and, eq, lt, ne, or } from 'drizzle-orm';
 import { parseCookie, stringifySetCookie } from 'cookie';
-import { staffSessions, staffUsers, type StaffRole } from '../../db/schema.ts';
+import type { StaffRole } from '../../../shared/staff-roles.ts';
 import type { Db } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { hashToken } from '../../tokens.ts';
 import { generateToken } from './tokens.ts';
+import * as repo from './repository.ts';
 
 /**
  * Staff sessions after Lucia's design (docs/decisions/010-staff-sessions.md):
@@ -49,7 +49,7 @@ export async function createSession(
   const now = deps.now();
   const expiresAt = new Date(now.getTime() + sessionIdleMs);
   const absoluteExpiresAt = new Date(now.getTime() + sessionAbsoluteMs);
-  await deps.db.insert(staffSessions).values({
+  await repo.insertSession(deps.db, {
     id: hashToken(token),
     userId,
     expiresAt,
@@ -59,9 +59,7 @@ export async function createSession(
     userAgent: options.userAgent?.slice(0, 300) ?? null,
   });
   // Opportunistic clean-up keeps the table small without a scheduler.
-  await deps.db
-    .delete(staffSessions)
-    .where(or(lt(staffSessions.expiresAt, now), lt(staffSessions.absoluteExpiresAt, now)));
+  await repo.deleteExpiredSessions(deps.db, now);
   return { token, expiresAt, absoluteExpiresAt };
 }
 
@@ -69,22 +67,7 @@ export async function createSession(
 export async function validateSessionToken(deps: Deps, token: string): Promise<StaffAuth | null> {
   if (!/^[a-z2-7]{32}$/.test(token)) return null;
   const sessionId = hashToken(token);
-  const [row] = await deps.db
-    .select({
-      expiresAt: staffSessions.expiresAt,
-      absoluteExpiresAt: staffSessions.absoluteExpiresAt,
-      twoFactorVerified: staffSessions.twoFactorVerified,
-      userId: staffUsers.id,
-      email: staffUsers.email,
-      name: staffUsers.name,
-      role: staffUsers.role,
-      timeZone: staffUsers.timeZone,
-      active: staffUsers.active,
-      totpEnabled: staffUsers.totpEnabled,
-    })
-    .from(staffSessions)
-    .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.userId))
-    .where(eq(staffSessions.id, sessionId));
+  const row = await repo.findSessionWithUser(deps.db, sessionId);
   if (!row) return null;
   const now = deps.now().getTime();
   if (!row.active || now >= row.expiresAt.getTime() || now >= row.absoluteExpiresAt.getTime()) {
@@ -94,7 +77,7 @@ export async function validateSessionToken(deps: Deps, token: string): Promise<S
   let expiresAt = row.expiresAt;
   if (row.expiresAt.getTime() - now < sessionIdleMs / 2) {
     expiresAt = new Date(Math.min(now + sessionIdleMs, row.absoluteExpiresAt.getTime()));
-    await deps.db.update(staffSessions).set({ expiresAt }).where(eq(staffSessions.id, sessionId));
+    await repo.updateSession(deps.db, sessionId, { expiresAt });
   }
   const twoFactor: StaffAuth['twoFactor'] = row.twoFactorVerified
     ? 'ok'
@@ -131,22 +114,16 @@ export async function staffFromCookieHeader(deps: Deps, cookieHeader: string | u
 }
 
 export async function markSessionTwoFactorVerified(db: Db, sessionId: string): Promise<void> {
-  await db.update(staffSessions).set({ twoFactorVerified: true }).where(eq(staffSessions.id, sessionId));
+  await repo.updateSession(db, sessionId, { twoFactorVerified: true });
 }
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
-  await db.delete(staffSessions).where(eq(staffSessions.id, sessionId));
+  await repo.deleteSessionRow(db, sessionId);
 }
 
 /** Every session of a user (deactivation, password change); optionally keeps one. */
 export async function deleteUserSessions(db: Db, userId: string, exceptSessionId?: string): Promise<void> {
-  await db
-    .delete(staffSessions)
-    .where(
-      exceptSessionId
-        ? and(eq(staffSessions.userId, userId), ne(staffSessions.id, exceptSessionId))
-        : eq(staffSessions.userId, userId),
-    );
+  await repo.deleteSessionsOf(db, userId, exceptSessionId);
 }
 
 /**
