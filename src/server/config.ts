@@ -84,6 +84,8 @@ const configSchema = z.object({
 
   BOOKING_BASE_FEE_CENTS: z.coerce.number().int().min(50).default(2500),
   BOOKING_EXTRA_DOCUMENT_FEE_CENTS: z.coerce.number().int().min(0).default(0),
+  /** Fee per co-signer besides the customer (witnesses are free); docs/product.md §4.6, decision 125. */
+  BOOKING_EXTRA_SIGNER_FEE_CENTS: z.coerce.number().int().min(0).max(100_000).default(0),
   /**
    * The most a notary may charge for one act, by commissioning state, in cents, as JSON
    * ({"Florida":2500}); replaces the default table (docs/product.md §12.11, decision 108).

@@ -1,6 +1,8 @@
 import { isMailSafeEmail, isSingleLine, singleLineMessage } from './fields.ts';
 import { z } from 'zod';
 import type { AcceptedContentType, BookingStatus } from './booking-rules.ts';
+import type { BookedParticipant } from './participants.ts';
+import type { PriceLine } from './pricing.ts';
 import { isValidTimeZone } from './zones.ts';
 
 // Statuses, their groups, file limits and messages: in booking-rules.ts (no Zod), re-exported here.
@@ -111,6 +113,10 @@ export interface BookingView {
   documents: DocumentView[];
   contact: ContactView | null;
   payment: PaymentView | null;
+  /** Co-signers and witnesses added while booking (decision 125). */
+  participants: BookedParticipant[];
+  /** The price line by line: the session, then each co-signer whose fee is above zero. */
+  priceLines: PriceLine[];
 }
 
 export interface SlotView {

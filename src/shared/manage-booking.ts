@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { BookingStatus } from './booking.ts';
 import { formatUsd } from './money.ts';
 import { site } from './site.ts';
+import type { PriceLine } from './pricing.ts';
+import type { SignerPaymentView } from './participants.ts';
 
 /**
  * The customer's private booking page (/booking/:token). The policy: until
@@ -43,6 +45,10 @@ export interface ManageBookingView {
   documents: { id: string; name: string; sizeBytes: number; contentType: string }[];
   contact: { firstName: string; lastName: string; email: string; phone: string } | null;
   payment: { amountCents: number; refundedCents: number; currency: string; status: string; method: 'card' | 'cashapp' | null } | null;
+  /** The booking's price line by line (a line per co-signer paid with it, decision 125). */
+  priceLines: PriceLine[];
+  /** Co-signers' fees paid later from this page, each its own payment. */
+  signerPayments: SignerPaymentView[];
   /** Move and cancel-with-refund are open (confirmed, more than 24 h ahead). */
   beforeCutoff: boolean;
   /** What a cancellation now would refund, in cents (0 after the cutoff). */

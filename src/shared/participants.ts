@@ -3,6 +3,7 @@ import { contactSchema } from './booking.ts';
 import { isSingleLine, singleLineMessage } from './fields.ts';
 import { manageTokenSchema } from './manage-booking.ts';
 import { formatUsd } from './money.ts';
+import { confirmTestCardInput, type PaymentSetup } from './payments.ts';
 
 /**
  * Co-signers and witnesses of a session (issue 29; docs/decisions/120-session-participants.md).
@@ -14,9 +15,11 @@ export const participantRoles = ['signer', 'witness'] as const;
 export type ParticipantRole = (typeof participantRoles)[number];
 export const participantRoleLabels: Record<ParticipantRole, string> = { signer: 'Signer', witness: 'Witness' };
 
-export const participantStatuses = ['invited', 'joined', 'removed', 'not_completed'] as const;
+/** 'pending': added in the wizard before payment, or from the booking page while their fee is being paid; no link yet (decision 125). */
+export const participantStatuses = ['pending', 'invited', 'joined', 'removed', 'not_completed'] as const;
 export type ParticipantStatus = (typeof participantStatuses)[number];
 export const participantStatusLabels: Record<ParticipantStatus, string> = {
+  pending: 'Awaiting payment',
   invited: 'Invited',
   joined: 'Joined the session',
   removed: 'Removed',
@@ -60,6 +63,41 @@ export interface ParticipantSummary {
   feeCents: number;
 }
 
+/** A co-signer's fee being paid from the booking page (a second payment, decision 125). */
+export interface SignerPaymentSetup extends PaymentSetup {
+  participantId: string;
+}
+
+export const signerPaymentInput = z.object({ token: manageTokenSchema, providerPaymentId: z.string().min(1).max(255) });
+export const signerTestCardInput = confirmTestCardInput.omit({ bookingId: true }).extend({ token: manageTokenSchema, providerPaymentId: z.string().min(1).max(255) });
+export type SignerTestCardInput = z.infer<typeof signerTestCardInput>;
+
+/** A co-signer's fee paid from the booking page, as the booking page and the console list it. */
+export interface SignerPaymentView {
+  paymentId: string;
+  providerPaymentId: string;
+  amountCents: number;
+  refundedCents: number;
+  currency: string;
+  status: string;
+  createdAt: Date;
+  /** The signer it was for (null when unknown). */
+  name?: string | null;
+}
+
+/** A person added while booking (the wizard's list and the price lines). */
+export interface BookedParticipant {
+  id: string;
+  role: ParticipantRole;
+  name: string;
+  email: string;
+  phone: string | null;
+  feeCents: number;
+}
+
+export const addToBookingInput = participantDetailsSchema.extend({ bookingId: z.uuid() });
+export const removeFromBookingInput = z.object({ bookingId: z.uuid(), participantId: z.uuid() });
+
 /** A co-signer's or witness's own page (/invitation/:token). */
 export interface InvitationView {
   reference: string;
@@ -92,5 +130,10 @@ export const participantMessages = {
   notFound: 'We could not find this invitation. Please check the link in your email.',
   notInSession: 'This participant is not in this session.',
   alreadyRemoved: 'This participant has already been removed.',
-  extraFee: (cents: number) => `Each additional signer costs ${formatUsd(cents)}.`,
+  extraFee: (cents: number) => `Each additional signer costs ${formatUsd(cents)}; witnesses are free.`,
+  bookingNotFound: 'We could not find this booking.',
+  noFee: 'This person can be added without a payment.',
+  paymentNotCompleted: 'The payment for this signer was not completed.',
+  paymentRefunded: 'This signer could not be added, so their payment was refunded.',
+  paymentRequired: (cents: number) => `Adding a signer costs ${formatUsd(cents)}. They are invited once the payment succeeds.`,
 } as const;

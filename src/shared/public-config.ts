@@ -7,6 +7,8 @@ import type { ServiceHours } from './availability.ts';
 export interface PublicConfig {
   baseFeeCents: number;
   extraDocumentFeeCents: number;
+  /** Each co-signer's fee (BOOKING_EXTRA_SIGNER_FEE_CENTS; witnesses are free). */
+  extraSignerFeeCents: number;
   paymentsMode: 'stripe' | 'test';
   stripePublishableKey: string | null;
   businessTimeZone: string;

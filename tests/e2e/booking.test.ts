@@ -1,6 +1,6 @@
 import { supportingFileLabel } from '../../src/shared/booking-rules.ts';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -9,7 +9,8 @@ import { onDemandMessages } from '../../src/shared/on-demand.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { bookings, customers, onDemandQueue } from '../../src/server/db/schema.ts';
 import { hashToken } from '../../src/server/tokens.ts';
-import { startServer } from '../helpers/server.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+import { leafParts, parseMime } from '../helpers/smtp.ts';
 import { expectRemoteVideoPlaying, joinFromDeviceCheck, openMediaBrowser, seedSession, signInNotary, type SessionFixture } from './session-helpers.ts';
 import { slotTakenMessage } from '../../src/shared/booking.ts';
 import { bookingClient } from '../integration/booking-helpers.ts';
@@ -289,6 +290,96 @@ describe('booking wizard (test payment provider)', () => {
     expect(requested.some((url) => /\/assets\/schedule-[\w-]+\.js$/.test(url))).toBe(true);
     expect(requested.filter((url) => /stripe/.test(url))).toEqual([]);
   });
+});
+
+/**
+ * Issue 29 (decision 125): a server where each co-signer costs $10.00. The
+ * customer adds a co-signer and a witness in the Contact step; the price shows
+ * a line for the co-signer (the witness is free) on the payment step and the
+ * confirmation; paying invites both by email.
+ */
+describe('booking wizard with a co-signer and a witness (extra signer fee)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer({ BOOKING_EXTRA_SIGNER_FEE_CENTS: '1000' });
+    browser = await openBrowser({ baseURL: server.url, timezoneId: 'America/Chicago' });
+    // A server of its own (its own fee): on a loaded 2-core machine its start can take minutes.
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('adds them before paying, shows the fee as its own line everywhere the price is, and invites them once paid', async () => {
+    const { page, errors } = browser;
+    await page.goto('/schedule');
+    await stepHeading(page, 'Upload Documents').waitFor();
+    await page.getByLabel('Choose files').setInputFiles([pdf]);
+    await page.getByRole('button', { name: 'Continue to Booking' }).click();
+    await stepHeading(page, 'Select Date & Time').waitFor();
+    await chooseSlot(page);
+
+    const section = page.getByRole('region', { name: 'Other signers and witnesses (optional)' });
+    await section.getByText('Each additional signer costs $10.00; witnesses are free.').waitFor();
+    const addPerson = async (role: 'Co-signer' | 'Witness', name: string, email: string) => {
+      await section.getByRole('button', { name: 'Add a signer or witness' }).click();
+      await section.getByRole('radio', { name: new RegExp(`^${role}`) }).check();
+      await section.getByLabel('Their full name').fill(name);
+      await section.getByLabel('Their email address').fill(email);
+      await section.getByRole('button', { name: 'Add to booking' }).click();
+      await section.getByTestId('booking-participants').getByRole('button', { name: `Remove ${name}` }).waitFor();
+    };
+    // A bad address is refused in words, and nothing is added.
+    await section.getByRole('button', { name: 'Add a signer or witness' }).click();
+    await section.getByLabel('Their full name').fill('Alan Turing');
+    await section.getByLabel('Their email address').fill('alan@');
+    await section.getByRole('button', { name: 'Add to booking' }).click();
+    await section.getByRole('alert').filter({ hasText: 'Please enter a valid email address' }).waitFor();
+    await expectNoAxeViolations(page);
+    await section.getByRole('button', { name: 'Cancel' }).click();
+    await addPerson('Co-signer', 'Alan Turing', 'alan@example.com');
+    await addPerson('Witness', 'Ada Lovelace', 'ada@example.com');
+    expect(await section.getByTestId('booking-participants').textContent()).toContain('$10.00');
+    await expectNoAxeViolations(page);
+
+    await fillContact(page);
+    await page.getByRole('button', { name: 'Pay Now' }).waitFor();
+    const lines = page.getByTestId('price-lines');
+    expect((await lines.locator('dt').allTextContents())).toEqual(['Notary session', 'Additional signer: Alan Turing']);
+    expect((await lines.locator('dd').allTextContents())).toEqual(['$25.00', '$10.00']);
+    expect(await page.getByTestId('payment-amount').textContent()).toContain('$35.00');
+    await expectNoAxeViolations(page);
+
+    await payWith(page, '4242 4242 4242 4242');
+    await stepHeading(page, 'Appointment Confirmation').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('amount-paid').textContent()).toBe('$35.00 USD');
+    const main = (await page.locator('main').textContent()) ?? '';
+    expect(main).toContain('Additional signer: Alan Turing');
+    expect(await page.getByTestId('confirm-participants').textContent()).toMatch(/Alan Turing \(Co-signer.*Ada Lovelace \(Witness/);
+    await expectNoAxeViolations(page);
+
+    // Each is invited by an email of their own, and the customer's confirmation lists the fee.
+    const mailDir = path.join(server.dataDir, 'mail');
+    const mailTo = (address: string) => {
+      let files: string[] = [];
+      try {
+        files = readdirSync(mailDir).filter((f) => f.endsWith('.eml'));
+      } catch {
+        return [];
+      }
+      return files
+        .map((f) => parseMime(readFileSync(path.join(mailDir, f), 'utf8')))
+        .filter((m) => m.headers.to?.includes(address))
+        .map((m) => ({ subject: m.headers.subject ?? '', text: leafParts(m).find((p) => p.contentType.startsWith('text/plain'))?.body ?? '' }));
+    };
+    await expect
+      .poll(() => ['alan@example.com', 'ada@example.com'].map((a) => mailTo(a).map((m) => m.subject.startsWith("You've been invited to sign"))), { timeout: 20_000 })
+      .toEqual([[true], [true]]);
+    await expect.poll(() => mailTo('grace@example.com').some((m) => m.text.includes('Additional signer: Alan Turing')), { timeout: 20_000 }).toBe(true);
+    expect(errors).toEqual([]);
+    // Four axe runs and two inboxes on a server of its own: more than the default on a loaded machine.
+  }, 240_000);
 });
 
 describe('booking wizard by keyboard alone', () => {

@@ -56,7 +56,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;
   // A loaded 2-core machine (several suites at once) can take most of a minute to migrate and listen.
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 240_000;
   while (true) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
     try {
@@ -65,7 +65,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    if (Date.now() > deadline) {
+      // Not left running behind the failed test.
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

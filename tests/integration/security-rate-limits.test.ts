@@ -54,6 +54,7 @@ describe.each(dbKinds)('rate limits on every costly public endpoint (%s)', (kind
     { family: 'booking start', rule: bookingRates.start, procedure: 'booking.start', input: () => ({ timeZone: 'America/Chicago' }) },
     { family: 'holds', rule: bookingRates.hold, procedure: 'booking.hold', input: () => ({ bookingId: randomUUID(), startsAt: new Date(Date.now() + 3 * 86_400_000), timeZone: 'America/Chicago' }) },
     { family: 'booking contact', rule: bookingRates.contact, procedure: 'booking.saveContact', input: () => ({ bookingId: randomUUID(), firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '(555) 010-2030' }) },
+    { family: 'signers added while booking', rule: bookingRates.participants, procedure: 'booking.addParticipant', input: () => ({ bookingId: randomUUID(), role: 'signer', name: 'Alan Turing', email: 'alan@example.com' }) },
     { family: 'payments', rule: attemptRule, procedure: 'payments.createIntent', input: () => ({ bookingId: randomUUID() }) },
     { family: 'payment status', rule: syncRule, procedure: 'payments.sync', input: () => ({ bookingId: randomUUID() }) },
     { family: 'contact form', rule: contactRate, procedure: 'contact.send', input: () => ({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello there' }) },

@@ -11,20 +11,21 @@ export const handle: RouteHandle = {
   }),
 };
 
-// What the product does (issue 30's copy review): signing happens in the notary's video
-// session, one signer per booking; there is no stand-alone "send for signature" service.
+// What the product does (issue 30's copy review, issue 29): signing happens in the notary's video
+// session; the customer and up to three co-signers or witnesses join the same session, each from
+// their own link; there is no stand-alone "send for signature" service.
 const features = [
   { icon: Scale, title: 'ESIGN and UETA compliant', text: 'Signatures meet the federal ESIGN Act and the Uniform Electronic Transactions Act adopted across the states.' },
-  { icon: History, title: 'A record of every act', text: 'Each session is recorded on video, and the notary’s journal keeps the date, the signer and a fingerprint of the sealed document.' },
+  { icon: History, title: 'A record of every act', text: 'Each session is recorded on video, and the notary’s journal keeps the date, every signer and a fingerprint of the sealed document.' },
   { icon: FileCheck2, title: 'Tamper-evident documents', text: 'Signed PDFs are sealed with the notary’s digital certificate, which reveals any change made after signing.' },
   { icon: Smartphone, title: 'Sign on any device', text: 'Sign from a phone, tablet or computer with a camera, in any modern browser: nothing to install.' },
   { icon: Mail, title: 'Delivered to you', text: 'You download the signed and sealed document from your booking page, and we email you a secure link to it.' },
-  { icon: PenLine, title: 'Witnessed by a notary', text: 'You sign in a remote notarization session, while a commissioned notary watches by video.' },
+  { icon: PenLine, title: 'Several signers, one session', text: 'Co-signers and witnesses join the same video session from their own private links, each verifying their own identity, while a commissioned notary watches.' },
 ];
 
 const steps = [
-  { title: 'Upload your document', text: 'Book a session and upload a PDF, or a JPEG or PNG of the pages to be signed.' },
-  { title: 'Sign by video', text: 'In the session, adopt your signature; the notary places it on the document while you watch.' },
+  { title: 'Upload your document', text: 'Book a session, upload a PDF, or a JPEG or PNG of the pages to be signed, and invite anyone who signs with you or witnesses.' },
+  { title: 'Sign by video', text: 'In the session, each signer adopts their own signature and signs where the notary has marked their place.' },
   { title: 'Download the sealed PDF', text: 'The notary seals the document, and you download it from your booking page.' },
 ];
 
@@ -38,6 +39,11 @@ const faq = [
     question: 'What is the difference between an e-signature and a notarization?',
     answer:
       'An electronic signature shows that someone intended to sign. A notarization adds a commissioned notary who verifies the signer’s identity and witnesses the signature. Some documents need both.',
+  },
+  {
+    question: 'Can two or more people sign the same document?',
+    answer:
+      'Yes. While booking, or later from your booking page until the session starts, add up to three more people, each as a co-signer or a witness. Each gets an email with their own private link, verifies their own identity and joins the same video session; the notary’s certificate names every signer. The price shown before you pay includes any fee for an additional signer; witnesses are not charged.',
   },
   {
     question: 'Do I need an account?',

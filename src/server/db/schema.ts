@@ -201,6 +201,8 @@ export const payments = pgTable(
     failureMessage: text('failure_message'),
     refundedCents: integer('refunded_cents').notNull().default(0),
     providerRefundId: text('provider_refund_id'),
+    /** 'booking': the booking's own price; 'signer': a co-signer added from the booking page, paid on its own (decision 125). */
+    purpose: text('purpose', { enum: ['booking', 'signer'] }).notNull().default('booking'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -336,7 +338,7 @@ export type IdentityStatus = (typeof identityStatuses)[number];
 
 export const participantRoles = ['signer', 'witness'] as const;
 export type ParticipantRole = (typeof participantRoles)[number];
-export const participantStatuses = ['invited', 'joined', 'removed', 'not_completed'] as const;
+export const participantStatuses = ['pending', 'invited', 'joined', 'removed', 'not_completed'] as const;
 export type ParticipantStatus = (typeof participantStatuses)[number];
 
 /**

@@ -142,6 +142,7 @@ export async function mountPages(
   const staticConfig: Omit<PublicConfig, 'serviceHours' | 'serviceHoursText' | 'onDemand'> = {
     baseFeeCents: deps.config.BOOKING_BASE_FEE_CENTS,
     extraDocumentFeeCents: deps.config.BOOKING_EXTRA_DOCUMENT_FEE_CENTS,
+    extraSignerFeeCents: deps.config.BOOKING_EXTRA_SIGNER_FEE_CENTS,
     paymentsMode: deps.config.paymentsMode,
     stripePublishableKey: deps.config.STRIPE_PUBLISHABLE_KEY ?? null,
     businessTimeZone,

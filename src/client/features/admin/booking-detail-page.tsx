@@ -120,6 +120,11 @@ export function BookingDetailPage() {
               ["Customer's time", timeIn(b.startsAt, b.customerTimeZone)],
               ['Notary', b.notary ? b.notary.name : 'Unassigned'],
               ['Price', formatUsd(b.priceCents)],
+              ...(b.priceLines.length > 1 ? b.priceLines.map((line): [string, ReactNode] => [line.label, formatUsd(line.cents)]) : []),
+              ...b.signerPayments.map((fee): [string, ReactNode] => [
+                `Additional signer${fee.name ? `: ${fee.name}` : ''} (paid separately)`,
+                `${formatUsd(fee.amountCents)} — ${fee.status}${fee.refundedCents > 0 ? `, refunded ${formatUsd(fee.refundedCents)}` : ''}`,
+              ]),
               ...(b.cancellationReason ? ([['Cancellation reason', b.cancellationReason]] as [string, ReactNode][]) : []),
             ]}
           />

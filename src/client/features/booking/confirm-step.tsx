@@ -3,6 +3,7 @@ import { toast } from '../../components/ui/toast.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { Link } from 'react-router-dom';
+import { Fragment } from 'react';
 import type { BookingView } from '../../../shared/booking.ts';
 import { appointmentEvent, calendarDownloadPath } from '../../../shared/calendar.ts';
 import { CalendarLinks } from '../../components/calendar-links.tsx';
@@ -75,6 +76,13 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
           <dt className="text-slate-600">Service</dt>
           <dd className="text-slate-900">Online Notary Service</dd>
+          {booking.priceLines.length > 1 &&
+            booking.priceLines.map((line) => (
+              <Fragment key={line.label}>
+                <dt className="text-slate-600">{line.label}</dt>
+                <dd className="text-slate-900">{formatUsd(line.cents)}</dd>
+              </Fragment>
+            ))}
           <dt className="text-slate-600">Amount paid</dt>
           <dd className="text-slate-900" data-testid="amount-paid">
             {formatUsd(amountCents)} USD
@@ -168,6 +176,17 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
             </dl>
           )}
         </Section>
+        {booking.participants.length > 0 && (
+          <Section title="Other Signers and Witnesses">
+            <ul className="grid gap-1 text-sm text-slate-900" data-testid="confirm-participants">
+              {booking.participants.map((p) => (
+                <li key={p.id}>
+                  {p.name} ({p.role === 'signer' ? 'Co-signer' : 'Witness'}, {p.email}): invited by email with their own link
+                </li>
+              ))}
+            </ul>
+          </Section>
+        )}
         <Section title="Payment Status">
           <p className="text-sm font-semibold text-green-800">Paid</p>
         </Section>

@@ -7,6 +7,7 @@ import { FieldError, Label } from '../../components/ui/label.tsx';
 import { toast } from '../../components/ui/toast.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { fieldErrorsOf, unexpectedErrorMessage } from '../../lib/errors.ts';
+import { SignersSection } from './signers-section.tsx';
 
 type Field = keyof ContactInput;
 type Errors = Partial<Record<Field, string>>;
@@ -61,7 +62,8 @@ export function ContactStep({ booking, onSaved }: { booking: BookingView; onSave
   }
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} className="grid gap-5" aria-label="Contact information">
+    <div className="grid gap-5">
+    <form id={`${formId}-form`} noValidate onSubmit={(event) => void submit(event)} className="grid gap-5" aria-label="Contact information">
       <div className="grid gap-5 sm:grid-cols-2">
         {fields.map((field) => {
           const id = `${formId}-${field.name}`;
@@ -97,11 +99,14 @@ export function ContactStep({ booking, onSaved }: { booking: BookingView; onSave
           );
         })}
       </div>
+    </form>
+      <SignersSection booking={booking} />
       <div className="flex justify-end">
-        <Button type="submit" size="lg" disabled={save.isPending}>
+        {/* Outside the form (the signers' section between has forms of its own), submitting it. */}
+        <Button type="submit" form={`${formId}-form`} size="lg" disabled={save.isPending}>
           {save.isPending ? 'Saving...' : 'Continue'}
         </Button>
       </div>
-    </form>
+    </div>
   );
 }

@@ -12,6 +12,7 @@ import { usePublicConfig } from '../../lib/public-config.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { PaymentReceiptView } from './payment-receipt.tsx';
+import { PriceLines } from '../../components/price-lines.tsx';
 import { TestCardForm } from './test-card-form.tsx';
 
 // Stripe's React bindings and Stripe.js load only in Stripe mode, only on this step.
@@ -181,6 +182,7 @@ export function PaymentStep({ booking, returnedFromProvider, onPaid, onHoldLost 
           Order summary
         </h3>
         <p className="mt-1 text-sm text-slate-700">Online Notary Service</p>
+        <PriceLines lines={booking.priceLines} className="mt-3" />
         <p className="mt-3 text-3xl font-bold text-slate-900" data-testid="payment-amount">
           {formatUsd(booking.priceCents)} <span className="text-base font-medium text-slate-600">USD</span>
         </p>
@@ -190,6 +192,9 @@ export function PaymentStep({ booking, returnedFromProvider, onPaid, onHoldLost 
           <li>
             Notarization of every uploaded document ({documentCount} {documentCount === 1 ? 'document' : 'documents'})
           </li>
+          {booking.participants.length > 0 && (
+            <li>Your own invitation to the session for {booking.participants.map((p) => `${p.name} (${p.role === 'signer' ? 'co-signer' : 'witness'})`).join(', ')}</li>
+          )}
           <li>Identity verification</li>
           <li>Electronic delivery of your notarized documents</li>
         </ul>

@@ -21,6 +21,8 @@ function booking(patch: Partial<BookingView> = {}): BookingView {
     documents: [],
     contact: null,
     payment: null,
+    participants: [],
+    priceLines: [{ label: 'Notary session', cents: 2500 }],
     ...patch,
   };
 }

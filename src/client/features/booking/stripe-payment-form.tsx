@@ -41,7 +41,7 @@ export function StripePaymentForm(props: PaymentFormProps & { stripe: Promise<St
   );
 }
 
-function CheckoutForm({ bookingId, defaultName, defaultEmail, onReceipt, onFailure }: PaymentFormProps) {
+function CheckoutForm({ bookingId, defaultName, defaultEmail, onReceipt, onFailure, sync: syncOther, returnPath }: PaymentFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const formId = useId();
@@ -73,8 +73,8 @@ function CheckoutForm({ bookingId, defaultName, defaultEmail, onReceipt, onFailu
       // Form validation first (docs/product.md §4.7), then confirm without a forced redirect.
       const { error: submitError } = await elements.submit();
       if (submitError) return fail(submitError.message ?? detailsErrorMessage);
-      const returnUrl = new URL('/schedule', window.location.origin);
-      returnUrl.searchParams.set('booking', bookingId);
+      const returnUrl = new URL(returnPath ?? '/schedule', window.location.origin);
+      if (!returnPath) returnUrl.searchParams.set('booking', bookingId);
       const { error } = await stripe.confirmPayment({
         elements,
         confirmParams: {
@@ -85,7 +85,7 @@ function CheckoutForm({ bookingId, defaultName, defaultEmail, onReceipt, onFailu
       });
       if (error) return fail(error.message ?? 'Payment failed');
       // The browser's word is not proof: the server asks Stripe how the payment stands.
-      const receipt = await sync.mutateAsync({ bookingId });
+      const receipt = syncOther ? await syncOther() : await sync.mutateAsync({ bookingId });
       if (!receipt) return fail('Payment failed');
       onReceipt(receipt);
     } catch {

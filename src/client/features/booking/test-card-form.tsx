@@ -6,6 +6,7 @@ import {
   validateCard,
   type CardErrors,
   type CardFields,
+  type PaymentAttempt,
   type PaymentReceipt,
 } from '../../../shared/payments.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -22,6 +23,12 @@ export interface PaymentFormProps {
   onReceipt: (receipt: PaymentReceipt) => void;
   /** The provider refused: shown inline here and as a toast by the caller. */
   onFailure: (message: string) => void;
+  /** Another payment than the booking's own (a co-signer's fee, decision 125); default: the booking's price. */
+  charge?: (card: CardFields) => Promise<PaymentAttempt>;
+  /** Stripe: asks the server how that other payment stands; default: the booking's (`payments.sync`). */
+  sync?: () => Promise<PaymentReceipt | null>;
+  /** Stripe: where a redirecting method comes back to; default: the wizard. */
+  returnPath?: string;
 }
 
 const fieldDefs: { name: keyof CardFields; label: string; autoComplete: string; inputMode?: 'numeric' | 'email'; placeholder?: string }[] = [
@@ -36,12 +43,13 @@ const fieldDefs: { name: keyof CardFields; label: string; autoComplete: string; 
  * The built-in test provider's card form (no Stripe keys configured). It is
  * labelled as test mode everywhere it appears; the server judges the card.
  */
-export function TestCardForm({ bookingId, defaultName, defaultEmail, onReceipt, onFailure }: PaymentFormProps) {
+export function TestCardForm({ bookingId, defaultName, defaultEmail, onReceipt, onFailure, charge }: PaymentFormProps) {
   const formId = useId();
   const [values, setValues] = useState<CardFields>({ number: '', expiry: '', cvc: '', name: defaultName, email: defaultEmail });
   const [errors, setErrors] = useState<CardErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const confirm = trpc.payments.confirmTestCard.useMutation();
+  const [charging, setCharging] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -53,8 +61,9 @@ export function TestCardForm({ bookingId, defaultName, defaultEmail, onReceipt, 
       return;
     }
     setFailure(null);
+    setCharging(true);
     try {
-      const attempt = await confirm.mutateAsync({ bookingId, ...values });
+      const attempt = charge ? await charge(values) : await confirm.mutateAsync({ bookingId, ...values });
       if (!attempt.error) return onReceipt(attempt.receipt);
       setFailure(attempt.error);
       onFailure(attempt.error);
@@ -62,6 +71,8 @@ export function TestCardForm({ bookingId, defaultName, defaultEmail, onReceipt, 
       const message = isClientError(error) ? errorMessage(error, 'Payment failed') : errorMessage(error);
       setFailure(message);
       onFailure(message);
+    } finally {
+      setCharging(false);
     }
   }
 
@@ -114,8 +125,8 @@ export function TestCardForm({ bookingId, defaultName, defaultEmail, onReceipt, 
           {failure}
         </p>
       )}
-      <Button type="submit" size="lg" disabled={confirm.isPending}>
-        {confirm.isPending ? 'Processing...' : 'Pay Now'}
+      <Button type="submit" size="lg" disabled={charging}>
+        {charging ? 'Processing...' : 'Pay Now'}
       </Button>
     </form>
   );

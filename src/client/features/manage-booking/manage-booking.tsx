@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { Download, FileText, Video } from 'lucide-react';
 import { sessionMessages } from '../../../shared/session.ts';
 import { actStageLabels } from '../../../shared/act-stages.ts';
@@ -203,6 +203,23 @@ export function ManageBooking({ token }: { token: string }) {
                 </dd>
               </>
             )}
+            {booking.priceLines.length > 1 &&
+              booking.priceLines.map((line) => (
+                <Fragment key={line.label}>
+                  <dt className="font-medium text-slate-600">{line.label}</dt>
+                  <dd className="text-slate-900">{formatUsd(line.cents)}</dd>
+                </Fragment>
+              ))}
+            {booking.signerPayments
+              .filter((fee) => fee.status === 'succeeded' || fee.status === 'refunded')
+              .map((fee) => (
+                <Fragment key={fee.paymentId}>
+                  <dt className="font-medium text-slate-600">Additional signer{fee.name ? `: ${fee.name}` : ''}</dt>
+                  <dd className="text-slate-900" data-testid="signer-fee">
+                    {formatUsd(fee.amountCents)} {fee.currency.toUpperCase()}, paid separately{fee.refundedCents > 0 ? ` (refunded ${formatUsd(fee.refundedCents)})` : ''}
+                  </dd>
+                </Fragment>
+              ))}
           </dl>
         ) : (
           <p className="text-slate-700">No payment recorded.</p>

@@ -4,9 +4,15 @@ import {
   participantDetailsSchema,
   participantLabels,
   participantRoleLabels,
+  participantMessages,
   participantStatusLabels,
   type ParticipantRole,
+  type SignerPaymentSetup,
 } from '../../../shared/participants.ts';
+import { formatUsd } from '../../../shared/money.ts';
+import { participantFeeCents } from '../../../shared/pricing.ts';
+import { usePublicConfig } from '../../lib/public-config.tsx';
+import { SignerPayment } from './signer-payment.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
@@ -21,8 +27,11 @@ import { trpc } from '../../lib/trpc.ts';
  */
 export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: boolean }) {
   const utils = trpc.useUtils();
+  const config = usePublicConfig();
   const list = trpc.participants.list.useQuery({ token }, { retry: false });
   const add = trpc.participants.add.useMutation({ onSuccess: (rows) => utils.participants.list.setData({ token }, rows) });
+  const startPaid = trpc.payments.startSigner.useMutation();
+  const [paying, setPaying] = useState<{ setup: SignerPaymentSetup; name: string } | null>(null);
   const ids = { role: useId(), name: useId(), email: useId(), phone: useId(), error: useId() };
   const [role, setRole] = useState<ParticipantRole>('signer');
   const [error, setError] = useState<string | null>(null);
@@ -39,7 +48,16 @@ export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: bo
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please check the details.');
     setError(null);
     try {
-      await add.mutateAsync({ token, ...parsed.data, phone: parsed.data.phone ?? '' });
+      const details = { token, ...parsed.data, phone: parsed.data.phone ?? '' };
+      // A co-signer with a fee is added by their own payment, never before it succeeds (decision 125).
+      if (participantFeeCents(config, parsed.data.role) > 0) {
+        const setup = await startPaid.mutateAsync(details);
+        await utils.participants.list.invalidate({ token });
+        setPaying({ setup, name: parsed.data.name });
+        form.reset();
+        return;
+      }
+      await add.mutateAsync(details);
       setDone(participantLabels.added(parsed.data.name));
       form.reset();
     } catch (caught) {
@@ -62,7 +80,20 @@ export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: bo
           ))}
         </ul>
       )}
-      {canAdd && active < maxAddedParticipants && (
+      {paying && (
+        <SignerPayment
+          token={token}
+          setup={paying.setup}
+          name={paying.name}
+          onPaid={() => {
+            setDone(participantLabels.added(paying.name));
+            setPaying(null);
+            void utils.participants.list.invalidate({ token });
+          }}
+          onCancel={() => setPaying(null)}
+        />
+      )}
+      {canAdd && !paying && active < maxAddedParticipants && (
         <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-3" aria-describedby={error ? ids.error : undefined}>
           <fieldset className="grid gap-2">
             <legend className="font-medium text-slate-900">Role</legend>
@@ -75,6 +106,7 @@ export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: bo
               ))}
             </div>
           </fieldset>
+          {config.extraSignerFeeCents > 0 && <p className="text-sm text-slate-700">{participantMessages.paymentRequired(config.extraSignerFeeCents)} Witnesses are free.</p>}
           <div className="grid gap-1">
             <Label htmlFor={ids.name}>Full name</Label>
             <Input id={ids.name} name="name" autoComplete="off" maxLength={200} required />
@@ -98,8 +130,8 @@ export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: bo
             </p>
           )}
           <div>
-            <Button type="submit" disabled={add.isPending}>
-              {participantLabels.addSigner}
+            <Button type="submit" disabled={add.isPending || startPaid.isPending}>
+              {role === 'signer' && config.extraSignerFeeCents > 0 ? `${participantLabels.addSigner} (${formatUsd(config.extraSignerFeeCents)})` : participantLabels.addSigner}
             </Button>
           </div>
         </form>

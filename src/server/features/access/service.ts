@@ -105,6 +105,8 @@ export const participantRemovedMessage = 'The notary has removed you from this s
  */
 async function authoriseParticipant(db: DbOrTx, participant: ParticipantLinkRow, action: AccessAction, subject: Subject, options: AuthoriseOptions): Promise<Grant> {
   if (subject.bookingId !== undefined && subject.bookingId !== participant.bookingId) throw notFoundError(options.notFound);
+  // Added while booking or awaiting their fee: no link was ever sent, and none admits them yet (decision 125).
+  if (participant.status === 'pending') throw notFoundError(options.notFound);
   if (participant.status === 'removed' || participant.status === 'not_completed') throw new DomainError('FORBIDDEN', participantRemovedMessage);
   const verifiedRole: ActorRole = participant.role === 'signer' ? 'co_signer' : 'witness';
   let role: ActorRole = 'invitee';

@@ -325,5 +325,8 @@ export type PaymentRow = typeof payments.$inferSelect;
 
 /** The booking's current payment (shared/payments.ts `currentPayment`), the whole row. */
 export async function currentPaymentRow(db: DbOrTx, bookingId: string): Promise<PaymentRow | null> {
-  return currentPayment(await db.select().from(payments).where(eq(payments.bookingId, bookingId)).orderBy(desc(payments.createdAt)));
+  // The booking's own payment: a co-signer's fee paid later is shown beside it, never instead of it (decision 125).
+  return currentPayment(
+    await db.select().from(payments).where(and(eq(payments.bookingId, bookingId), eq(payments.purpose, 'booking'))).orderBy(desc(payments.createdAt)),
+  );
 }

@@ -1,8 +1,9 @@
 import { bookingRefInput, holdInput, saveContactInput, slotsListInput, startBookingInput } from '../../../shared/booking.ts';
 import type { RateRule } from '../../rate-limit.ts';
 import { publicProcedure, rateLimitedProcedure, router } from '../../trpc.ts';
-import { holdSlot, requireBookingView, saveContact, startBooking } from './service.ts';
+import { addBookingParticipant, holdSlot, removeBookingParticipant, requireBookingView, saveContact, startBooking } from './service.ts';
 import { listSlots } from './slots.ts';
+import { addToBookingInput, removeFromBookingInput } from '../../../shared/participants.ts';
 
 /**
  * Per visitor address, shared by every node. Each start writes a draft row and
@@ -13,6 +14,7 @@ export const bookingRates = {
   start: { name: 'booking:start', limit: 60, windowSeconds: 600 },
   hold: { name: 'booking:hold', limit: 120, windowSeconds: 600 },
   contact: { name: 'booking:contact', limit: 60, windowSeconds: 600 },
+  participants: { name: 'booking:participants', limit: 60, windowSeconds: 600 },
 } satisfies Record<string, RateRule>;
 
 /** The visitor's booking steps. A booking id (a random UUID) is the visitor's handle on their draft. */
@@ -21,6 +23,14 @@ export const bookingRouter = router({
   get: publicProcedure.input(bookingRefInput).query(({ ctx, input }) => requireBookingView(ctx.deps.db, input.bookingId)),
   hold: rateLimitedProcedure(bookingRates.hold).input(holdInput).mutation(({ ctx, input }) => holdSlot(ctx.deps, input)),
   saveContact: rateLimitedProcedure(bookingRates.contact).input(saveContactInput).mutation(({ ctx, input }) => saveContact(ctx.deps, input)),
+  /** Co-signers and witnesses added before paying (decision 125): the answer is the booking with its new price. */
+  addParticipant: rateLimitedProcedure(bookingRates.participants).input(addToBookingInput).mutation(({ ctx, input }) => {
+    const { bookingId, ...details } = input;
+    return addBookingParticipant(ctx.deps, bookingId, details);
+  }),
+  removeParticipant: rateLimitedProcedure(bookingRates.participants)
+    .input(removeFromBookingInput)
+    .mutation(({ ctx, input }) => removeBookingParticipant(ctx.deps, input.bookingId, input.participantId)),
 });
 
 export const slotsRouter = router({

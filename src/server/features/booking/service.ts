@@ -14,7 +14,9 @@ import {
   type PaymentView,
 } from '../../../shared/booking.ts';
 import { onDemandMessages } from '../../../shared/on-demand.ts';
-import { sessionPriceCents } from '../../../shared/pricing.ts';
+import { priceLines, sessionPriceCents } from '../../../shared/pricing.ts';
+import { addPendingToBooking, bookedParticipantFees, bookedParticipants, inviteBookedParticipants, removePendingFromBooking } from '../participants/fee-service.ts';
+import type { ParticipantDetails } from '../../../shared/participants.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { writeAudit, type ActorType } from '../audit.ts';
@@ -146,16 +148,21 @@ async function lockRef(tx: DbOrTx, ref: BookingRef): Promise<LockedBooking> {
   return row;
 }
 
-export function priceFor(deps: Pick<Deps, 'config'>, documentCount: number): number {
+export function priceFor(deps: Pick<Deps, 'config'>, documentCount: number, participantFees: readonly number[] = []): number {
   return sessionPriceCents(
     { baseFeeCents: deps.config.BOOKING_BASE_FEE_CENTS, extraDocumentFeeCents: deps.config.BOOKING_EXTRA_DOCUMENT_FEE_CENTS },
     documentCount,
+    participantFees,
   );
 }
 
-/** Sets the price from the stored documents; the browser never sends an amount. */
+/**
+ * Sets the price from the stored documents and the co-signers added while
+ * booking (each at the fee recorded when they were added); the browser never
+ * sends an amount.
+ */
 export async function recomputePrice(tx: DbOrTx, deps: Pick<Deps, 'config'>, bookingId: string): Promise<number> {
-  const priceCents = priceFor(deps, await countStoredDocuments(tx, bookingId));
+  const priceCents = priceFor(deps, await countStoredDocuments(tx, bookingId), await bookedParticipantFees(tx, bookingId));
   await updateBooking(tx, bookingId, { priceCents });
   return priceCents;
 }
@@ -172,6 +179,7 @@ export async function getBookingView(db: DbOrTx, bookingId: string): Promise<Boo
   const docs = await visibleDocuments(db, bookingId);
   const contact = row.customerId ? await findCustomer(db, row.customerId) : null;
   const payment = await currentPaymentRow(db, bookingId);
+  const participants = await bookedParticipants(db, bookingId);
   return {
     id: row.id,
     reference: row.reference,
@@ -192,6 +200,8 @@ export async function getBookingView(db: DbOrTx, bookingId: string): Promise<Boo
     })),
     contact: contact ? { ...contact, phone: contact.phone ?? '' } : null,
     payment: payment && paymentView(payment),
+    participants,
+    priceLines: priceLines(row.priceCents, participants),
   };
 }
 
@@ -347,6 +357,35 @@ export async function saveContact(deps: Deps, input: ContactInput & { bookingId:
   return requireBookingView(deps.db, input.bookingId);
 }
 
+/**
+ * Co-signers and witnesses added before paying (decision 125): kept by the
+ * participants feature, priced here. Only while the booking can change.
+ */
+export async function addBookingParticipant(deps: Deps, bookingId: string, details: ParticipantDetails): Promise<BookingView> {
+  await deps.db.transaction(async (tx) => {
+    const row = await lockBooking(tx, bookingId);
+    if (!row) throw notFound();
+    assertEditable(row);
+    const customerEmail = row.customerId ? ((await findCustomer(tx, row.customerId))?.email ?? null) : null;
+    const added = await addPendingToBooking(tx, deps, { id: row.id, customerEmail }, details);
+    const priceCents = await recomputePrice(tx, deps, row.id);
+    await writeAudit(tx, { ...customer, action: 'booking.participant_added', entityType: 'booking', entityId: row.id, data: { participantId: added.id, role: details.role, feeCents: added.feeCents, priceCents } });
+  });
+  return requireBookingView(deps.db, bookingId);
+}
+
+export async function removeBookingParticipant(deps: Deps, bookingId: string, participantId: string): Promise<BookingView> {
+  await deps.db.transaction(async (tx) => {
+    const row = await lockBooking(tx, bookingId);
+    if (!row) throw notFound();
+    assertEditable(row);
+    await removePendingFromBooking(tx, row.id, participantId);
+    const priceCents = await recomputePrice(tx, deps, row.id);
+    await writeAudit(tx, { ...customer, action: 'booking.participant_removed', entityType: 'booking', entityId: row.id, data: { participantId, priceCents } });
+  });
+  return requireBookingView(deps.db, bookingId);
+}
+
 // ---- For payments, notifications and staff ------------------------------------
 
 /**
@@ -378,6 +417,7 @@ export async function confirmBooking(tx: Tx, deps: Deps, ref: BookingRef): Promi
     await transition(tx, row, 'confirmed', provider, { confirmedAt: now, holdExpiresAt: null, manageTokenHash: link.tokenHash, manageTokenSealed: link.sealed });
     await joinLine(tx, deps, bookingId);
     await onBookingConfirmed(tx, deps, { bookingId, manageToken: link.token });
+    await inviteBookedParticipants(tx, deps, bookingId);
     return { outcome: 'confirmed', manageToken: link.token };
   }
   if (!row.startsAt) throw new Error(`Booking ${bookingId} was paid without a time`);
@@ -403,6 +443,8 @@ export async function confirmBooking(tx: Tx, deps: Deps, ref: BookingRef): Promi
     manageTokenSealed: link.sealed,
   });
   await onBookingConfirmed(tx, deps, { bookingId, manageToken });
+  // The co-signers and witnesses added while booking get their own links now, paid with the booking (decision 125).
+  await inviteBookedParticipants(tx, deps, bookingId);
   // Scheduled bookings get their notary now: one working then, least booked first (issue 28).
   if (!row.notaryId) await assignOnConfirm(tx, deps, bookingId, row.startsAt);
   return { outcome: 'confirmed', manageToken };

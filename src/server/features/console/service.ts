@@ -1,3 +1,7 @@
+import { priceLines } from '../../../shared/pricing.ts';
+import { bookedParticipants } from '../participants/fee-service.ts';
+import { namesByPayment } from '../participants/service.ts';
+import { signerPayments } from '../payments/service.ts';
 import type { BookingStatus } from '../../../shared/booking.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -174,6 +178,10 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
     actStage(deps.db, bookingId),
     identityProofingStatus(deps, bookingId),
   ]);
+  // The price line by line and the co-signers' fees paid later (decision 125).
+  const people = await bookedParticipants(deps.db, bookingId);
+  const names = await namesByPayment(deps.db, bookingId);
+  const fees = (await signerPayments(deps.db, bookingId)).map((fee) => ({ ...fee, name: names.get(fee.paymentId) ?? null }));
   // The notary opened a newly assigned appointment: it is no longer "new".
   if (staff.user.role === 'notary' && row.notarySeenAt === null) await repo.markNotarySeen(deps.db, bookingId, deps.now());
   const stored = recordings.filter((r) => r.status === 'stored');
@@ -186,6 +194,8 @@ export async function getBooking(deps: Deps, staff: StaffIdentity, bookingId: st
     customerTimeZone: row.timeZone,
     staffTimeZone: staff.user.timeZone,
     priceCents: row.priceCents,
+    priceLines: priceLines(row.priceCents, people),
+    signerPayments: fees,
     currency: row.currency,
     createdAt: row.createdAt,
     confirmedAt: row.confirmedAt,

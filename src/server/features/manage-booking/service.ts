@@ -11,6 +11,9 @@ import { cancelWithRefund } from '../cancellation/service.ts';
 import { lineEntry } from '../booking/on-demand-service.ts';
 import { onBookingRescheduled } from '../notifications/events.ts';
 import { DomainError } from '../../errors.ts';
+import { signerPayments } from '../payments/service.ts';
+import { namesByPayment } from '../participants/service.ts';
+import type { SignerPaymentView } from '../../../shared/participants.ts';
 import { actChanged } from '../act/service.ts';
 
 /**
@@ -32,11 +35,19 @@ async function paymentOf(db: DbOrTx, bookingId: string): Promise<Payment> {
   return row && { amountCents: row.amountCents, refundedCents: row.refundedCents, currency: row.currency, status: row.status, method: row.method };
 }
 
-/** What the customer may still do, from the booking's state and the clock. */
-function policy(booking: { status: BookingStatus; startsAt: Date | null }, payment: Payment, now: Date) {
+/** The co-signers' fees paid from the booking page, each named after its signer (decision 125). */
+async function signerPaymentsOf(db: DbOrTx, bookingId: string): Promise<SignerPaymentView[]> {
+  const [rows, names] = [await signerPayments(db, bookingId), await namesByPayment(db, bookingId)];
+  return rows.map((row) => ({ ...row, name: names.get(row.paymentId) ?? null }));
+}
+
+const refundableOf = (p: { status: string; amountCents: number; refundedCents: number } | null) => (p?.status === 'succeeded' ? p.amountCents - p.refundedCents : 0);
+
+/** What the customer may still do, from the booking's state and the clock; a cancellation refunds every payment (decision 125). */
+function policy(booking: { status: BookingStatus; startsAt: Date | null }, payment: Payment, now: Date, fees: readonly SignerPaymentView[] = []) {
   const active = standingStatuses.includes(booking.status);
   const beforeCutoff = active && !!booking.startsAt && isBeforeCutoff(booking.startsAt, now);
-  const refundable = payment?.status === 'succeeded' ? payment.amountCents - payment.refundedCents : 0;
+  const refundable = refundableOf(payment) + fees.reduce((sum, fee) => sum + refundableOf(fee), 0);
   return {
     beforeCutoff,
     refundOnCancelCents: beforeCutoff ? Math.max(0, refundable) : 0,
@@ -58,8 +69,9 @@ export async function getManageView(deps: Deps, db: DbOrTx, token: string): Prom
   const view = await getBookingView(db, id);
   if (!view) throw notFound();
   const [payment, act] = await Promise.all([paymentOf(db, id), actStage(db, id)]);
+  const fees = await signerPaymentsOf(db, id);
   const onDemand = await onDemandState(db, view);
-  const rules = policy(view, payment, deps.now());
+  const rules = policy(view, payment, deps.now(), fees);
   return {
     id: view.id,
     reference: view.reference,
@@ -70,6 +82,8 @@ export async function getManageView(deps: Deps, db: DbOrTx, token: string): Prom
     documents: view.documents.filter((d) => d.scanStatus !== 'infected').map((d) => ({ id: d.id, name: d.name, sizeBytes: d.sizeBytes, contentType: d.contentType })),
     contact: view.contact,
     payment,
+    priceLines: view.priceLines,
+    signerPayments: fees,
     ...rules,
     canReschedule: rules.canReschedule || onDemand === 'timed_out',
     // In line: the session page is the lobby, open now.
@@ -91,7 +105,7 @@ async function policyInTx(tx: Tx, deps: Deps, token: string, lock: boolean) {
   const row = lock ? await lockBookingRow(tx, id) : await findBooking(tx, id);
   if (!row) throw notFound();
   const payment = await paymentOf(tx, id);
-  const rules = policy(row, payment, deps.now());
+  const rules = policy(row, payment, deps.now(), await signerPaymentsOf(tx, id));
   // A Notarize now customer nobody served in time may take a scheduled time instead (decision 110).
   const timedOut = (await onDemandState(tx, row)) === 'timed_out';
   return { id, status: row.status, startsAt: row.startsAt, ...rules, canReschedule: rules.canReschedule || timedOut };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { signerFeesChargedCents } from '../payments/service.ts';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
@@ -471,7 +472,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         if (!done) return { changed: false, result: false };
         // One fee per session, as paid (decision 074), each act at most the commissioning state's maximum (decision 108).
         const feeCents = journalFeeCents({
-          paidCents: signer.priceCents,
+          // The session's price plus co-signers' fees paid later from the booking page (decision 126).
+          paidCents: signer.priceCents + (await signerFeesChargedCents(tx, input.bookingId)),
           journaledCents: await journaledFeeCents(tx, input.bookingId),
           maxPerActCents: deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE[profile.commissionState] ?? null,
         });

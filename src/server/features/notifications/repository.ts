@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx, type Tx } from '../../db/client.ts';
-import { bookings, chatConversations, chatMessages, contactMessages, customers, documents, outbox, payments } from '../../db/schema.ts';
+import { bookings, chatConversations, chatMessages, contactMessages, customers, documents, outbox, payments, sessionParticipants } from '../../db/schema.ts';
 import type { MailMessage } from '../../adapters/mail/index.ts';
 import { currentPayment } from '../../../shared/payments.ts';
 
@@ -148,6 +148,8 @@ export interface BookingForMail {
   customer: { firstName: string; lastName: string; email: string; phone: string | null } | null;
   documentNames: string[];
   payment: { amountCents: number; refundedCents: number; currency: string; method: 'card' | 'cashapp' | null; status: string } | null;
+  /** Co-signers and witnesses added while booking, paid with it (decision 125). */
+  participants: { name: string; role: 'signer' | 'witness'; feeCents: number }[];
 }
 
 export async function loadBookingForMail(tx: DbOrTx, bookingId: string): Promise<BookingForMail | null> {
@@ -188,9 +190,14 @@ export async function loadBookingForMail(tx: DbOrTx, bookingId: string): Promise
         status: payments.status,
       })
       .from(payments)
-      .where(eq(payments.bookingId, bookingId))
+      .where(and(eq(payments.bookingId, bookingId), eq(payments.purpose, 'booking')))
       .orderBy(sql`${payments.createdAt} desc`),
   );
+  const participants = await tx
+    .select({ name: sessionParticipants.name, role: sessionParticipants.role, feeCents: sessionParticipants.feeCents })
+    .from(sessionParticipants)
+    .where(and(eq(sessionParticipants.bookingId, bookingId), isNull(sessionParticipants.paymentId)))
+    .orderBy(asc(sessionParticipants.createdAt), asc(sessionParticipants.id));
 
   return {
     id: row.id,
@@ -205,6 +212,7 @@ export async function loadBookingForMail(tx: DbOrTx, bookingId: string): Promise
     customer: row.email ? { firstName: row.firstName ?? '', lastName: row.lastName ?? '', email: row.email, phone: row.phone } : null,
     documentNames: docs.map((d) => d.name),
     payment: payment ?? null,
+    participants,
   };
 }
 

@@ -3,6 +3,7 @@ import { verifyCopy } from '../../../shared/verification.ts';
 import type { ChatSender } from '../../../shared/chat.ts';
 import { businessInquirySubject, interestLabel, waitlistPlanLabel, waitlistSubject } from '../../../shared/contact.ts';
 import { formatUsd } from '../../../shared/money.ts';
+import { priceLines } from '../../../shared/pricing.ts';
 import { sessionSteps } from '../../../shared/session-copy.ts';
 import { roomOpensMinutesBefore } from '../../../shared/session.ts';
 import { site } from '../../../shared/site.ts';
@@ -52,6 +53,19 @@ function paidAmount(b: BookingForMail): string {
   return `${formatUsd(cents)} ${b.currency.toUpperCase()}`;
 }
 
+/** The co-signers and witnesses added while booking, each invited by an email of their own (decision 125). */
+function participantRows(b: BookingForMail): [string, string][] {
+  if (b.participants.length === 0) return [];
+  const names = b.participants.map((p) => `${p.name} (${p.role === 'signer' ? 'co-signer' : 'witness'})`);
+  return [['Other signers and witnesses', `${names.join('\n')}\nEach gets their own invitation by email.`]];
+}
+
+/** The price line by line when a co-signer's fee is part of it (docs/product.md §4.6). */
+function priceRows(b: BookingForMail): [string, string][] {
+  const lines = priceLines(b.priceCents, b.participants);
+  return lines.length > 1 ? lines.map((line) => [line.label, formatUsd(line.cents)]) : [];
+}
+
 export function bookingConfirmation(b: BookingForMail, manageUrl: string): EmailContent {
   if (b.kind === 'on_demand' && !b.startsAt) return onDemandConfirmation(b, manageUrl);
   return {
@@ -67,6 +81,8 @@ export function bookingConfirmation(b: BookingForMail, manageUrl: string): Email
           ['Reference', b.reference],
           ['Date and time', customerTime(b)],
           ['Documents', b.documentNames.length ? b.documentNames.join('\n') : 'None'],
+          ...participantRows(b),
+          ...priceRows(b),
           ['Amount paid', paidAmount(b)],
         ],
       },

@@ -29,6 +29,16 @@ export async function findParticipant(db: DbOrTx, id: string): Promise<Participa
   return row ?? null;
 }
 
+export async function findParticipantByPayment(db: DbOrTx, paymentId: string): Promise<ParticipantRow | null> {
+  const [row] = await db.select().from(sessionParticipants).where(eq(sessionParticipants.paymentId, paymentId));
+  return row ?? null;
+}
+
+/** Only for a person added in the wizard and taken out before paying: nobody was invited, nothing of the act refers to them. */
+export async function deleteParticipant(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(sessionParticipants).where(eq(sessionParticipants.id, id));
+}
+
 export async function updateParticipant(db: DbOrTx, id: string, patch: Partial<NewParticipant>): Promise<void> {
   await db.update(sessionParticipants).set(patch).where(eq(sessionParticipants.id, id));
 }

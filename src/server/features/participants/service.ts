@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
 import { hashToken } from '../../tokens.ts';
@@ -14,9 +14,11 @@ import {
   participantMessages,
   type InvitationView,
   type ParticipantDetails,
+  type ParticipantStatus,
   type ParticipantSummary,
 } from '../../../shared/participants.ts';
 import * as repo from './repository.ts';
+import { participantFeeCents } from '../../../shared/pricing.ts';
 
 export type { ParticipantRow } from './repository.ts';
 
@@ -42,9 +44,13 @@ export async function listForCustomer(deps: Deps, token: string): Promise<Partic
   return (await repo.listParticipants(deps.db, bookingId)).map(summary);
 }
 
-/** The notary's (and the room's) list: everyone of the booking. */
-export async function listForBooking(db: DbOrTx, bookingId: string): Promise<ParticipantSummary[]> {
-  return (await repo.listParticipants(db, bookingId)).map(summary);
+/** Someone who is, or was, in the session: not a person whose booking or fee is still unpaid. */
+export type SessionSummary = Omit<ParticipantSummary, 'status'> & { status: Exclude<ParticipantStatus, 'pending'> };
+
+/** The notary's (and the room's) list: everyone of the booking who was invited (those the notary removed too). */
+export async function listForBooking(db: DbOrTx, bookingId: string): Promise<SessionSummary[]> {
+  // Never in it: unpaid (pending), or set aside by the system before being invited (no staff removed them; decision 125).
+  return (await repo.listParticipants(db, bookingId)).flatMap((row) => (row.status === 'pending' || (row.status === 'removed' && !row.removedBy) ? [] : [{ ...summary(row), status: row.status }]));
 }
 
 /**
@@ -52,16 +58,28 @@ export async function listForBooking(db: DbOrTx, bookingId: string): Promise<Par
  * session has not started, at most three besides the customer, one invitation
  * per email address. The invitation is queued in the same transaction.
  */
+/** The booking, locked, and the rules for adding someone to it from the booking page. */
+export async function lockForAdding(tx: Tx, bookingId: string, email: string) {
+  const booking = await repo.lockBookingForParticipants(tx, bookingId);
+  if (!booking || booking.status !== 'confirmed') throw new DomainError('PRECONDITION_FAILED', participantMessages.notAddable);
+  if (booking.startedAt || booking.finishedAt) throw new DomainError('PRECONDITION_FAILED', participantMessages.sessionStarted);
+  const active = await repo.activeParticipants(tx, bookingId);
+  if (active.length >= maxAddedParticipants) throw new DomainError('PRECONDITION_FAILED', participantMessages.tooMany);
+  if (active.some((p) => p.email.toLowerCase() === email)) throw new DomainError('CONFLICT', participantMessages.duplicateEmail);
+  return booking;
+}
+
+/** A co-signer's fee when added from the booking page now (0: added at once; decision 125). */
+export const feeFor = (deps: Pick<Deps, 'config'>, role: ParticipantDetails['role']) => participantFeeCents({ extraSignerFeeCents: deps.config.BOOKING_EXTRA_SIGNER_FEE_CENTS }, role);
+
 export async function addParticipant(deps: Deps, token: string, details: ParticipantDetails): Promise<ParticipantSummary[]> {
   const { bookingId } = await authorise(deps, { token }, 'add_participant');
   const email = details.email.toLowerCase();
+  const feeCents = feeFor(deps, details.role);
+  // A co-signer with a fee is added by their payment (`startPaidParticipant`), never for free.
+  if (feeCents > 0) throw new DomainError('PRECONDITION_FAILED', participantMessages.paymentRequired(feeCents));
   await deps.db.transaction(async (tx) => {
-    const booking = await repo.lockBookingForParticipants(tx, bookingId);
-    if (!booking || booking.status !== 'confirmed') throw new DomainError('PRECONDITION_FAILED', participantMessages.notAddable);
-    if (booking.startedAt || booking.finishedAt) throw new DomainError('PRECONDITION_FAILED', participantMessages.sessionStarted);
-    const active = await repo.activeParticipants(tx, bookingId);
-    if (active.length >= maxAddedParticipants) throw new DomainError('PRECONDITION_FAILED', participantMessages.tooMany);
-    if (active.some((p) => p.email.toLowerCase() === email)) throw new DomainError('CONFLICT', participantMessages.duplicateEmail);
+    await lockForAdding(tx, bookingId, email);
     const raw = newToken();
     const row = await repo.insertParticipant(tx, { bookingId, role: details.role, name: details.name, email, phone: details.phone, tokenHash: hashToken(raw), createdBy: 'customer' });
     await writeAudit(tx, { actorType: 'customer', action: 'participant.added', entityType: 'booking', entityId: bookingId, data: { participantId: row.id, role: row.role } });
@@ -69,6 +87,11 @@ export async function addParticipant(deps: Deps, token: string, details: Partici
   });
   actChanged(deps, bookingId);
   return (await repo.listParticipants(deps.db, bookingId)).map(summary);
+}
+
+/** Who each co-signer's fee paid from the booking page was for (payment id → name). */
+export async function namesByPayment(db: DbOrTx, bookingId: string): Promise<Map<string, string>> {
+  return new Map((await repo.listParticipants(db, bookingId)).flatMap((p) => (p.paymentId ? [[p.paymentId, p.name] as const] : [])));
 }
 
 /** The participant's own page: who invited them, when, their role; nothing of anyone else's. */

@@ -1,11 +1,11 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { payments, processedEvents } from '../../db/schema.ts';
 
 /** The only module of the payments feature that speaks to the ORM. */
 
 export type PaymentRow = typeof payments.$inferSelect;
-type NewPayment = Pick<typeof payments.$inferInsert, 'bookingId' | 'provider' | 'providerPaymentId' | 'amountCents' | 'currency' | 'status'>;
+type NewPayment = Pick<typeof payments.$inferInsert, 'bookingId' | 'provider' | 'providerPaymentId' | 'amountCents' | 'currency' | 'status' | 'purpose'>;
 
 /** Records an intent; a second insert of the same provider id (a repeat of the same intent) changes nothing. */
 export async function insertPaymentOnce(db: DbOrTx, values: NewPayment): Promise<void> {
@@ -35,16 +35,22 @@ export async function updatePayment(
   return row ?? null;
 }
 
-/** The booking's captured payment (succeeded, or refunded in part or whole), locked for a refund. */
-export async function lockCapturedPayment(tx: DbOrTx, bookingId: string): Promise<PaymentRow | null> {
-  const [row] = await tx
+/**
+ * Every captured payment of a booking (succeeded, or refunded in part or whole), oldest first,
+ * locked for a refund: the booking's own and each co-signer's fee paid later (decision 125).
+ */
+export async function lockCapturedPayments(tx: DbOrTx, bookingId: string): Promise<PaymentRow[]> {
+  return tx
     .select()
     .from(payments)
     .where(and(eq(payments.bookingId, bookingId), inArray(payments.status, ['succeeded', 'refunded'])))
-    .orderBy(desc(payments.createdAt))
-    .limit(1)
+    .orderBy(asc(payments.createdAt), asc(payments.id))
     .for('update');
-  return row ?? null;
+}
+
+/** A booking's payments of one purpose, oldest first (the co-signers' fees paid from the booking page). */
+export async function paymentsOf(db: DbOrTx, bookingId: string, purpose: PaymentRow['purpose']): Promise<PaymentRow[]> {
+  return db.select().from(payments).where(and(eq(payments.bookingId, bookingId), eq(payments.purpose, purpose))).orderBy(asc(payments.createdAt), asc(payments.id));
 }
 
 /** A refund the provider reports (possibly late or out of order). */

@@ -1,15 +1,21 @@
 import { bookingIdInput, confirmTestCardInput } from '../../../shared/payments.ts';
-import type { RateRule } from '../../rate-limit.ts';
 import { rateLimitedProcedure, router } from '../../trpc.ts';
-import { confirmTestCard, createPaymentIntent, syncPayment } from './service.ts';
+import { addParticipantInput, signerPaymentInput, signerTestCardInput } from '../../../shared/participants.ts';
+import { manageRate } from '../customer-links/service.ts';
+import { attemptRule, confirmTestCard, createPaymentIntent, paySignerTestCard, startSignerPayment, syncPayment, syncRule, syncSignerPayment } from './service.ts';
 
-/** Card attempts per visitor address: enough for typos, too few for card testing. */
-export const attemptRule: RateRule = { name: 'payments:attempt', limit: 20, windowSeconds: 600 };
-/** Each sync asks the provider's API; the page polls it while a Cash App payment is processing. */
-export const syncRule: RateRule = { name: 'payments:sync', limit: 120, windowSeconds: 600 };
+export { attemptRule, syncRule } from './service.ts';
+
 
 export const paymentsRouter = router({
   createIntent: rateLimitedProcedure(attemptRule).input(bookingIdInput).mutation(({ ctx, input }) => createPaymentIntent(ctx.deps, input)),
   confirmTestCard: rateLimitedProcedure(attemptRule).input(confirmTestCardInput).mutation(({ ctx, input }) => confirmTestCard(ctx.deps, input)),
   sync: rateLimitedProcedure(syncRule).input(bookingIdInput).mutation(({ ctx, input }) => syncPayment(ctx.deps, input)),
+  /** "Add a signer" from the booking page when a co-signer has a fee: a second payment (decision 125). */
+  startSigner: rateLimitedProcedure(manageRate).input(addParticipantInput).mutation(({ ctx, input }) => {
+    const { token, ...details } = input;
+    return startSignerPayment(ctx.deps, token, details);
+  }),
+  signerTestCard: rateLimitedProcedure(attemptRule).input(signerTestCardInput).mutation(({ ctx, input }) => paySignerTestCard(ctx.deps, input)),
+  syncSigner: rateLimitedProcedure(syncRule).input(signerPaymentInput).mutation(({ ctx, input }) => syncSignerPayment(ctx.deps, input)),
 });

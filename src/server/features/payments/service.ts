@@ -7,9 +7,10 @@ import {
   isPaid,
   type BookingView,
 } from '../../../shared/booking.ts';
-import type { ConfirmTestCardInput, PaymentAttempt, PaymentReceipt, PaymentSetup } from '../../../shared/payments.ts';
+import type { CardFields, ConfirmTestCardInput, PaymentAttempt, PaymentReceipt, PaymentSetup } from '../../../shared/payments.ts';
 import type { ProviderEvent, RetrievedIntent } from '../../adapters/payments/types.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { RateRule } from '../../rate-limit.ts';
 import type { Deps } from '../../deps.ts';
 import { writeAudit } from '../audit.ts';
 import {
@@ -22,9 +23,13 @@ import {
   paymentView,
 } from '../booking/service.ts';
 import { assertSomeoneOnDuty } from '../booking/on-demand-service.ts';
+import { bookingForAdding, signerPaymentSucceeded, startPaidAddition } from '../participants/fee-service.ts';
+import type { ParticipantDetails, SignerPaymentSetup, SignerPaymentView, SignerTestCardInput } from '../../../shared/participants.ts';
 import * as repo from './repository.ts';
 import type { PaymentRow } from './repository.ts';
 import { DomainError } from '../../errors.ts';
+
+export type { PaymentRow } from './repository.ts';
 
 /**
  * Payments for bookings. The amount always comes from the booking on the
@@ -34,6 +39,12 @@ import { DomainError } from '../../errors.ts';
  * path that moves the payment row and confirms the booking.
  */
 
+/** Card attempts per visitor address (every card form, the booking's and a signer's fee): enough for typos, too few for card testing. */
+export const attemptRule: RateRule = { name: 'payments:attempt', limit: 20, windowSeconds: 600 };
+/** Each sync asks the provider's API; the page polls it while a Cash App payment is processing. */
+export const syncRule: RateRule = { name: 'payments:sync', limit: 120, windowSeconds: 600 };
+
+export const paymentNotFoundMessage = 'We could not find this payment.';
 export const incompleteStepsMessage = 'Please complete the previous steps before paying.';
 export const testModeOnlyMessage = 'Test cards are only accepted in test mode.';
 
@@ -88,6 +99,7 @@ export async function createPaymentIntent(deps: Deps, { bookingId }: { bookingId
     amountCents,
     currency: 'usd',
     status: created.status,
+    purpose: 'booking',
   });
   return {
     mode: deps.payments.mode,
@@ -158,6 +170,17 @@ export async function applyIntentUpdate(tx: Tx, deps: Deps, update: IntentUpdate
   // A payment row always has its booking (foreign key), so `booking` is there whenever `effect` is.
   if (!booking || !effect) return saved;
 
+  if (current.purpose === 'signer') {
+    // A co-signer's fee paid from the booking page: the booking itself is already paid and stays as it is;
+    // only a success adds the signer (or refunds, when they can no longer be added). Decision 125.
+    if (effect !== 'confirm' || !saved || saved.status !== 'succeeded') return saved;
+    const { refund } = await signerPaymentSucceeded(tx, deps, saved);
+    if (!refund) return saved;
+    const { refundedCents } = await refundPayment(tx, deps, saved, `additional signer not added: ${refund}`);
+    await writeAudit(tx, { actorType: 'system', action: 'payment.signer_fee_refunded', entityType: 'booking', entityId: booking.id, data: { providerPaymentId: saved.providerPaymentId, refundedCents, why: refund } });
+    return repo.lockPaymentByProviderId(tx, saved.providerPaymentId);
+  }
+
   if (effect === 'confirm') {
     if (update.amountCents < booking.priceCents) {
       // Never confirm on less than the price the server set; staff can see the row.
@@ -218,15 +241,128 @@ export async function syncPayment(deps: Deps, { bookingId }: { bookingId: string
  * Stripe.js's confirmPayment): `{ receipt, error: 'Your card was declined.' }`.
  */
 export async function confirmTestCard(deps: Deps, input: ConfirmTestCardInput): Promise<PaymentAttempt> {
+  if (!deps.payments.confirmTestCard) throw new DomainError('BAD_REQUEST', testModeOnlyMessage);
+  const setup = await createPaymentIntent(deps, { bookingId: input.bookingId });
+  return chargeTestCard(deps, setup.providerPaymentId, input);
+}
+
+/** The test provider judges the card, then the outcome is recorded through `applyIntentUpdate` like a webhook. */
+export async function chargeTestCard(deps: Deps, providerPaymentId: string, card: CardFields): Promise<PaymentAttempt> {
   const confirmCard = deps.payments.confirmTestCard;
   if (!confirmCard) throw new DomainError('BAD_REQUEST', testModeOnlyMessage);
-  const setup = await createPaymentIntent(deps, { bookingId: input.bookingId });
-  const outcome = await confirmCard(setup.providerPaymentId, input, deps.now());
-  const retrieved = await deps.payments.retrieve(setup.providerPaymentId);
-  const saved = await deps.db.transaction((tx) =>
-    applyIntentUpdate(tx, deps, { ...retrieved, providerPaymentId: setup.providerPaymentId }),
-  );
+  const outcome = await confirmCard(providerPaymentId, card, deps.now());
+  const retrieved = await deps.payments.retrieve(providerPaymentId);
+  const saved = await deps.db.transaction((tx) => applyIntentUpdate(tx, deps, { ...retrieved, providerPaymentId }));
   return { receipt: toReceipt(saved!), error: outcome.failureMessage };
+}
+
+/**
+ * A co-signer's fee, charged on its own after the booking was paid (decision
+ * 125): a second intent through the same provider, recorded with purpose
+ * 'signer'. The idempotency key names the participant, so a double click lands
+ * on the same intent.
+ */
+async function createSignerPayment(
+  tx: DbOrTx,
+  deps: Deps,
+  input: { bookingId: string; reference: string; participantId: string; amountCents: number },
+): Promise<SignerPaymentSetup & { paymentId: string }> {
+  const created = await deps.payments.createIntent({
+    bookingId: input.bookingId,
+    reference: input.reference,
+    amountCents: input.amountCents,
+    currency: 'usd',
+    idempotencyKey: `signer-${input.participantId}-${input.amountCents}`,
+    description: `Online Notary Service — ${input.reference} — additional signer`,
+  });
+  const row = await repo.insertPayment(tx, {
+    bookingId: input.bookingId,
+    provider: deps.payments.mode,
+    providerPaymentId: created.providerPaymentId,
+    amountCents: input.amountCents,
+    currency: 'usd',
+    status: created.status,
+    purpose: 'signer',
+  });
+  return {
+    participantId: input.participantId,
+    mode: deps.payments.mode,
+    providerPaymentId: created.providerPaymentId,
+    clientSecret: created.clientSecret,
+    amountCents: input.amountCents,
+    currency: 'usd',
+    paymentId: row.id,
+  };
+}
+
+/** "Add a signer" from the booking page when a co-signer has a fee: the pending person and their payment. */
+export async function startSignerPayment(deps: Deps, token: string, details: ParticipantDetails): Promise<SignerPaymentSetup> {
+  return startPaidAddition(deps, token, details, (tx, input) => createSignerPayment(tx, deps, input));
+}
+
+async function signerPaymentOf(deps: Deps, token: string, providerPaymentId: string): Promise<PaymentRow> {
+  const bookingId = await bookingForAdding(deps, token);
+  const row = (await repo.paymentsOf(deps.db, bookingId, 'signer')).find((p) => p.providerPaymentId === providerPaymentId);
+  if (!row) throw new DomainError('NOT_FOUND', paymentNotFoundMessage);
+  return row;
+}
+
+/** Test mode: the card for a signer's fee. A success adds and invites them; a decline adds nobody. */
+export async function paySignerTestCard(deps: Deps, input: SignerTestCardInput): Promise<PaymentAttempt> {
+  const row = await signerPaymentOf(deps, input.token, input.providerPaymentId);
+  return chargeTestCard(deps, row.providerPaymentId, input);
+}
+
+/** After Stripe's Payment Element returns for a signer's fee: ask the provider, record it as the webhook would. */
+export async function syncSignerPayment(deps: Deps, input: { token: string; providerPaymentId: string }): Promise<PaymentReceipt> {
+  const row = await signerPaymentOf(deps, input.token, input.providerPaymentId);
+  if (row.provider !== deps.payments.mode || settledStatuses.has(row.status)) return toReceipt(row);
+  let retrieved: RetrievedIntent;
+  try {
+    retrieved = await deps.payments.retrieve(row.providerPaymentId);
+  } catch (error) {
+    deps.log.warn({ err: error, bookingId: row.bookingId }, 'could not retrieve payment; showing the recorded state');
+    return toReceipt(row);
+  }
+  const saved = await deps.db.transaction((tx) => applyIntentUpdate(tx, deps, { ...retrieved, providerPaymentId: row.providerPaymentId }));
+  return toReceipt(saved ?? row);
+}
+
+/** The co-signers' fees paid from the booking page, oldest first (the booking page, the console). */
+export async function signerPayments(db: DbOrTx, bookingId: string): Promise<SignerPaymentView[]> {
+  return (await repo.paymentsOf(db, bookingId, 'signer')).map((row) => ({
+    paymentId: row.id,
+    providerPaymentId: row.providerPaymentId,
+    amountCents: row.amountCents,
+    refundedCents: row.refundedCents,
+    currency: row.currency,
+    status: row.status,
+    createdAt: row.createdAt,
+  }));
+}
+
+/**
+ * What the co-signers' fees paid from the booking page add to the session's
+ * charge: those that succeeded and were kept (a fee refunded because its signer
+ * could not be added is not charged). The journal's fee rule counts them with
+ * the booking's price (decision 126).
+ */
+export async function signerFeesChargedCents(db: DbOrTx, bookingId: string): Promise<number> {
+  return (await repo.paymentsOf(db, bookingId, 'signer')).reduce((sum, p) => sum + (p.status === 'succeeded' ? p.amountCents - p.refundedCents : 0), 0);
+}
+
+/** Refunds one captured payment in full (a co-signer's fee for someone who could not be added). */
+export async function refundPayment(tx: DbOrTx, deps: Deps, payment: PaymentRow, reason: string): Promise<{ refundedCents: number; providerRefundId: string | null }> {
+  const remaining = payment.amountCents - payment.refundedCents;
+  if (remaining <= 0) return { refundedCents: 0, providerRefundId: payment.providerRefundId };
+  const refund = await deps.payments.refund({
+    providerPaymentId: payment.providerPaymentId,
+    amountCents: remaining,
+    idempotencyKey: `refund-${payment.providerPaymentId}-${remaining}`,
+  });
+  await repo.updatePayment(tx, payment.id, { refundedCents: payment.amountCents, providerRefundId: refund.refundId, status: 'refunded' });
+  deps.log.info({ bookingId: payment.bookingId, refundId: refund.refundId, amountCents: remaining, reason }, 'payment refunded');
+  return { refundedCents: remaining, providerRefundId: refund.refundId };
 }
 
 /**
@@ -253,27 +389,24 @@ export async function handleProviderEvent(deps: Deps, event: ProviderEvent): Pro
 }
 
 /**
- * Refunds what is left of a booking's captured payment (customer or staff
- * cancellation). The idempotency key ties the refund to the payment and
- * amount, so retrying a failed cancellation never refunds twice.
+ * Refunds what is left of every captured payment of a booking — its own and
+ * each co-signer's fee paid later (customer or staff cancellation). The
+ * idempotency key ties each refund to its payment and amount, so retrying a
+ * failed cancellation never refunds twice.
  */
 export async function refundBookingPayment(
   tx: DbOrTx,
   deps: Deps,
   { bookingId, reason }: { bookingId: string; reason: string },
 ): Promise<{ refundedCents: number; providerRefundId: string | null }> {
-  const row = await repo.lockCapturedPayment(tx, bookingId);
-  if (!row) return { refundedCents: 0, providerRefundId: null };
-  const remaining = row.amountCents - row.refundedCents;
-  if (remaining <= 0) return { refundedCents: 0, providerRefundId: row.providerRefundId };
-  const refund = await deps.payments.refund({
-    providerPaymentId: row.providerPaymentId,
-    amountCents: remaining,
-    idempotencyKey: `refund-${row.providerPaymentId}-${remaining}`,
-  });
-  await repo.updatePayment(tx, row.id, { refundedCents: row.amountCents, providerRefundId: refund.refundId, status: 'refunded' });
-  deps.log.info({ bookingId, refundId: refund.refundId, amountCents: remaining, reason }, 'payment refunded');
-  return { refundedCents: remaining, providerRefundId: refund.refundId };
+  let refundedCents = 0;
+  let providerRefundId: string | null = null;
+  for (const row of await repo.lockCapturedPayments(tx, bookingId)) {
+    const refund = await refundPayment(tx, deps, row, reason);
+    refundedCents += refund.refundedCents;
+    if (row.purpose === 'booking') providerRefundId = refund.providerRefundId;
+  }
+  return { refundedCents, providerRefundId };
 }
 
 /**
