@@ -4,6 +4,7 @@ import { ObjectNotFoundError } from '../adapters/storage/types.ts';
 import { writeAudit } from '../features/audit.ts';
 import { authorise } from '../features/access/service.ts';
 import { openDocument } from '../features/documents/service.ts';
+import { documentOfBooking } from '../features/notarial-act/service.ts';
 import { sendPrivateFile } from './downloads.ts';
 import { DomainError } from '../errors.ts';
 import { isUuid } from '../../shared/ids.ts';
@@ -11,7 +12,7 @@ import { isUuid } from '../../shared/ids.ts';
 /**
  * GET /api/manage/documents/:documentId?token=… — a customer's own document,
  * streamed from storage, for a customer link the access policy lets download
- * the original. Always an attachment, never rendered in our origin.
+ * the original (a co-signer's or witness's link: the documents to sign only). Always an attachment, never rendered in our origin.
  */
 export function manageDocumentsRouter(deps: Deps): Router {
   const routes = Router();
@@ -21,9 +22,11 @@ export function manageDocumentsRouter(deps: Deps): Router {
       const token = typeof req.query.token === 'string' ? req.query.token : '';
       const documentId = req.params.documentId;
       if (!isUuid(documentId)) return void missing();
-      const { bookingId } = await authorise(deps, { token }, 'download_original');
+      const { bookingId, participant } = await authorise(deps, { token }, 'download_original');
+      // A co-signer or witness reads only the documents to sign: a supporting file (the customer's ID photo) is not theirs to see.
+      if (participant && (await documentOfBooking(deps.db, bookingId, documentId)).act?.supportingAt) return void missing();
       const doc = await openDocument(deps, { bookingId, documentId });
-      await writeAudit(deps.db, { actorType: 'customer', actorId: null, action: 'document.downloaded', entityType: 'booking', entityId: bookingId, data: { documentId } });
+      await writeAudit(deps.db, { actorType: 'customer', actorId: null, action: 'document.downloaded', entityType: 'booking', entityId: bookingId, data: { documentId, participantId: participant?.id ?? null } });
       sendPrivateFile(res, next, doc);
     } catch (error) {
       if (error instanceof ObjectNotFoundError || (error instanceof DomainError && error.code === 'NOT_FOUND')) return void missing();

@@ -43,7 +43,8 @@ export const accessTable: Record<AccessAction, readonly ActorRole[]> = {
   seal: ['booking_notary'],
   /** Ending the session with an outcome; staff record no-shows from the console (completing still needs the recording). */
   finish: ['booking_notary', 'staff', 'admin'],
-  download_original: [...customer, 'booking_notary', 'staff', 'admin'],
+  /** The customer's uploads; a verified co-signer or witness reads the documents to sign, never a supporting file (the route checks, decision 123). */
+  download_original: [...customer, 'co_signer', 'witness', 'booking_notary', 'staff', 'admin'],
   /** Decided by the act: its signer, the notary who sealed it, admins. */
   download_notarized: ['signer', 'booking_notary', 'admin'],
   read_journal: ['booking_notary', 'admin'],
