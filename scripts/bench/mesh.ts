@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { treeCpuSeconds } from './processes.ts';
 import { customerJoins, fakeMediaArgs, joinFromDeviceCheck, notaryJoins, startSessionServer } from '../../tests/e2e/session-helpers.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '20' }, warmup: { type: 'string', default: '5' } } });
@@ -38,30 +39,6 @@ function hd() {
       all.push(this);
     }
   };
-}
-
-/** CPU seconds of a process and all its descendants (Linux /proc). */
-function treeCpuSeconds(root: number): number {
-  const tick = 100; // USER_HZ
-  const stats = new Map<number, { ppid: number; cpu: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / tick });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  let total = 0;
-  const queue = [root];
-  while (queue.length) {
-    const pid = queue.pop()!;
-    total += stats.get(pid)?.cpu ?? 0;
-    for (const [child, s] of stats) if (s.ppid === pid) queue.push(child);
-  }
-  return total;
 }
 
 /** The main Chromium process of a persistent profile (its command line names the profile). */

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 /**
  * Every process the bench starts, ended on every path (issue 31: a server that
  * missed its start-up deadline was found alive 40 minutes later).
@@ -104,4 +105,28 @@ export function firstLine(child: ChildProcess, what: string, timeoutMs: number):
       reject(new Error(`${what} exited (${code}) before answering`));
     });
   });
+}
+
+/** CPU seconds of a process and all its descendants (Linux /proc). */
+export function treeCpuSeconds(root: number): number {
+  const tick = 100; // USER_HZ
+  const stats = new Map<number, { ppid: number; cpu: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / tick });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  let total = 0;
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.pop()!;
+    total += stats.get(pid)?.cpu ?? 0;
+    for (const [child, s] of stats) if (s.ppid === pid) queue.push(child);
+  }
+  return total;
 }

@@ -31,6 +31,7 @@ import { chromium, type Page } from 'playwright-core';
 import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
 import { actStageLabels } from '../../src/shared/act-stages.ts';
 import { compositeFramesPerSecond, compositeHeight, compositeWidth, minimumFramesPerSecond } from '../../src/shared/recording.ts';
+import { treeCpuSeconds } from './processes.ts';
 import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, notaryJoins, startSessionServer } from '../../tests/e2e/session-helpers.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '30' } } });
@@ -50,29 +51,6 @@ function niceChromium(): string {
 /** Every thread of a running process to the lowest priority (on Linux, niceness is per thread). */
 function niceProcess(pid: number): void {
   for (const task of readdirSync(`/proc/${pid}/task`)) setPriority(Number(task), 19);
-}
-
-/** CPU seconds of a process and all its descendants (/proc utime + stime). */
-function treeCpuSeconds(root: number): number {
-  const stats = new Map<number, { ppid: number; cpu: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  let total = 0;
-  const queue = [root];
-  while (queue.length) {
-    const pid = queue.pop()!;
-    total += stats.get(pid)?.cpu ?? 0;
-    for (const [child, s] of stats) if (s.ppid === pid) queue.push(child);
-  }
-  return total;
 }
 
 /** Frames, duration and each track's end of a stored recording, as ffprobe reads it. */
