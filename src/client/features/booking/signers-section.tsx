@@ -1,3 +1,4 @@
+import { PersonLine } from '../participants/person-line.tsx';
 import { useId, useState, type FormEvent } from 'react';
 import type { BookingView } from '../../../shared/booking.ts';
 import { formatUsd } from '../../../shared/money.ts';
@@ -63,15 +64,11 @@ export function SignersSection({ booking }: { booking: BookingView }) {
       {people.length > 0 && (
         <ul className="grid gap-2" data-testid="booking-participants">
           {people.map((p) => (
-            <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2">
-              <span className="text-slate-900">
-                {p.name} <span className="text-sm text-slate-600">({participantRoleLabels[p.role]}, {p.email})</span>
-                {p.feeCents > 0 && <span className="ml-2 text-sm text-slate-700">{formatUsd(p.feeCents)}</span>}
-              </span>
+            <PersonLine key={p.id} person={p} note={p.feeCents > 0 && <span className="ml-2 text-sm text-slate-700">{formatUsd(p.feeCents)}</span>}>
               <Button type="button" variant="outline" size="sm" disabled={remove.isPending} onClick={() => void remove.mutateAsync({ bookingId: booking.id, participantId: p.id }).catch((e: unknown) => setError(errorMessage(e)))}>
                 Remove {p.name}
               </Button>
-            </li>
+            </PersonLine>
           ))}
         </ul>
       )}

@@ -1,3 +1,4 @@
+import { PersonLine } from './person-line.tsx';
 import { useId, useState, type FormEvent } from 'react';
 import {
   maxAddedParticipants,
@@ -71,12 +72,9 @@ export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: bo
       {rows.length > 0 && (
         <ul className="mb-4 grid gap-2" data-testid="participants">
           {rows.map((p) => (
-            <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 px-3 py-2">
-              <span className="text-slate-900">
-                {p.name} <span className="text-sm text-slate-600">({participantRoleLabels[p.role]}, {p.email})</span>
-              </span>
+            <PersonLine key={p.id} person={p}>
               <span className="text-sm text-slate-700">{participantStatusLabels[p.status]}</span>
-            </li>
+            </PersonLine>
           ))}
         </ul>
       )}
