@@ -47,8 +47,11 @@ export async function startTestApp(kind: DbKind, env: Record<string, string> = {
     server,
     url: `http://127.0.0.1:${port}`,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections still open (a client's keep-alive, a long poll) are closed
+      // now rather than awaited: server.close() alone waits for each to end.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await closed;
       await close();
       await context.close();
     },

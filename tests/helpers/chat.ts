@@ -53,8 +53,9 @@ export async function startSecondNode(first: ChatTestApp): Promise<{ url: string
     url: `http://127.0.0.1:${port}`,
     async close() {
       await chat.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await closed;
       await close();
       await database.close();
     },

@@ -78,11 +78,13 @@ describe.each(dbKinds)('each signer their own fields on %s', (kind) => {
     await deps.storage.put(doc!.storageKey, Readable.from(samplePdf), { contentType: 'application/pdf' });
     const grace: Person = { name: 'Grace Hopper', token: b.manageToken!, participantId: null };
     const people: Person[] = [grace];
-    for (const [name, role] of [['Alan Turing', 'signer'], ['Bob Kahn', 'signer'], ['Ada Lovelace', 'witness']] as const) {
+    const added = [['Alan Turing', 'signer'], ['Bob Kahn', 'signer'], ['Ada Lovelace', 'witness']] as const;
+    for (const [index, [name, role]] of added.entries()) {
       const token = randomBytes(32).toString('base64url');
       const [row] = await deps.db
         .insert(sessionParticipants)
-        .values({ bookingId: b.bookingId, role, name, email: `${name.split(' ')[0]!.toLowerCase()}-${b.bookingId.slice(0, 6)}@example.com`, tokenHash: hashToken(token), createdBy: 'customer', status: 'joined' })
+        // Added a second apart, as people are (two inserts can share a millisecond, and the list is in order of adding).
+        .values({ bookingId: b.bookingId, createdAt: new Date(Date.now() - (added.length - index) * 1000), role, name, email: `${name.split(' ')[0]!.toLowerCase()}-${b.bookingId.slice(0, 6)}@example.com`, tokenHash: hashToken(token), createdBy: 'customer', status: 'joined' })
         .returning();
       people.push({ name, token, participantId: row!.id });
     }

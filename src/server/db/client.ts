@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { acquireDataDirLock, initPglite, pgliteProcessEnv, pgliteProcessFlags, pgliteProcessScript, type DataDirLock } from './pglite-data-dir.ts';
+import type { PgliteProcessData } from './pglite-process.ts';
 
 export { DataDirLockedError } from './pglite-data-dir.ts';
 
@@ -158,6 +159,12 @@ export interface PgliteOptions {
    * on. The server exits on it (main.ts); a supervisor restarts it.
    */
   onFatal?: (error: Error) => void;
+  /**
+   * In memory only: start from this dump of a data folder (a tar file from
+   * `PGlite#dumpDataDir`) instead of an empty cluster; the migrations then find
+   * what it already has. The tests start every database from one migrated image.
+   */
+  image?: string;
 }
 
 /**
@@ -191,7 +198,7 @@ export async function openPglite(dataDir: string | null, options: PgliteOptions 
   try {
     // A first start: initdb in a process of its own, whose peak ends with it.
     if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) await initPglite(dataDir, lock);
-    worker = await startPgliteProcess(dataDir, socketDir, lock, options.onFatal);
+    worker = await startPgliteProcess(dataDir, socketDir, lock, options.onFatal, dataDir ? null : (options.image ?? null));
     const url = `postgresql://postgres@${encodeURIComponent(socketDir)}/postgres`;
     const timeouts = databaseTimeouts(options.timeoutSeconds ?? 15);
     // One connection: PGlite is one session, and the pool's queue is the
@@ -227,10 +234,10 @@ interface PgliteProcess {
   stop(): Promise<void>;
 }
 
-function startPgliteProcess(dataDir: string | null, socketDir: string, lock: DataDirLock | undefined, onFatal?: (error: Error) => void): Promise<PgliteProcess> {
+function startPgliteProcess(dataDir: string | null, socketDir: string, lock: DataDirLock | undefined, onFatal: ((error: Error) => void) | undefined, image: string | null): Promise<PgliteProcess> {
   const child = spawn(
     process.execPath,
-    [...pgliteProcessFlags, fileURLToPath(pgliteProcessScript), JSON.stringify({ dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432'), lockPath: lock?.path ?? null })],
+    [...pgliteProcessFlags, fileURLToPath(pgliteProcessScript), JSON.stringify({ dataDir, socketPath: path.join(socketDir, '.s.PGSQL.5432'), lockPath: lock?.path ?? null, image } satisfies PgliteProcessData)],
     // The IPC channel is how it knows we are gone (it closes when we exit, even by SIGKILL).
     { env: pgliteProcessEnv(), stdio: ['ignore', 'inherit', 'pipe', 'ipc'] },
   );
@@ -294,7 +301,7 @@ function refChild(child: ChildProcess) {
   (child.stderr as unknown as { ref?: () => void } | null)?.ref?.();
 }
 
-function resolveMigrations(): string {
+export function resolveMigrations(): string {
   // Bundled server code lives in dist/server; the folder is at the project root either way.
   return process.env.MIGRATIONS_DIR ?? path.resolve(process.cwd(), 'drizzle');
 }

@@ -25,7 +25,7 @@ export const pgliteProcessFlags = ['--liftoff-only', '--max-semi-space-size=1', 
 export const pgliteProcessEnv = () => ({ ...process.env, MALLOC_ARENA_MAX: '2' });
 
 export async function initPglite(dataDir: string, lock: DataDirLock | undefined): Promise<void> {
-  const child = spawn(process.execPath, [...pgliteProcessFlags, fileURLToPath(pgliteProcessScript), JSON.stringify({ dataDir, socketPath: '', lockPath: null }), '--init'], {
+  const child = spawn(process.execPath, [...pgliteProcessFlags, fileURLToPath(pgliteProcessScript), JSON.stringify({ dataDir, socketPath: '', lockPath: null, image: null }), '--init'], {
     env: pgliteProcessEnv(),
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

@@ -19,7 +19,7 @@
  *
  * `--init`: only create the data folder (initdb), then exit.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -33,6 +33,12 @@ export interface PgliteProcessData {
   socketPath: string;
   /** The lock file holding the server's pid, removed when orphaned (the server cannot). */
   lockPath: string | null;
+  /**
+   * In memory only: a dump of a data folder (`PGlite#dumpDataDir`, a tar file) to
+   * start from instead of an empty cluster. The tests start every database from
+   * one migrated image (tests/helpers/db.ts).
+   */
+  image: string | null;
 }
 
 /**
@@ -52,7 +58,7 @@ interface Connection {
   started: boolean;
 }
 
-const { dataDir, socketPath, lockPath } = JSON.parse(process.argv[2]!) as PgliteProcessData;
+const { dataDir, socketPath, lockPath, image } = JSON.parse(process.argv[2]!) as PgliteProcessData;
 
 function send(message: { type: string; message?: string }) {
   if (process.connected) process.send!(message);
@@ -79,7 +85,10 @@ if (process.argv.includes('--init')) {
 
 /** pg_trgm: the console's search indexes (migration 0007, decision 080). */
 const options = { startParams: pgliteStartParams, extensions: { pg_trgm } };
-const db = await (dataDir ? PGlite.create(dataDir, options) : PGlite.create(options)).catch(fail);
+const db = await (dataDir
+  ? PGlite.create(dataDir, options)
+  : PGlite.create({ ...options, ...(image ? { loadDataDir: new Blob([readFileSync(image)]) } : {}) })
+).catch(fail);
 const connections = new Set<Connection>();
 /** Whole messages received, in arrival order across connections. */
 let queue: { connection: Connection; message: Buffer }[] = [];

@@ -94,3 +94,33 @@ describe('chat fan-out: reconnecting after a database outage', () => {
     expect(state.attempts - before).toBeGreaterThanOrEqual(10);
   });
 });
+
+describe('chat fan-out: closing', () => {
+  it('gives back a client whose connection finishes after close, so the pool can end (a shutdown during a connect never hangs)', async () => {
+    let finishConnect: (client: FakeClient) => void = () => {};
+    const client = new FakeClient();
+    let ended = false;
+    const pool = {
+      connect: () => new Promise<FakeClient>((resolve) => (finishConnect = resolve)),
+      query: async () => ({ rows: [] }),
+      // pg's pool.end() waits until every checked-out client is back.
+      end: () =>
+        new Promise<void>((resolve) => {
+          const check = setInterval(() => {
+            if (!client.released) return;
+            clearInterval(check);
+            ended = true;
+            resolve();
+          }, 5);
+        }),
+    };
+    const fanOut = createFanOut(pool as unknown as pg.Pool, createLogger('silent'));
+    // The adapter's first LISTEN connection is under way when the server shuts down.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const closing = fanOut.close();
+    finishConnect(client);
+    await closing;
+    expect(client.released).toBe(true);
+    expect(ended).toBe(true);
+  });
+});

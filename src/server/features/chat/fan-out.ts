@@ -114,6 +114,10 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
   const notifierClient = () => {
     notifier ??= pool.connect().then(
       (client) => {
+        if (closed) {
+          client.release();
+          throw new Error('chat fan-out closed');
+        }
         client.on('error', (error: Error) => {
           log.warn({ err: error }, 'chat: broadcast connection lost; making a new one');
           if (notifier) notifier = null;
@@ -152,6 +156,12 @@ export function createFanOut(pool: pg.Pool, log: Logger, options: FanOutOptions 
       if (closed) throw new Error('chat fan-out closed');
       try {
         const client = await pool.connect();
+        if (closed) {
+          // Closed while connecting: a client kept now would never be given back, and
+          // the pool's end (close below) would wait for it forever.
+          client.release();
+          throw new Error('chat fan-out closed');
+        }
         failures = 0;
         watch(client);
         // LISTEN follows at once on this client; the first heartbeat confirms it.
