@@ -139,3 +139,25 @@ export async function firstLoadScripts(page: Page, pagePath: string): Promise<Se
   }
   return scripts;
 }
+
+/**
+ * Whether the page scrolls sideways (issue 15 item 2): null, or its width and the
+ * widest elements that stick out (not clipped by a scrolling parent, not fixed), to say what to fix.
+ */
+export async function sidewaysOverflow(page: Page): Promise<string | null> {
+  const { scrollWidth, innerWidth, wide } = await page.evaluate(() => {
+    const limit = window.innerWidth;
+    const clipped = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    const wide = [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((el) => el.getBoundingClientRect().right > limit + 1 && getComputedStyle(el).position !== 'fixed' && !clipped(el))
+      .slice(-3)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).split(' ').slice(0, 4).join('.')} right=${Math.round(el.getBoundingClientRect().right)}`);
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: limit, wide };
+  });
+  return scrollWidth > innerWidth ? `${scrollWidth}px wide (${wide.join('; ')})` : null;
+}
