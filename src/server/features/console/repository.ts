@@ -101,8 +101,9 @@ function referenceMatches(search: string, pattern: string): SQL {
  * of four characters or more with a digit in it (a reference or part of one,
  * the number in an address) — digits are rare in names and their trigrams
  * rare in addresses. Such a search skips the planner's estimate (a round trip
- * and a plan: half its cost at 100k bookings); if it matches more than
- * `searchIdCap` after all, the narrow statement says so and the walk answers.
+ * and a plan: about a third of a narrow search's time at 100k bookings); if it
+ * matches more than `searchIdCap` after all, the narrow statement says so and
+ * the walk answers.
  */
 export function narrowByShape(search: string): boolean {
   const at = search.indexOf('@');
