@@ -11,7 +11,7 @@
  * One case is one `GrowthCase` (a name, its sizes, a `prepare` that grows the
  * data to a size, and the app and floor calls): add a case by adding one.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,9 @@ export interface GrowthRow {
   appMs: number;
   floorMs: number;
   floor: string;
+  /** A second floor beside the first (a search: its own best bare statement, decision 131). */
+  secondFloorMs?: number;
+  secondFloor?: string;
 }
 
 interface Context {
@@ -52,8 +55,10 @@ interface GrowthCase {
   sizes: (quick: boolean) => number[];
   /** Grows the data to `size` (sizes come in increasing order). */
   prepare(ctx: Context, size: number): Promise<void>;
-  /** Called before each size's measurements; returns the app and floor calls. */
-  calls(ctx: Context, size: number): Promise<{ app: () => Promise<unknown>; floor: () => Promise<unknown> }>;
+  /** What the second floor is, when there is one. */
+  secondFloor?: string;
+  /** Called before each size's measurements; returns the app and floor calls (and the second floor's). */
+  calls(ctx: Context, size: number): Promise<{ app: () => Promise<unknown>; floor: () => Promise<unknown>; secondFloor?: () => Promise<unknown> }>;
 }
 
 const timeZone = 'America/Chicago';
@@ -116,11 +121,12 @@ function rowsByIdFloor(ctx: Context, ids: () => string[]) {
 }
 
 /** A console bookings list call whose floor is its own page's rows by primary key. */
-function bookingListCase(name: string, input: () => Parameters<typeof consoleService.listBookings>[2]): GrowthCase {
+function bookingListCase(name: string, input: () => Parameters<typeof consoleService.listBookings>[2], search?: SearchFloor): GrowthCase {
   return {
     name,
     unit: 'bookings',
     floor: 'the same page of rows by primary key',
+    ...(search ? { secondFloor: search.describe } : {}),
     sizes: (quick) => (quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]),
     prepare: growBookings,
     async calls(ctx) {
@@ -132,9 +138,73 @@ function bookingListCase(name: string, input: () => Parameters<typeof consoleSer
       };
       await app();
       if (ids.length === 0) throw new Error(`${name}: the page is empty`);
-      return { app, floor: rowsByIdFloor(ctx, () => ids) };
+      if (!search) return { app, floor: rowsByIdFloor(ctx, () => ids) };
+      const q = input().q!;
+      const secondFloor = () => ctx.sql(search.statement, [q, new Date().toISOString(), ...(search.extra?.(q) ?? [])]);
+      const { rows } = await secondFloor();
+      // Like the app, it reads one row more than the page (whether another page follows).
+      if (rows.slice(0, ids.length).map((r: { id: string }) => r.id).join() !== ids.join()) throw new Error(`${name}: the second floor finds another page`);
+      return { app, floor: rowsByIdFloor(ctx, () => ids), secondFloor };
     },
   };
+}
+
+/**
+ * A search's second floor (decision 131): the best bare statement known for
+ * that search on the same indexes, its kind chosen in advance (no estimate),
+ * one statement, the same page in the same order. The issue's floor (the page
+ * by primary key) starts from the ids a search has to find.
+ */
+interface SearchFloor {
+  describe: string;
+  /** $1 the search, $2 now, then `extra`'s values. */
+  statement: string;
+  extra?: (q: string) => string[];
+}
+
+const pageColumns = `b.id, b.reference, b.status, b.starts_at, b.time_zone, b.notary_id, c.first_name, c.last_name, c.email, c.phone, s.name, s.email,
+  (select count(*)::int from documents d where d.booking_id = b.id and d.status = 'stored')`;
+const pageJoins = 'from bookings b left join customers c on c.id = b.customer_id left join staff_users s on s.id = b.notary_id';
+const likeSearch = `'%' || $1 || '%'`;
+
+/** Broad: each run's index walked in its order, the match a filter; `union all` under one limit stops at the page. */
+const walkFloor: SearchFloor = {
+  describe: 'its best bare statement: each run walked by its index, the match a filter',
+  statement: [
+    [`b.starts_at >= $2::timestamptz`, 'b.starts_at, b.id'],
+    [`b.starts_at < $2::timestamptz`, 'b.starts_at desc, b.id desc'],
+    ['b.starts_at is null', 'b.created_at desc, b.id desc'],
+  ]
+    .map(
+      ([run, order]) =>
+        `(select ${pageColumns} ${pageJoins} where b.status <> 'draft' and ${run}
+           and (b.reference ilike ${likeSearch} or c.email ilike ${likeSearch} or (c.first_name || ' ' || c.last_name) ilike ${likeSearch})
+         order by ${order} limit 51)`,
+    )
+    .join(' union all ') + ' limit 51',
+};
+
+/** Narrow: the matches' ids, each side by its best index, their rows sorted into the console's order. */
+function idsFloor(sides: { reference: string; email: string }, extra?: SearchFloor['extra']): SearchFloor {
+  const rank = `(case when b.starts_at is null then 2 when b.starts_at >= $2::timestamptz then 0 else 1 end)`;
+  return {
+    describe: 'its best bare statement: the matches by the search indexes, sorted',
+    statement: `select ${pageColumns} ${pageJoins}
+      where b.id in (select b1.id from bookings b1 where ${sides.reference}
+                     union all select b2.id from customers c2 join bookings b2 on b2.customer_id = c2.id where ${sides.email} or (c2.first_name || ' ' || c2.last_name) ilike ${likeSearch})
+        and b.status <> 'draft'
+      order by ${rank}, case when ${rank} = 0 then b.starts_at end, case when ${rank} = 1 then b.starts_at end desc,
+               case when ${rank} = 2 then b.created_at end desc, case when ${rank} = 0 then b.id end, case when ${rank} <> 0 then b.id end desc
+      limit 51`,
+    ...(extra ? { extra } : {}),
+  };
+}
+
+const byTrigrams = { reference: `b1.reference ilike ${likeSearch}`, email: `c2.email ilike ${likeSearch}` };
+
+/** The reference `seedBookingChunk` gives booking `k`. */
+function seededReference(k: number): string {
+  return `NOTARY-${createHash('md5').update(String(k)).digest('hex').slice(0, 2).toUpperCase()}${String(k).padStart(6, '0')}`;
 }
 
 // ---------------------------------------------------------------- the cases
@@ -179,9 +249,23 @@ function replay(ctx: Context, statements: Statement[]) {
 function growthCases(): GrowthCase[] {
   return [
   bookingListCase('Console bookings, first page (all but drafts)', () => ({})),
-  bookingListCase('Console bookings, search by name (~1 in 20 match)', () => ({ q: 'hopper' })),
-  bookingListCase('Console bookings, search by email (one match, its trigrams common to every email)', () => ({ q: `customer${Math.max(0, bookingsSeeded - 7)}@example` })),
-  bookingListCase('Console bookings, search by reference (one match)', () => ({ q: String(Math.max(0, bookingsSeeded - 7)).padStart(6, '0') })),
+  bookingListCase('Console bookings, search by name (~1 in 20 match)', () => ({ q: 'hopper' }), walkFloor),
+  bookingListCase(
+    'Console bookings, search by email (one match, its trigrams common to every email)',
+    () => ({ q: `customer${Math.max(0, bookingsSeeded - 7)}@example` }),
+    // The address by the end of its local part (the reversed btree), the whole search checked after.
+    idsFloor(
+      { ...byTrigrams, email: `(reverse(split_part(lower(c2.email), '@', 1)) like $3 and strpos(lower(c2.email), lower($1)) > 0)` },
+      (q) => [`${[...q.split('@')[0]!.toLowerCase()].reverse().join('')}%`],
+    ),
+  ),
+  bookingListCase('Console bookings, search by reference (one match)', () => ({ q: String(Math.max(0, bookingsSeeded - 7)).padStart(6, '0') }), idsFloor(byTrigrams)),
+  bookingListCase(
+    'Console bookings, search by whole reference (one match, its prefix in every reference)',
+    () => ({ q: seededReference(Math.max(0, bookingsSeeded - 7)) }),
+    // The reference by its code's trigrams, the prefix checked after.
+    idsFloor({ ...byTrigrams, reference: `(b1.reference ilike $3 and strpos(upper(b1.reference), upper($1)) = 1)` }, (q) => [`%${q.slice('NOTARY-'.length)}%`]),
+  ),
   {
     name: 'Console bookings, page 11 (after 10 pages by cursor)',
     unit: 'bookings',
@@ -361,18 +445,29 @@ export async function runGrowth(open: () => Promise<Database>, options: { quick:
         options.log(`growth: ${growthCase.name} at ${size.toLocaleString('en-US')} ${growthCase.unit}`);
         deps.now = realNow;
         await growthCase.prepare(ctx, size);
-        const { app, floor } = await growthCase.calls(ctx, size);
+        const { app, floor, secondFloor } = await growthCase.calls(ctx, size);
         for (let i = 0; i < 5; i++) {
           await app();
           await floor();
+          await secondFloor?.();
         }
         const appMs: number[] = [];
         const floorMs: number[] = [];
+        const secondFloorMs: number[] = [];
         for (let i = 0; i < options.iterations; i++) {
           appMs.push(await timed(app));
           floorMs.push(await timed(floor));
+          if (secondFloor) secondFloorMs.push(await timed(secondFloor));
         }
-        rows.push({ case: growthCase.name, unit: growthCase.unit, size, appMs: median(appMs), floorMs: median(floorMs), floor: growthCase.floor });
+        rows.push({
+          case: growthCase.name,
+          unit: growthCase.unit,
+          size,
+          appMs: median(appMs),
+          floorMs: median(floorMs),
+          floor: growthCase.floor,
+          ...(secondFloor ? { secondFloorMs: median(secondFloorMs), secondFloor: growthCase.secondFloor } : {}),
+        });
       }
     }
     deps.now = realNow;

@@ -135,6 +135,11 @@ describe('staff console', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: 'Alan Customer' }).waitFor();
     await expect.poll(() => page.getByRole('link', { name: 'Grace Customer' }).count()).toBe(0);
+    // A reference pasted whole, in lower case: found by its code (decision 131).
+    await page.getByLabel('Reference, name or email').fill(seeded.mine.booking.reference.toLowerCase());
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'Grace Customer' }).waitFor();
+    await expect.poll(() => page.getByRole('link', { name: 'Alan Customer' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Clear' }).click();
 
     // Paging: the filter and the page's cursor stay in the address (reload, Back), every row seen once.

@@ -6,6 +6,7 @@ import { bookings, contactMessages, customers, documents, payments } from '../..
 import { appRouter } from '../../src/server/router.ts';
 import { queryRows } from '../../src/server/db/client.ts';
 import { matchingIds } from '../../src/server/features/console/repository.ts';
+import pg from 'pg';
 import type { Deps } from '../../src/server/deps.ts';
 import { consolePages, homePathFor } from '../../src/shared/staff.ts';
 import { actStages } from '../../src/shared/act-stages.ts';
@@ -316,6 +317,10 @@ describe.each(dbKinds)('console bookings (%s)', (kind) => {
     const first = (await call('console.bookings.list', { q: 'broad searcher' })).body.result!.data.json as { items: { id: string }[]; next: string };
     const second = (await call('console.bookings.list', { q: 'broad searcher', after: first.next })).body.result!.data.json as { items: { id: string }[] };
     expect([...first.items, ...second.items].map((b) => b.id)).toEqual(expected.slice(0, 100));
+    // Shaped like a reference, so tried narrow first: over a thousand found, the walk answers, in the same order.
+    const byCode = (await call('console.bookings.list', { q: 'notary-br0' })).body.result!.data.json as { items: { id: string }[]; next: string };
+    const byCodeNext = (await call('console.bookings.list', { q: 'notary-br0', after: byCode.next })).body.result!.data.json as { items: { id: string }[] };
+    expect([...byCode.items, ...byCodeNext.items].map((b) => b.id)).toEqual(expected.slice(0, 100));
   });
 
   it('searches by trigram index, case-insensitively, and treats % and _ as text', async () => {
@@ -353,6 +358,48 @@ describe.each(dbKinds)('console bookings (%s)', (kind) => {
       sql`select reloptions from pg_class where relname in ('bookings_reference_trgm_idx', 'customers_email_trgm_idx', 'customers_name_trgm_idx') order by relname`,
     );
     expect(options.map((o) => o.reloptions)).toEqual([['gin_pending_list_limit=64'], ['gin_pending_list_limit=64'], ['gin_pending_list_limit=64']]);
+  });
+
+  it('finds a whole reference by its code (the prefix checked after), a name by any part, and sends a reference or an address narrow without an estimate', async () => {
+    const at = new Date(Date.now() + 76 * 3600_000);
+    const [customer] = await app.deps.db.insert(customers).values({ firstName: 'Katherine', lastName: 'Johnson', email: 'kj1918@nasa.example' }).returning();
+    const [match, inside] = await app.deps.db
+      .insert(bookings)
+      .values([
+        { reference: 'NOTARY-ZQ7K3M9X', status: 'confirmed' as const, startsAt: at, priceCents: 2500, customerId: customer!.id },
+        // The code again, but not after the prefix: a reference holds the prefix only at its start.
+        { reference: 'NOTARY-XZQ7K3M9', status: 'confirmed' as const, startsAt: new Date(at.getTime() + 3600_000), priceCents: 2500 },
+      ])
+      .returning();
+    const statements: string[] = [];
+    const query = pg.Client.prototype.query;
+    const search = async (q: string) => {
+      statements.length = 0;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const [config] = args as [string | { text?: string }];
+        statements.push(typeof config === 'string' ? config : (config?.text ?? ''));
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        return ((await call('console.bookings.list', { q })).body.result!.data.json as { items: { id: string }[] }).items.map((b) => b.id);
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+    };
+    const estimates = () => statements.filter((text) => text.startsWith('explain')).length;
+    expect(await search('NOTARY-ZQ7K3M9X')).toEqual([match!.id]);
+    expect(estimates()).toBe(0);
+    expect(await search('notary-zq7k')).toEqual([match!.id]);
+    expect(await search('ZQ7K3M9')).toEqual([match!.id, inside!.id]);
+    expect(await search('KJ1918@NASA')).toEqual([match!.id]);
+    expect(estimates()).toBe(0);
+    // Part of a name, in the middle of a word: the planner's estimate chooses the way.
+    expect(await search('therine john')).toEqual([match!.id]);
+    expect(estimates()).toBe(1);
+    // The code's trigrams, not the prefix's every reference shares.
+    const plan = JSON.stringify(await queryRows(app.deps.db, sql`explain ${matchingIds('NOTARY-ZQ7K')}`));
+    expect(plan).toContain("~~* '%ZQ7K%'");
+    expect(plan).not.toContain("reference ~~* '%NOTARY-ZQ7K%'");
   });
 
   it('assigns a notary, refuses an outcome before the start, and records history', async () => {
