@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { eq } from 'drizzle-orm';
-import { bookings, customers, documents, identityVerifications, notaryProfiles, notarySessions, sessionParticipants, sessionRecordings } from '../../src/server/db/schema.ts';
+import { bookings, customers, documents, identityVerifications, notaryProfiles, notarySessions, sessionParticipants } from '../../src/server/db/schema.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -116,8 +116,9 @@ export async function seedParticipants(dataDir: string, bookingId: string, peopl
  * (several signers signing their own fields): the customer's and each
  * co-signer's identity verified, their identity questions passed and
  * confirmed by the notary on camera, their location and consent given, the
- * notary's commission on file, and a recording running (the session-room
- * journey clicks each of these; here they would only cost time).
+ * notary's commission on file (the session-room journey clicks each of
+ * these; here they would only cost time). The recording is not seeded: the
+ * journey's notary starts it, so the stored file is a real one.
  */
 export async function seedActUnderWay(dataDir: string, bookingId: string, notaryId: string, coSigners: SeededParticipant[]): Promise<void> {
   const database = await openPglite(path.join(dataDir, 'pglite'));
@@ -146,7 +147,6 @@ export async function seedActUnderWay(dataDir: string, bookingId: string, notary
     }
   }
   await deps.db.insert(notarySessions).values({ bookingId, startedAt: now, consentAt: now, consentAddress: '127.0.0.1', signerLocation: 'IA' });
-  await deps.db.insert(sessionRecordings).values({ bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${bookingId}/seeded.webm`, startedBy: notaryId });
   await deps.db.insert(notaryProfiles).values({ staffUserId: notaryId, commissionNumber: 'IA-778899', commissionExpiresOn: '2099-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' });
   await database.close();
 }

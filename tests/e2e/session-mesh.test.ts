@@ -4,8 +4,11 @@ import path from 'node:path';
 import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { participantLabels, participantRoleLabels } from '../../src/shared/participants.ts';
+import { compositeHeight, compositeWidth } from '../../src/shared/recording.ts';
+import { compositeLayout } from '../../src/client/features/session-room/recorder.ts';
 import { participantRemovedMessage } from '../../src/server/features/access/service.ts';
 import { axeViolations } from './browser.ts';
+import { ffprobeRecording, frameAt } from './recording-file.ts';
 import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, joinFromDeviceCheck, notaryJoins, peerConnectionLog, startSessionServer, watchRoom, type SeededParticipant, type SessionFixture } from './session-helpers.ts';
 
 /**
@@ -15,14 +18,16 @@ import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, joinFromDeviceC
  * (docs/decisions/122): everyone sees everyone's video playing, with each
  * one's name and connection state; the notary places a Signature field for
  * each signer, each signs their own, the notary seals and the certificate
- * and the journal name both (decision 123); then the notary removes the witness.
+ * and the journal name both (decision 123); the recording, started by the
+ * notary and stored, shows all four cameras live (decision 103); then the
+ * notary removes the witness.
  */
 describe('session mesh', () => {
   let fixture: SessionFixture & { participants: SeededParticipant[] };
   let browser: Chromium;
 
   beforeAll(async () => {
-    // The act is seeded up to signing (identity proven and confirmed, consent, a recording running): the session-room journey clicks those.
+    // The act is seeded up to signing (identity proven and confirmed, consent): the session-room journey clicks those. The notary records here.
     fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer' }, { name: 'Ada Lovelace', role: 'witness' }], actUnderWay: true });
     browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', ...fakeMediaArgs] });
     // Seeding the embedded database (migrations, staff passwords) takes most of a minute on a loaded machine.
@@ -87,6 +92,14 @@ describe('session mesh', () => {
     ]);
     expect(await axeViolations(coSigner)).toEqual([]);
 
+    // The notary records (the act needs it to sign and seal): the composite of all four cameras, uploaded as it goes.
+    const firstChunks = [0, 1].map((seq) => notary.waitForResponse((r) => /\/api\/session\/recordings\/[^/]+\/chunks\/\d+$/.test(r.url()) && r.url().endsWith(`/chunks/${seq}`) && r.ok(), { timeout: 60_000 }));
+    const recordingStartedAt = Date.now();
+    await notary.getByRole('button', { name: 'Start recording' }).click();
+    await Promise.all([customer, coSigner, witness].map((page) => page.getByText('This session is being recorded.').waitFor({ timeout: 30_000 })));
+    const recordingUrl = new URL((await firstChunks[0]!).url()).pathname.replace(/\/chunks\/0$/, '');
+    await firstChunks[1];
+
     // Each signer signs their own fields (decision 123): the notary places a Signature field for each, in their colour and with their name.
     await notary.getByRole('tab', { name: 'Documents' }).click();
     const palette = notary.getByRole('group', { name: 'Add a field' });
@@ -126,6 +139,27 @@ describe('session mesh', () => {
     expect(spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ')).toContain('by Grace Hopper and Alan Turing');
     expect(sealed.journal).toContain('"signerName":"Grace Hopper"');
     expect(sealed.journal).toContain(`"signerName":"${alan.name}"`);
+
+    // The recording stops and is stored; the file has a duration, and in a frame each of the four camera tiles shows a live camera:
+    // not a flat colour, and moving (the fake camera draws a moving pattern) between two frames a second apart.
+    const recordingStoppedAt = Date.now();
+    await notary.getByRole('button', { name: 'Stop recording' }).click();
+    await notary.getByText('Recordings: 1 saved').waitFor({ timeout: 60_000 });
+    const recordingFile = path.join(fixture.dataDir, 'mesh-recording.webm');
+    writeFileSync(recordingFile, await (await notary.request.get(`${fixture.server.url}${recordingUrl}`)).body());
+    const probe = ffprobeRecording(recordingFile);
+    const recordedSeconds = (recordingStoppedAt - recordingStartedAt) / 1000;
+    console.info(`mesh recording: ${probe.duration.toFixed(1)} s for ${recordedSeconds.toFixed(1)} s recorded, ${probe.video.frames} frames`);
+    expect(probe.duration).toBeGreaterThan(Math.min(4, recordedSeconds - 4));
+    expect(probe.video).toMatchObject({ width: compositeWidth, height: compositeHeight });
+    const [earlier, later] = [frameAt(recordingFile, probe.video.end - 2.5), frameAt(recordingFile, probe.video.end - 1.5)];
+    const tiles = compositeLayout(4).cameras.map((box) => ({ x: box.x + 8, y: box.y + 8, width: box.width - 16, height: box.height - 16 }));
+    const seen = tiles.map((tile) => ({ stddev: Math.round(later.region(tile).stddev), change: Number(later.changeFrom(earlier, tile).toFixed(1)) }));
+    console.info(`mesh recording tiles: ${JSON.stringify(seen)}`);
+    for (const tile of seen) {
+      expect(tile.stddev, JSON.stringify(seen)).toBeGreaterThan(10);
+      expect(tile.change, JSON.stringify(seen)).toBeGreaterThan(0.5);
+    }
 
     // The notary removes the witness (People tab, with a reason): the witness's room closes and says why, the others go on.
     await notary.getByRole('tab', { name: 'People' }).click();
