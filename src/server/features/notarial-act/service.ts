@@ -78,6 +78,14 @@ export async function signerName(db: DbOrTx, bookingId: string): Promise<{ name:
   return { name: [customer?.firstName, customer?.lastName].filter(Boolean).join(' '), customerId: booking.customerId, reference: booking.reference, priceCents: booking.priceCents, currency: booking.currency, timeZone: booking.timeZone };
 }
 
+/** A signer's location and, abroad, the notary's confirmation (decision 106), as their journal entry records them. */
+function whereSigned(answers: { signerLocation: string | null; abroadConfirmedAt: Date | null; abroadConfirmedBy: string | null }): Pick<JournalActData, 'signerLocation' | 'abroadConfirmation'> {
+  return {
+    signerLocation: answers.signerLocation,
+    abroadConfirmation: answers.abroadConfirmedAt ? { confirmedAt: answers.abroadConfirmedAt.toISOString(), confirmedBy: answers.abroadConfirmedBy, statement: actTexts.abroadStatement } : null,
+  };
+}
+
 /** `owed(field)`: the field's signer still takes part (a participant marked not completed owes nothing; decision 123). */
 function documentView(doc: DocumentRow, act: ActRow | null, fields: FieldView[], owed: (field: FieldView) => boolean = () => true): ActDocumentView {
   return {
@@ -403,8 +411,9 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     // The journal's identity facts, read once under the lock the guard was asked under.
     const proofing = await journalIdentity(deps, input.bookingId, null, tx);
     // One journal entry per signer per act, each with that signer's own identity proofing.
-    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>>; credibleWitness?: JournalActData['credibleWitness'] }[] = [];
-    for (const c of coSigners) coSignerProofing.push({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id, tx) });
+    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>>; answers: Awaited<ReturnType<typeof actAnswers>>; credibleWitness?: JournalActData['credibleWitness'] }[] = [];
+    // Each signer's own answers (where they are, the notary's confirmation for a signer abroad), never the customer's.
+    for (const c of coSigners) coSignerProofing.push({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id, tx), answers: await actAnswers(tx, input.bookingId, c.id) });
     const answers = await actAnswers(tx, input.bookingId);
     // A credible witness goes in the entry of the signer they identified (decision 124).
     const witnesses = await credibleWitnessesOf(tx, input.bookingId);
@@ -412,7 +421,13 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       const w = witnesses.find((c) => c.signerParticipantId === signerParticipantId);
       if (!w) return null;
       const verified = await latestVerified(tx, input.bookingId, w.witnessId);
-      return { name: w.witnessName, participantId: w.witnessId, verificationId: verified?.providerSessionId ?? null, recordedAt: w.recordedAt.toISOString() };
+      return {
+        name: w.witnessName,
+        participantId: w.witnessId,
+        verificationId: verified?.providerSessionId ?? null,
+        recordedAt: w.recordedAt.toISOString(),
+        oath: w.oathKind && w.oathAnsweredAt ? { kind: w.oathKind, at: w.oathAnsweredAt.toISOString() } : null,
+      };
     };
     const customerWitness = await credibleWitness(null);
     for (const c of coSignerProofing) c.credibleWitness = await credibleWitness(c.participantId);
@@ -496,14 +511,22 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           commissionExpiresOn: profile.commissionExpiresOn,
           signatureLevel: sealed.level,
           timestampAuthority: tsa ? new URL(tsa.url).host : null,
-          signerLocation: answers.signerLocation,
-          abroadConfirmation: answers.abroadConfirmedAt ? { confirmedAt: answers.abroadConfirmedAt.toISOString(), confirmedBy: answers.abroadConfirmedBy, statement: actTexts.abroadStatement } : null,
+          ...whereSigned(answers),
           credibleWitness: customerWitness,
         };
         await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
         // The co-signers' entries: the same act, their name and proofing; the session's one fee is on the first entry only.
         for (const co of coSignerProofing) {
-          const coData: JournalActData = { ...data, signerName: co.name, signerAddress: co.proofing.address, identity: co.proofing.identity, feeCents: 0, participantId: co.participantId, credibleWitness: co.credibleWitness ?? null };
+          const coData: JournalActData = {
+            ...data,
+            signerName: co.name,
+            signerAddress: co.proofing.address,
+            identity: co.proofing.identity,
+            feeCents: 0,
+            participantId: co.participantId,
+            ...whereSigned(co.answers),
+            credibleWitness: co.credibleWitness ?? null,
+          };
           await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...coData } });
         }
         await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });

@@ -134,12 +134,18 @@ export interface CredibleWitness {
   /** The signer identified; null = the booking's customer. */
   signerParticipantId: string | null;
   recordedAt: Date;
+  /** The witness's oath or affirmation (decision 134): a credible witness vouches under oath. */
+  oathKind: 'swear' | 'affirm' | null;
+  oathAnsweredAt: Date | null;
 }
 
 /** The credible witnesses recorded for a booking, with the witness's name. */
 export async function credibleWitnessesOf(db: DbOrTx, bookingId: string): Promise<CredibleWitness[]> {
   const [rows, people] = await Promise.all([repo.listCredibleWitnesses(db, bookingId), repo.listParticipants(db, bookingId)]);
-  return rows.map((r) => ({ witnessId: r.witnessId, witnessName: people.find((p) => p.id === r.witnessId)?.name ?? '', signerParticipantId: r.signerParticipantId, recordedAt: r.recordedAt }));
+  return rows.map((r) => {
+    const witness = people.find((p) => p.id === r.witnessId);
+    return { witnessId: r.witnessId, witnessName: witness?.name ?? '', signerParticipantId: r.signerParticipantId, recordedAt: r.recordedAt, oathKind: witness?.oathKind ?? null, oathAnsweredAt: witness?.oathAnsweredAt ?? null };
+  });
 }
 
 /**
