@@ -15,7 +15,7 @@ import type { JournalActData } from '../../src/server/features/journal/service.t
 import { hashToken } from '../../src/server/tokens.ts';
 import { actStageMessages } from '../../src/shared/act-stages.ts';
 import { fieldMessages } from '../../src/shared/document-fields.ts';
-import type { ActView, NotaryIdentityView } from '../../src/shared/notarial-act.ts';
+import type { ActView, NotaryIdentityView, SignerAbroad } from '../../src/shared/notarial-act.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { bookingIn } from '../helpers/bookings.ts';
 import { dbKinds } from '../helpers/db.ts';
@@ -213,8 +213,12 @@ describe.each(dbKinds)('each signer their own fields on %s', (kind) => {
     const seal = () => call('act.seal', { bookingId, documentId, actType: 'acknowledgment' }, { cookie });
     expect(await seal()).toMatchObject({ status: 412, message: actStageMessages.abroadNotConfirmedFor(['Alan Turing']) });
     await call('act.saveField', { bookingId, documentId, kind: 'signature', page: 1, x: 0.1, y: 0.5, width: 0.3, height: 0.05, participantId: alan.participantId }, { cookie });
-    // The notary confirms for Alan: on the trail with his id; he signs; the seal goes.
+    // The notary's room lists him with his country (staff only: the other signers never see it), confirms for him: on the trail with his id; he signs; the seal goes.
+    const abroad = () => call<SignerAbroad[]>('act.signersAbroad', { bookingId }, { cookie, type: 'query' });
+    expect((await abroad()).data).toEqual([{ participantId: alan.participantId, name: 'Alan Turing', country: 'France', confirmed: false }]);
+    expect((await call('act.signersAbroad', { bookingId }, { type: 'query' })).status).toBe(401);
     expect((await call('act.confirmAbroad', { bookingId, participantId: alan.participantId }, { cookie })).status).toBe(200);
+    expect((await abroad()).data).toEqual([expect.objectContaining({ participantId: alan.participantId, confirmed: true })]);
     const trail = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, bookingId), eq(auditLog.action, 'act.confirmAbroad')));
     expect(trail).toEqual([expect.objectContaining({ actorId: notary.id, data: expect.objectContaining({ participantId: alan.participantId }) })]);
     expect((await alanSigns()).status).toBe(200);

@@ -12,6 +12,7 @@ import {
   notNotarizableReasonRequired,
   notarizedFileName,
   type SignatureLevel,
+  type SignerAbroad,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -21,7 +22,7 @@ import { findBooking, findCustomer, lockBookingRow } from '../booking/service.ts
 import { findBookingDocument, listBookingDocuments, type DocumentRow } from '../documents/service.ts';
 import { staffRoleOf } from '../staff/service.ts';
 import { identityProofingStatus, journalIdentity, latestVerified, requireActAccess } from '../identity/service.ts';
-import { actCoSigners, credibleWitnessesOf, listForBooking, namesInProse } from '../participants/service.ts';
+import { actCoSigners, credibleWitnessesOf, listForBooking, namesInProse, participantsAbroad } from '../participants/service.ts';
 import { authoriseSigner, ownsField } from './field-owner.ts';
 import { appendJournalEntry, journaledFeeCents, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
@@ -667,6 +668,12 @@ export async function confirmAbroad(deps: Deps, staff: StaffIdentity, bookingId:
   await requireActAccess(deps, staff, bookingId, 'seal');
   await confirmAbroadStep(deps, staff.user.id, bookingId, participantId);
   return actView(deps.db, bookingId);
+}
+
+/** The co-signers and witnesses abroad, for the notary to confirm each (their countries are not shown to the other signers). */
+export async function signersAbroad(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<SignerAbroad[]> {
+  await requireActAccess(deps, staff, bookingId, 'seal');
+  return participantsAbroad(deps.db, bookingId);
 }
 
 /** The notary presses "Administer oath" (a jurat needs the signer's answer before sealing). */

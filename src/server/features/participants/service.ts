@@ -7,6 +7,8 @@ import { writeAudit } from '../audit.ts';
 import { authorise } from '../access/service.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { actChanged } from '../act/service.ts';
+import { abroadPrefix, isAbroad } from '../act/stages.ts';
+import type { SignerAbroad } from '../../../shared/notarial-act.ts';
 import { onParticipantInvited } from '../notifications/events.ts';
 import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
 import {
@@ -158,6 +160,13 @@ export async function saveCredibleWitness(tx: DbOrTx, input: { bookingId: string
   if (existing && existing.signerParticipantId === input.signerParticipantId) return false;
   await repo.upsertCredibleWitness(tx, { bookingId: input.bookingId, witnessId: input.witnessId, signerParticipantId: input.signerParticipantId, recordedAt: input.at, recordedBy: input.staffId });
   return true;
+}
+
+/** The co-signers and witnesses still taking part who said they are outside the US (each their own answer; decision 106). */
+export async function participantsAbroad(db: DbOrTx, bookingId: string): Promise<SignerAbroad[]> {
+  return (await repo.activeParticipants(db, bookingId)).flatMap((p) =>
+    isAbroad(p.signerLocation) ? [{ participantId: p.id, name: p.name, country: p.signerLocation!.slice(abroadPrefix.length), confirmed: p.abroadConfirmedAt !== null }] : [],
+  );
 }
 
 /** The co-signers and witnesses still taking part (invited or joined): who a field can be for. */
