@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signerFeesChargedCents } from '../payments/service.ts';
+import { sessionChargedCents } from '../payments/service.ts';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
@@ -488,8 +488,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         if (!done) return { changed: false, result: false };
         // One fee per session, as paid (decision 074), each act at most the commissioning state's maximum (decision 108).
         const feeCents = journalFeeCents({
-          // The session's price plus co-signers' fees paid later from the booking page (decision 126).
-          paidCents: signer.priceCents + (await signerFeesChargedCents(tx, input.bookingId)),
+          // The session's price plus co-signers' fees paid later from the booking page, less refunds (decisions 126, 133).
+          paidCents: await sessionChargedCents(tx, input.bookingId, signer.priceCents),
           journaledCents: await journaledFeeCents(tx, input.bookingId),
           maxPerActCents: deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE[profile.commissionState] ?? null,
         });

@@ -188,7 +188,21 @@ export async function markParticipantJoined(deps: Deps, participantId: string): 
  * working at once (every channel asks the access policy, which refuses both
  * statuses) and the room's sockets re-check access (kind 'access').
  */
-export async function removeParticipant(deps: Deps, staff: StaffIdentity, input: { bookingId: string; participantId: string; reason: string }): Promise<ParticipantSummary[]> {
+/**
+ * Refunds a removed co-signer's fee through the provider that took it, inside
+ * the removal's transaction (payments does it: participants never imports
+ * payments); answers the cents refunded.
+ */
+export type RefundRemovedSignerFee = (tx: Tx, person: { id: string; bookingId: string; name: string; feeCents: number; paymentId: string | null }) => Promise<number>;
+
+/**
+ * The notary removes a participant (decision 121) — 'removed' before the
+ * session started, 'not completed' once it has. A co-signer who paid the extra
+ * signer's fee and signed nothing gets it back in full (decision 133): the
+ * service was not given; one who filled a field keeps the act's record and
+ * the fee stays, as the session's own fee does.
+ */
+export async function removeParticipant(deps: Deps, staff: StaffIdentity, input: { bookingId: string; participantId: string; reason: string }, refundFee: RefundRemovedSignerFee): Promise<ParticipantSummary[]> {
   await authorise(deps, { staff }, 'remove_participant', { bookingId: input.bookingId });
   const staffId = staff.user.id;
   await deps.db.transaction(async (tx) => {
@@ -198,7 +212,8 @@ export async function removeParticipant(deps: Deps, staff: StaffIdentity, input:
     if (row.status === 'removed' || row.status === 'not_completed') throw new DomainError('CONFLICT', participantMessages.alreadyRemoved);
     const status = booking.startedAt ? 'not_completed' : 'removed';
     await repo.updateParticipant(tx, row.id, { status, removedAt: deps.now(), removedBy: staffId, removedReason: input.reason });
-    await writeAudit(tx, { actorType: 'staff', actorId: staffId, action: 'participant.removed', entityType: 'booking', entityId: input.bookingId, data: { participantId: row.id, role: row.role, status, reason: input.reason } });
+    const refundedCents = row.feeCents > 0 && !(await repo.hasFilledFields(tx, row.id)) ? await refundFee(tx, row) : 0;
+    await writeAudit(tx, { actorType: 'staff', actorId: staffId, action: 'participant.removed', entityType: 'booking', entityId: input.bookingId, data: { participantId: row.id, role: row.role, status, reason: input.reason, refundedCents } });
   });
   actChanged(deps, input.bookingId, 'access');
   return (await repo.listParticipants(deps.db, input.bookingId)).map(summary);

@@ -351,6 +351,50 @@ export async function signerFeesChargedCents(db: DbOrTx, bookingId: string): Pro
   return (await repo.paymentsOf(db, bookingId, 'signer')).reduce((sum, p) => sum + (p.status === 'succeeded' ? p.amountCents - p.refundedCents : 0), 0);
 }
 
+/**
+ * What the customer was charged for the session and kept (decision 126): the
+ * booking's price less what was refunded of the booking's own payment (a
+ * removed co-signer's fee paid within it, decision 133), plus the co-signers'
+ * fees paid later and kept. The journal's fee rule counts this.
+ */
+export async function sessionChargedCents(db: DbOrTx, bookingId: string, priceCents: number): Promise<number> {
+  const booking = await currentPaymentOf(db, bookingId);
+  return priceCents - (booking?.refundedCents ?? 0) + (await signerFeesChargedCents(db, bookingId));
+}
+
+/**
+ * A co-signer the notary removed before they signed anything (decision 133):
+ * their fee goes back in full through the provider that took it — their own
+ * payment when they were added from the booking page, else that part of the
+ * booking's payment (added while booking). Audited as
+ * `payment.signer_fee_refunded`; a repeat refunds nothing more (the
+ * idempotency key is the person's).
+ */
+export async function refundRemovedSignerFee(tx: Tx, deps: Deps, person: { id: string; bookingId: string; name: string; feeCents: number; paymentId: string | null }): Promise<number> {
+  const why = 'removed by the notary before signing';
+  let refundedCents = 0;
+  let providerPaymentId: string | null = null;
+  if (person.paymentId) {
+    const own = (await repo.lockCapturedPayments(tx, person.bookingId)).find((p) => p.id === person.paymentId);
+    if (own?.status === 'succeeded') ({ refundedCents } = await refundPayment(tx, deps, own, why));
+    providerPaymentId = own?.providerPaymentId ?? null;
+  } else {
+    const booking = (await repo.lockCapturedPayments(tx, person.bookingId)).find((p) => p.purpose === 'booking' && p.status === 'succeeded');
+    const cents = Math.min(person.feeCents, booking ? booking.amountCents - booking.refundedCents : 0);
+    if (booking && cents > 0) {
+      const refund = await deps.payments.refund({ providerPaymentId: booking.providerPaymentId, amountCents: cents, idempotencyKey: `refund-${booking.providerPaymentId}-signer-${person.id}` });
+      await repo.updatePayment(tx, booking.id, { refundedCents: booking.refundedCents + cents, providerRefundId: refund.refundId });
+      deps.log.info({ bookingId: person.bookingId, refundId: refund.refundId, amountCents: cents, reason: why }, 'payment refunded in part');
+      refundedCents = cents;
+      providerPaymentId = booking.providerPaymentId;
+    }
+  }
+  if (refundedCents > 0) {
+    await writeAudit(tx, { actorType: 'system', action: 'payment.signer_fee_refunded', entityType: 'booking', entityId: person.bookingId, data: { providerPaymentId, participantId: person.id, refundedCents, why } });
+  }
+  return refundedCents;
+}
+
 /** Refunds one captured payment in full (a co-signer's fee for someone who could not be added). */
 export async function refundPayment(tx: DbOrTx, deps: Deps, payment: PaymentRow, reason: string): Promise<{ refundedCents: number; providerRefundId: string | null }> {
   const remaining = payment.amountCents - payment.refundedCents;
