@@ -23,35 +23,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
 import { actStageLabels } from '../../src/shared/act-stages.ts';
 import { compositeFramesPerSecond, compositeHeight, compositeWidth, minimumFramesPerSecond } from '../../src/shared/recording.ts';
-import { treeCpuSeconds } from './processes.ts';
+import { niceChromium, niceProcess, treeCpuSeconds } from './processes.ts';
 import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, notaryJoins, startSessionServer } from '../../tests/e2e/session-helpers.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '30' } } });
 const seconds = Number(args.seconds);
 const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', ...fakeMediaArgs];
-
-/** Chromium started through `nice -n 19`: every process it forks inherits the lowest priority. */
-function niceChromium(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'notary-nice-'));
-  const file = path.join(dir, 'chromium');
-  writeFileSync(file, `#!/bin/sh\nexec nice -n 19 ${executablePath} "$@"\n`);
-  chmodSync(file, 0o755);
-  return file;
-}
-
-/** Every thread of a running process to the lowest priority (on Linux, niceness is per thread). */
-function niceProcess(pid: number): void {
-  for (const task of readdirSync(`/proc/${pid}/task`)) setPriority(Number(task), 19);
-}
 
 /** Frames, duration and each track's end of a stored recording, as ffprobe reads it. */
 function probe(file: string) {
@@ -87,7 +73,7 @@ async function run(placement: 'notary machine' | 'one machine') {
   if (apart) niceProcess(fixture.server.process.pid!);
   const profile = mkdtempSync(path.join(tmpdir(), 'notary-recording-bench-'));
   const notaryBrowser = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: chromeArgs, baseURL: fixture.server.url, viewport: { width: 1280, height: 900 } });
-  const customerBrowser = await chromium.launch({ executablePath: apart ? niceChromium() : executablePath, headless: true, args: chromeArgs });
+  const customerBrowser = await chromium.launch({ executablePath: apart ? niceChromium(executablePath) : executablePath, headless: true, args: chromeArgs });
   try {
     const n = notaryBrowser.pages()[0] ?? (await notaryBrowser.newPage());
     const c = await (await customerBrowser.newContext({ baseURL: fixture.server.url, viewport: { width: 1280, height: 900 } })).newPage();
