@@ -64,15 +64,15 @@ export function frameAt(file: string, seconds: number) {
       const mean = sum / count;
       return { mean, stddev: Math.sqrt(Math.max(0, squares / count - mean * mean)) };
     },
-    /** The mean absolute difference of a region with the same region of another frame (0: the picture did not move). */
-    changeFrom(other: { pixels: Buffer }, box: Region) {
-      let sum = 0;
+    /** The share of a region's pixels that differ from another frame's by more than `levels` grey levels (0: nothing moved; codec noise stays below). */
+    movedShare(other: { pixels: Buffer }, box: Region, levels = 40) {
+      let moved = 0;
       let count = 0;
       each(box, (at) => {
-        sum += Math.abs(pixels[at]! - other.pixels[at]!);
+        if (Math.abs(pixels[at]! - other.pixels[at]!) > levels) moved++;
         count++;
       });
-      return sum / count;
+      return moved / count;
     },
   };
 }

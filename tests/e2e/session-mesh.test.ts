@@ -142,8 +142,9 @@ describe('session mesh', () => {
     expect(sealed.journal).toContain('"signerName":"Grace Hopper"');
     expect(sealed.journal).toContain(`"signerName":"${alan.name}"`);
 
-    // The recording stops and is stored; the file has a duration, and in a frame each of the four camera tiles shows a live camera:
-    // not a flat colour, and moving (the fake camera draws a moving pattern) between two frames 3 s apart.
+    // The recording stops and is stored; the file has a duration, and its picture has four camera tiles (two columns, dark
+    // between them), each a live camera: not a flat colour, and moving (the fake camera's clock and turning disc) from frames
+    // 1 s and 2.3 s earlier (two gaps: the disc's turn repeats).
     const recordingStoppedAt = Date.now();
     await notary.getByRole('button', { name: 'Stop recording' }).click();
     await notary.getByText('Recordings: 1 saved').waitFor({ timeout: 60_000 });
@@ -154,13 +155,17 @@ describe('session mesh', () => {
     console.info(`mesh recording: ${probe.duration.toFixed(1)} s for ${recordedSeconds.toFixed(1)} s recorded, ${probe.video.frames} frames`);
     expect(probe.duration).toBeGreaterThan(Math.min(4, recordedSeconds - 4));
     expect(probe.video).toMatchObject({ width: compositeWidth, height: compositeHeight });
-    const [earlier, later] = [frameAt(recordingFile, probe.video.end - 4.5), frameAt(recordingFile, probe.video.end - 1.5)];
-    const tiles = compositeLayout(4).cameras.map((box) => ({ x: box.x + 8, y: box.y + 8, width: box.width - 16, height: box.height - 16 }));
-    const seen = tiles.map((tile) => ({ stddev: Math.round(later.region(tile).stddev), change: Number(later.changeFrom(earlier, tile).toFixed(1)) }));
-    console.info(`mesh recording tiles: ${JSON.stringify(seen)}`);
+    const later = frameAt(recordingFile, probe.video.end - 1.5);
+    const earlier = [frameAt(recordingFile, probe.video.end - 2.5), frameAt(recordingFile, probe.video.end - 3.8)];
+    const layout = compositeLayout(4).cameras;
+    const tiles = layout.map((box) => ({ x: box.x + 8, y: box.y + 8, width: box.width - 16, height: box.height - 16 }));
+    const seen = tiles.map((tile) => ({ stddev: Math.round(later.region(tile).stddev), moved: Number(Math.max(...earlier.map((frame) => later.movedShare(frame, tile))).toFixed(4)) }));
+    const between = later.region({ x: layout[1]!.x - 3, y: layout[0]!.y + 20, width: 6, height: compositeHeight - layout[0]!.y - 40 });
+    console.info(`mesh recording tiles: ${JSON.stringify(seen)}, between the columns: ${between.mean.toFixed(0)}`);
+    expect(between.mean, 'the tiles are two columns apart, not one camera across both').toBeLessThan(60);
     for (const tile of seen) {
       expect(tile.stddev, JSON.stringify(seen)).toBeGreaterThan(10);
-      expect(tile.change, JSON.stringify(seen)).toBeGreaterThan(0.5);
+      expect(tile.moved, JSON.stringify(seen)).toBeGreaterThan(0.002);
     }
 
     // The notary removes the witness (People tab, with a reason): the witness's room closes and says why, the others go on.
