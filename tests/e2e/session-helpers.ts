@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { eq } from 'drizzle-orm';
-import { bookings, customers, documents, identityVerifications, notaryProfiles, notarySessions, sessionParticipants } from '../../src/server/db/schema.ts';
+import { bookings, customers, documents, identityVerifications, notaryProfiles, notarySessions, payments, sessionParticipants } from '../../src/server/db/schema.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -44,7 +44,7 @@ export interface SessionFixture extends SessionBooking {
   dataDir: string;
 }
 
-export async function seedSession(dataDir: string, options: { startsInMinutes?: number; bookings?: number } = {}) {
+export async function seedSession(dataDir: string, options: { startsInMinutes?: number; bookings?: number; paid?: boolean } = {}) {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const database = await openPglite(path.join(dataDir, 'pglite'));
   const deps: Deps = await buildDeps(config, database, createLogger('silent'));
@@ -71,6 +71,8 @@ export async function seedSession(dataDir: string, options: { startsInMinutes?: 
         confirmedAt: new Date(),
       })
       .returning();
+    // Its payment (the test provider's), for a journey about the booking page's payment lines.
+    if (options.paid) await deps.db.insert(payments).values({ bookingId: booking!.id, provider: 'test', providerPaymentId: `pi_test_${randomUUID().replace(/-/g, '')}`, amountCents: 2500, status: 'succeeded', method: 'card' });
     // A 3-page affidavit with its "Signature: ____" and "Date: ____" lines on page 3 (issue 26).
     const bytes = readFileSync('tests/fixtures/affidavit-3-pages.pdf');
     const key = `${booking!.id}/${randomUUID()}.pdf`;
@@ -154,7 +156,7 @@ export async function seedActUnderWay(dataDir: string, bookingId: string, notary
 /** Seeds, then starts the production server on that data (extra environment: TURN settings…). */
 export async function startSessionServer(
   env: Record<string, string> = {},
-  options: { bookings?: number; participants?: { name: string; role: 'signer' | 'witness' }[]; actUnderWay?: boolean } = {},
+  options: { bookings?: number; paid?: boolean; participants?: { name: string; role: 'signer' | 'witness' }[]; actUnderWay?: boolean } = {},
 ): Promise<SessionFixture & { participants: SeededParticipant[] }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-session-e2e-'));
   const seeded = await seedSession(dataDir, options);
