@@ -1,18 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { expect } from 'vitest';
 import { compositeHeight, compositeWidth } from '../../src/shared/recording.ts';
 
 /**
  * A stored session recording as a player reads it (ffprobe, ffmpeg): its
  * duration, its streams, and single frames as grey levels — shared by the
- * two-browser and the four-browser journeys (decision 103).
+ * two-browser and the four-browser journeys and the recording bench
+ * (decision 103), so it throws rather than using vitest's `expect`.
  */
 
 /** What ffprobe says of a stored recording: its duration, each stream's size, frames and end. */
 export function ffprobeRecording(file: string) {
   const run = (args: string[]) => {
     const result = spawnSync('ffprobe', ['-v', 'error', ...args, file], { encoding: 'utf8' });
-    expect(result.stderr).toBe('');
+    if (result.stderr !== '') throw new Error(`ffprobe ${file}: ${result.stderr}`);
     return result.stdout;
   };
   const duration = Number(run(['-show_entries', 'format=duration', '-of', 'csv=p=0']).trim());
@@ -22,9 +22,9 @@ export function ffprobeRecording(file: string) {
     const [index, pts, length] = line.split(',');
     ends.set(Number(index), Math.max(ends.get(Number(index)) ?? 0, Number(pts) + (Number(length) || 0)));
   }
-  const video = streams.find((s) => s.codec_type === 'video')!;
-  const audio = streams.find((s) => s.codec_type === 'audio')!;
-  expect(streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
+  const video = streams.find((s) => s.codec_type === 'video');
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  if (!video || !audio || streams.length !== 2) throw new Error(`${file}: streams ${streams.map((s) => s.codec_type).join(', ')}, not one video and one audio`);
   const frames = Number(video.nb_read_frames);
   return {
     duration,
@@ -45,7 +45,7 @@ export interface Region {
 export function frameAt(file: string, seconds: number) {
   const result = spawnSync('ffmpeg', ['-v', 'error', '-ss', String(Math.max(0, seconds)), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { maxBuffer: 8 * 1024 * 1024 });
   const pixels = result.stdout as Buffer;
-  expect(pixels.length).toBe(compositeWidth * compositeHeight);
+  if (pixels.length !== compositeWidth * compositeHeight) throw new Error(`${file} at ${seconds} s: ${pixels.length} bytes, not a ${compositeWidth}×${compositeHeight} frame`);
   const each = ({ x, y, width, height }: Region, visit: (offset: number) => void) => {
     for (let row = Math.round(y); row < Math.round(y + height); row++) for (let col = Math.round(x); col < Math.round(x + width); col++) visit(row * compositeWidth + col);
   };
