@@ -193,7 +193,7 @@ export async function markParticipantJoined(deps: Deps, participantId: string): 
  * the removal's transaction (payments does it: participants never imports
  * payments); answers the cents refunded.
  */
-export type RefundRemovedSignerFee = (tx: Tx, person: { id: string; bookingId: string; name: string; feeCents: number; paymentId: string | null }) => Promise<number>;
+export type RefundRemovedSignerFee = (tx: Tx, person: { id: string; bookingId: string; feeCents: number; paymentId: string | null }) => Promise<number>;
 
 /**
  * The notary removes a participant (decision 121) — 'removed' before the

@@ -370,27 +370,16 @@ export async function sessionChargedCents(db: DbOrTx, bookingId: string, priceCe
  * `payment.signer_fee_refunded`; a repeat refunds nothing more (the
  * idempotency key is the person's).
  */
-export async function refundRemovedSignerFee(tx: Tx, deps: Deps, person: { id: string; bookingId: string; name: string; feeCents: number; paymentId: string | null }): Promise<number> {
+export async function refundRemovedSignerFee(tx: Tx, deps: Deps, person: { id: string; bookingId: string; feeCents: number; paymentId: string | null }): Promise<number> {
   const why = 'removed by the notary before signing';
-  let refundedCents = 0;
-  let providerPaymentId: string | null = null;
-  if (person.paymentId) {
-    const own = (await repo.lockCapturedPayments(tx, person.bookingId)).find((p) => p.id === person.paymentId);
-    if (own?.status === 'succeeded') ({ refundedCents } = await refundPayment(tx, deps, own, why));
-    providerPaymentId = own?.providerPaymentId ?? null;
-  } else {
-    const booking = (await repo.lockCapturedPayments(tx, person.bookingId)).find((p) => p.purpose === 'booking' && p.status === 'succeeded');
-    const cents = Math.min(person.feeCents, booking ? booking.amountCents - booking.refundedCents : 0);
-    if (booking && cents > 0) {
-      const refund = await deps.payments.refund({ providerPaymentId: booking.providerPaymentId, amountCents: cents, idempotencyKey: `refund-${booking.providerPaymentId}-signer-${person.id}` });
-      await repo.updatePayment(tx, booking.id, { refundedCents: booking.refundedCents + cents, providerRefundId: refund.refundId });
-      deps.log.info({ bookingId: person.bookingId, refundId: refund.refundId, amountCents: cents, reason: why }, 'payment refunded in part');
-      refundedCents = cents;
-      providerPaymentId = booking.providerPaymentId;
-    }
-  }
+  const captured = await repo.lockCapturedPayments(tx, person.bookingId);
+  const paidWith = person.paymentId ? captured.find((p) => p.id === person.paymentId) : captured.find((p) => p.purpose === 'booking');
+  if (paidWith?.status !== 'succeeded') return 0;
+  const { refundedCents } = person.paymentId
+    ? await refundPayment(tx, deps, paidWith, why)
+    : await refundPart(tx, deps, paidWith, { cents: person.feeCents, idempotencyKey: `refund-${paidWith.providerPaymentId}-signer-${person.id}`, reason: why });
   if (refundedCents > 0) {
-    await writeAudit(tx, { actorType: 'system', action: 'payment.signer_fee_refunded', entityType: 'booking', entityId: person.bookingId, data: { providerPaymentId, participantId: person.id, refundedCents, why } });
+    await writeAudit(tx, { actorType: 'system', action: 'payment.signer_fee_refunded', entityType: 'booking', entityId: person.bookingId, data: { providerPaymentId: paidWith.providerPaymentId, participantId: person.id, refundedCents, why } });
   }
   return refundedCents;
 }
@@ -398,15 +387,18 @@ export async function refundRemovedSignerFee(tx: Tx, deps: Deps, person: { id: s
 /** Refunds one captured payment in full (a co-signer's fee for someone who could not be added). */
 export async function refundPayment(tx: DbOrTx, deps: Deps, payment: PaymentRow, reason: string): Promise<{ refundedCents: number; providerRefundId: string | null }> {
   const remaining = payment.amountCents - payment.refundedCents;
-  if (remaining <= 0) return { refundedCents: 0, providerRefundId: payment.providerRefundId };
-  const refund = await deps.payments.refund({
-    providerPaymentId: payment.providerPaymentId,
-    amountCents: remaining,
-    idempotencyKey: `refund-${payment.providerPaymentId}-${remaining}`,
-  });
-  await repo.updatePayment(tx, payment.id, { refundedCents: payment.amountCents, providerRefundId: refund.refundId, status: 'refunded' });
-  deps.log.info({ bookingId: payment.bookingId, refundId: refund.refundId, amountCents: remaining, reason }, 'payment refunded');
-  return { refundedCents: remaining, providerRefundId: refund.refundId };
+  return refundPart(tx, deps, payment, { cents: remaining, idempotencyKey: `refund-${payment.providerPaymentId}-${remaining}`, reason });
+}
+
+/** Refunds up to `cents` of a captured payment (never more than is left); the payment reads `refunded` once nothing is left. */
+async function refundPart(tx: DbOrTx, deps: Deps, payment: PaymentRow, part: { cents: number; idempotencyKey: string; reason: string }): Promise<{ refundedCents: number; providerRefundId: string | null }> {
+  const cents = Math.min(part.cents, payment.amountCents - payment.refundedCents);
+  if (cents <= 0) return { refundedCents: 0, providerRefundId: payment.providerRefundId };
+  const refund = await deps.payments.refund({ providerPaymentId: payment.providerPaymentId, amountCents: cents, idempotencyKey: part.idempotencyKey });
+  const refundedCents = payment.refundedCents + cents;
+  await repo.updatePayment(tx, payment.id, { refundedCents, providerRefundId: refund.refundId, ...(refundedCents >= payment.amountCents ? { status: 'refunded' } : {}) });
+  deps.log.info({ bookingId: payment.bookingId, refundId: refund.refundId, amountCents: cents, reason: part.reason }, 'payment refunded');
+  return { refundedCents: cents, providerRefundId: refund.refundId };
 }
 
 /**
