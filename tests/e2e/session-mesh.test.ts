@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { participantLabels, participantRoleLabels } from '../../src/shared/participants.ts';
+import { actTexts } from '../../src/shared/act-stages.ts';
 import { compositeHeight, compositeWidth } from '../../src/shared/recording.ts';
 import { compositeLayout } from '../../src/client/features/session-room/recorder.ts';
 import { participantRemovedMessage } from '../../src/server/features/access/service.ts';
@@ -28,7 +29,8 @@ describe('session mesh', () => {
 
   beforeAll(async () => {
     // The act is seeded up to signing (identity proven and confirmed, consent): the session-room journey clicks those. The notary records here.
-    fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer' }, { name: 'Ada Lovelace', role: 'witness' }], actUnderWay: true });
+    // Alan, the co-signer, answered that he is in France: the notary confirms the act is allowed for him (decision 134).
+    fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer', location: 'Outside the United States: France' }, { name: 'Ada Lovelace', role: 'witness' }], actUnderWay: true });
     browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', ...fakeMediaArgs] });
     // Seeding the embedded database (migrations, staff passwords) takes most of a minute on a loaded machine.
   }, 420_000);
@@ -115,6 +117,13 @@ describe('session mesh', () => {
     const recordingUrl = new URL((await firstChunks[0]!).url()).pathname.replace(/\/chunks\/0$/, '');
     await firstChunks[1];
 
+    // Alan is abroad (his own answer): the notary's Sign & seal tab names him and his country, and confirms for him.
+    await notary.getByRole('tab', { name: 'Sign & seal' }).click();
+    await notary.getByRole('heading', { name: `${alan.name} is outside the United States: France` }).waitFor();
+    expect(await axeViolations(notary)).toEqual([]);
+    await notary.getByRole('button', { name: `${actTexts.confirmAbroad} for ${alan.name}` }).click();
+    await notary.getByText(`${alan.name} is in France: you confirmed the act is allowed for a signer abroad.`).waitFor();
+
     // Each signer sees the other's field named as theirs (not fillable) and fills their own.
     for (const [page, own, theirs] of [[customer, 'Grace Hopper', alan.name], [coSigner, alan.name, 'Grace Hopper']] as const) {
       await page.getByRole('tab', { name: 'Documents' }).click();
@@ -124,8 +133,18 @@ describe('session mesh', () => {
       await page.getByRole('note', { name: `Signature field on page 1 for ${own}, filled` }).waitFor();
     }
     expect(await axeViolations(coSigner)).toEqual([]);
-    // The notary seals; the certificate and the journal name both signers.
+    // Ada vouches for Grace as a credible witness, under oath (decisions 124, 134): the notary records it, administers the oath, Ada swears.
+    await notary.getByRole('tab', { name: 'People' }).click();
+    await notary.getByLabel(`${ada.name} identifies`).selectOption({ label: 'Grace Hopper' });
+    await notary.getByRole('button', { name: `Record credible witness ${ada.name}` }).click();
+    await notary.getByText(`Credible witness: ${ada.name} identifies Grace Hopper.`).waitFor();
     await notary.getByRole('tab', { name: 'Sign & seal' }).click();
+    await notary.getByRole('button', { name: actTexts.administerOath }).click();
+    await witness.getByRole('tab', { name: 'Sign & seal' }).click();
+    await witness.getByRole('button', { name: actTexts.swear }).click();
+    await witness.getByText('You swore before the notary.').waitFor();
+    expect(await axeViolations(witness)).toEqual([]);
+    // The notary seals; the certificate and the journal name both signers.
     await notary.getByRole('button', { name: 'Apply seal and signature' }).click();
     await notary.getByRole('button', { name: 'Yes, apply seal and signature' }).click();
     await notary.getByText('Sealed (', { exact: false }).waitFor({ timeout: 60_000 });
@@ -141,6 +160,8 @@ describe('session mesh', () => {
     expect(spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ')).toContain('by Grace Hopper and Alan Turing');
     expect(sealed.journal).toContain('"signerName":"Grace Hopper"');
     expect(sealed.journal).toContain(`"signerName":"${alan.name}"`);
+    expect(sealed.journal).toContain(`"signerLocation":"Outside the United States: France"`);
+    expect(sealed.journal).toMatch(new RegExp(`"credibleWitness":\\{"name":"${ada.name}".*?"oath":\\{"kind":"swear"`));
 
     // The recording stops and is stored; the file has a duration, and its picture has four camera tiles (two columns, dark
     // between them), each a live camera: not a flat colour, and moving (the fake camera's clock and turning disc) from frames
