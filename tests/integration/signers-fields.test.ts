@@ -16,6 +16,7 @@ import { hashToken } from '../../src/server/tokens.ts';
 import { actStageMessages } from '../../src/shared/act-stages.ts';
 import { fieldMessages } from '../../src/shared/document-fields.ts';
 import type { ActView, NotaryIdentityView, SignerAbroad } from '../../src/shared/notarial-act.ts';
+import type { SessionView } from '../../src/shared/session.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { bookingIn } from '../helpers/bookings.ts';
 import { dbKinds } from '../helpers/db.ts';
@@ -192,6 +193,23 @@ describe.each(dbKinds)('each signer their own fields on %s', (kind) => {
     // Each fill is a step of the act, with whose it was.
     const steps = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, bookingId), eq(auditLog.action, 'act.adoptSignature')));
     expect(steps.map((x) => (x.data as { participantId?: string }).participantId ?? null).sort()).toEqual([null, null, alan.participantId, ada.participantId].sort());
+  });
+
+  it('the room lists a supporting file to the customer and the notary, never to a co-signer, whose link is refused it (decision 133)', async () => {
+    const { bookingId, documentId, grace, alan } = await session(app.deps);
+    const key = `${bookingId}/id-photo.jpg`;
+    await app.deps.storage.put(key, Readable.from(Buffer.from(jpg, 'base64')), { contentType: 'image/jpeg' });
+    const [photo] = await app.deps.db.insert(documents).values({ bookingId, originalName: 'id-photo.jpg', contentType: 'image/jpeg', sizeBytes: 100, storageKey: key, status: 'stored', scanStatus: 'clean' }).returning();
+    await app.deps.db.insert(notarialDocuments).values({ bookingId, documentId: photo!.id, supportingAt: new Date() });
+    const listed = async (input: Record<string, unknown>, asNotary = false) =>
+      (await call<SessionView>('session.get', input, { type: 'query', cookie: asNotary ? cookie : undefined })).data.documents.map((d) => d.id).sort();
+    expect(await listed({ token: grace.token })).toEqual([documentId, photo!.id].sort());
+    expect(await listed({ bookingId }, true)).toEqual([documentId, photo!.id].sort());
+    expect(await listed({ token: alan.token })).toEqual([documentId]);
+    const download = (id: string, token: string) => fetch(`${app.url}/api/manage/documents/${id}?token=${token}`);
+    expect((await download(documentId, alan.token)).status).toBe(200);
+    expect((await download(photo!.id, alan.token)).status).toBe(403);
+    expect((await download(photo!.id, grace.token)).status).toBe(200);
   });
 
   it('a co-signer abroad (their own answer to "Where are you right now?") waits for the notary’s confirmation to sign, holds up the seal by name, and their journal entry records it (RULONA, decision 106)', async () => {
