@@ -8,7 +8,10 @@
  *
  * The measured participant (the customer) runs in a Chromium of its own, so
  * its process tree's CPU (/proc: utime + stime of the browser and every
- * child) is its own; the others share a second Chromium. Upload is the sum of
+ * child) is its own; the others share a second Chromium, which runs with the
+ * server at the lowest priority (`nice 19`, as scripts/bench/recording.ts
+ * does): they take only the CPU the measured browser leaves, as if they were
+ * the other participants' own machines. Upload is the sum of
  * `bytesSent` of the measured page's outbound RTP streams (getStats), over the
  * same window, after a warm-up once every peer is connected.
  */
@@ -17,7 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { treeCpuSeconds } from './processes.ts';
+import { niceChromium, niceProcess, treeCpuSeconds } from './processes.ts';
 import { customerJoins, fakeMediaArgs, joinFromDeviceCheck, notaryJoins, startSessionServer } from '../../tests/e2e/session-helpers.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '20' }, warmup: { type: 'string', default: '5' } } });
@@ -70,9 +73,10 @@ const bytesSent = (page: Page) =>
 async function run(parties: number) {
   const people = [{ name: 'Alan Turing', role: 'signer' as const }, { name: 'Ada Lovelace', role: 'witness' as const }, { name: 'Joan Clarke', role: 'signer' as const }].slice(0, parties - 2);
   const fixture = await startSessionServer({}, { participants: people });
+  niceProcess(fixture.server.process.pid!);
   const profile = mkdtempSync(path.join(tmpdir(), 'notary-mesh-bench-'));
   const measured = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: chromeArgs, baseURL: fixture.server.url, viewport: { width: 1280, height: 900 } });
-  const others = await chromium.launch({ executablePath, headless: true, args: chromeArgs });
+  const others = await chromium.launch({ executablePath: niceChromium(executablePath), headless: true, args: chromeArgs });
   const contexts: BrowserContext[] = [];
   try {
     await measured.addInitScript(hd);

@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import path from 'node:path';
 /**
  * Every process the bench starts, ended on every path (issue 31: a server that
  * missed its start-up deadline was found alive 40 minutes later).
@@ -129,4 +131,22 @@ export function treeCpuSeconds(root: number): number {
     for (const [child, s] of stats) if (s.ppid === pid) queue.push(child);
   }
   return total;
+}
+
+/**
+ * A Chromium started through `nice -n 19`: every process it forks inherits the
+ * lowest priority, so the browser a bench measures gets the machine first (the
+ * others behave as if they ran elsewhere).
+ */
+export function niceChromium(executablePath: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'notary-nice-'));
+  const file = path.join(dir, 'chromium');
+  writeFileSync(file, `#!/bin/sh\nexec nice -n 19 ${executablePath} "$@"\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** Every thread of a running process to the lowest priority (on Linux, niceness is per thread). */
+export function niceProcess(pid: number): void {
+  for (const task of readdirSync(`/proc/${pid}/task`)) setPriority(Number(task), 19);
 }

@@ -21,17 +21,17 @@
  * camera into a 1280×720 canvas at the composite's rate with `drawImage`, and records it with the
  * same MediaRecorder settings (VP8 1.5 Mbit/s + Opus, `captureStream(0)` + `requestFrame()`).
  */
-import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
 import { actStageLabels } from '../../src/shared/act-stages.ts';
 import { compositeFramesPerSecond, compositeHeight, compositeWidth, minimumFramesPerSecond } from '../../src/shared/recording.ts';
-import { treeCpuSeconds } from './processes.ts';
+import { niceChromium, niceProcess, treeCpuSeconds } from './processes.ts';
+import { ffprobeRecording } from '../../tests/e2e/recording-file.ts';
 import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, notaryJoins, startSessionServer } from '../../tests/e2e/session-helpers.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '30' } } });
@@ -39,33 +39,10 @@ const seconds = Number(args.seconds);
 const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const chromeArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', ...fakeMediaArgs];
 
-/** Chromium started through `nice -n 19`: every process it forks inherits the lowest priority. */
-function niceChromium(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'notary-nice-'));
-  const file = path.join(dir, 'chromium');
-  writeFileSync(file, `#!/bin/sh\nexec nice -n 19 ${executablePath} "$@"\n`);
-  chmodSync(file, 0o755);
-  return file;
-}
-
-/** Every thread of a running process to the lowest priority (on Linux, niceness is per thread). */
-function niceProcess(pid: number): void {
-  for (const task of readdirSync(`/proc/${pid}/task`)) setPriority(Number(task), 19);
-}
-
-/** Frames, duration and each track's end of a stored recording, as ffprobe reads it. */
+/** Frames per second and each track's end of a stored recording, as ffprobe reads it. */
 function probe(file: string) {
-  const run = (extra: string[]) => spawnSync('ffprobe', ['-v', 'error', ...extra, file], { encoding: 'utf8' }).stdout;
-  const streams = JSON.parse(run(['-count_frames', '-show_entries', 'stream=index,codec_type,nb_read_frames', '-of', 'json'])).streams as { index: number; codec_type: string; nb_read_frames: string }[];
-  const ends = new Map<number, number>();
-  for (const line of run(['-show_entries', 'packet=stream_index,pts_time,duration_time', '-of', 'csv=p=0']).trim().split('\n')) {
-    const [index, pts, length] = line.split(',');
-    ends.set(Number(index), Math.max(ends.get(Number(index)) ?? 0, Number(pts) + (Number(length) || 0)));
-  }
-  const video = streams.find((s) => s.codec_type === 'video')!;
-  const audio = streams.find((s) => s.codec_type === 'audio')!;
-  const videoEnd = ends.get(video.index)!;
-  return { framesPerSecond: Number(video.nb_read_frames) / videoEnd, videoEnd, audioEnd: ends.get(audio.index)! };
+  const read = ffprobeRecording(file);
+  return { framesPerSecond: read.framesPerSecond, videoEnd: read.video.end, audioEnd: read.audio.end };
 }
 
 /** The customer passes the test provider's identity check from their booking page (another tab). */
@@ -87,7 +64,7 @@ async function run(placement: 'notary machine' | 'one machine') {
   if (apart) niceProcess(fixture.server.process.pid!);
   const profile = mkdtempSync(path.join(tmpdir(), 'notary-recording-bench-'));
   const notaryBrowser = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: chromeArgs, baseURL: fixture.server.url, viewport: { width: 1280, height: 900 } });
-  const customerBrowser = await chromium.launch({ executablePath: apart ? niceChromium() : executablePath, headless: true, args: chromeArgs });
+  const customerBrowser = await chromium.launch({ executablePath: apart ? niceChromium(executablePath) : executablePath, headless: true, args: chromeArgs });
   try {
     const n = notaryBrowser.pages()[0] ?? (await notaryBrowser.newPage());
     const c = await (await customerBrowser.newContext({ baseURL: fixture.server.url, viewport: { width: 1280, height: 900 } })).newPage();

@@ -35,6 +35,8 @@ export const accessActions = [
   'seal',
   'finish',
   'download_original',
+  /** A supporting file (an ID photo, a reference copy): shown to the notary, never to a co-signer or witness. */
+  'download_supporting',
   'download_notarized',
   'read_journal',
   /** One's own identity proofing status (the customer's or a participant's own, never another's). */

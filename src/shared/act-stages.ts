@@ -62,6 +62,11 @@ export const actStageMessages = {
   notSignedBy: (names: string[], empty: number) =>
     `${namesInProse(names)} ${names.length === 1 ? 'has' : 'have'} not filled every field yet (${empty} still empty).`,
   oathOwedBy: (names: string[]) => `A jurat needs every signer’s oath or affirmation: waiting for ${namesInProse(names)}.`,
+  /** A co-signer or witness abroad is cleared by the notary like the customer (RULONA, decision 106), each for their own answer. */
+  abroadNotConfirmedFor: (names: string[]) =>
+    `${namesInProse(names)} ${names.length === 1 ? 'is' : 'are'} outside the United States: the notary must first confirm the act is allowed for a signer abroad.`,
+  /** A credible witness vouches under oath (decision 134): the seal waits for their answer. */
+  credibleWitnessOathOwedBy: (names: string[]) => `A credible witness swears or affirms before the seal: waiting for ${namesInProse(names)}.`,
   /** A credible witness is recorded during the act, for a signer still taking part (decision 124). */
   credibleWitnessNotWitness: 'Only a witness of this session can be recorded as a credible witness.',
   credibleWitnessUnknownSigner: 'Choose a signer who is taking part in this session.',

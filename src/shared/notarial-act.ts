@@ -203,6 +203,15 @@ export interface ActView {
   credibleWitnesses: { witnessId: string; signerParticipantId: string | null }[];
 }
 
+/** A co-signer or witness who answered "Where are you right now?" with a country (the notary's view, decision 106). */
+export interface SignerAbroad {
+  participantId: string;
+  name: string;
+  country: string;
+  /** The notary confirmed the act is allowed for them. */
+  confirmed: boolean;
+}
+
 export interface ActSigner {
   participantId: string | null;
   name: string;

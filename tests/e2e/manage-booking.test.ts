@@ -7,6 +7,8 @@ import { actStageLabels } from '../../src/shared/act-stages.ts';
 import { addDays, localDateOf, parseIsoDate, toIsoDate } from '../../src/shared/time.ts';
 import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
 import { confirmedBookingWithManageLink } from './bookings.ts';
+import { startSessionServer, type SessionFixture } from './session-helpers.ts';
+import { participantLabels, participantMessages } from '../../src/shared/participants.ts';
 import { waitForMail } from './mailbox.ts';
 
 /**
@@ -211,6 +213,57 @@ describe('identity questions on the booking page', () => {
     await status.getByText(kbaMessages.lockedOutReschedule, { exact: false }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await waitForMail((m) => m.headers.subject === `Identity questions failed twice (${booking.reference})`);
+    expect(errors).toEqual([]);
+  });
+});
+
+/**
+ * A co-signer's fee from the booking page (issue 29; decision 125): with
+ * `BOOKING_EXTRA_SIGNER_FEE_CENTS` set, **Add a signer ($15.00)** opens a second
+ * payment through the same (test) provider; once it succeeds the signer is
+ * invited and the price lines show the fee beside the booking's own payment.
+ * Its own server: the shared one runs with no fee (every other journey's prices
+ * assume it), and a fee is configuration read at start-up.
+ */
+describe('a co-signer’s fee paid from the booking page', () => {
+  let fixture: SessionFixture;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    fixture = await startSessionServer({ BOOKING_EXTRA_SIGNER_FEE_CENTS: '1500' }, { paid: true });
+    browser = await openBrowser({ baseURL: fixture.server.url });
+    // Seeding the embedded database (migrations, staff passwords) takes most of a minute on a loaded machine.
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+    await fixture?.server.stop();
+  });
+
+  it('adds a signer for a second payment through the test provider; the price lines show it', async () => {
+    const { page, errors } = browser;
+    await page.goto(`/booking/${fixture.manageToken}`);
+    await page.getByRole('heading', { name: 'Signers and witnesses' }).waitFor();
+    await page.getByText(participantMessages.paymentRequired(1500), { exact: false }).waitFor();
+    await page.getByLabel('Full name', { exact: true }).fill('Alan Turing');
+    await page.getByLabel('Email', { exact: true }).fill('alan.fee@example.com');
+    await page.getByRole('button', { name: `${participantLabels.addSigner} ($15.00)` }).click();
+    // The second payment: nobody is added before it succeeds.
+    const payment = page.getByTestId('signer-payment');
+    await payment.getByRole('heading', { name: 'Pay $15.00 to add Alan Turing' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await payment.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await payment.getByLabel('Expiration date (MM / YY)').fill('12 / 34');
+    await payment.getByLabel('Security code (CVC)').fill('123');
+    await payment.getByLabel('Name on card').fill('Grace Hopper');
+    await payment.getByLabel('Email', { exact: true }).fill('grace@example.com');
+    await payment.getByRole('button', { name: 'Pay Now' }).click();
+    await page.getByText(participantLabels.added('Alan Turing')).waitFor();
+    await expect.poll(() => page.getByTestId('participants').textContent()).toContain('Alan Turing');
+    // The price lines: the booking's payment, and the fee paid separately.
+    await page.reload();
+    await page.getByText('Additional signer: Alan Turing').waitFor();
+    expect(await page.getByTestId('signer-fee').textContent()).toBe('$15.00 USD, paid separately');
+    expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { eq } from 'drizzle-orm';
-import { bookings, customers, documents, identityVerifications, notaryProfiles, notarySessions, sessionParticipants, sessionRecordings } from '../../src/server/db/schema.ts';
+import { bookings, customers, documents, identityVerifications, notaryProfiles, notarySessions, payments, sessionParticipants } from '../../src/server/db/schema.ts';
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -44,7 +44,7 @@ export interface SessionFixture extends SessionBooking {
   dataDir: string;
 }
 
-export async function seedSession(dataDir: string, options: { startsInMinutes?: number; bookings?: number } = {}) {
+export async function seedSession(dataDir: string, options: { startsInMinutes?: number; bookings?: number; paid?: boolean } = {}) {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const database = await openPglite(path.join(dataDir, 'pglite'));
   const deps: Deps = await buildDeps(config, database, createLogger('silent'));
@@ -71,6 +71,8 @@ export async function seedSession(dataDir: string, options: { startsInMinutes?: 
         confirmedAt: new Date(),
       })
       .returning();
+    // Its payment (the test provider's), for a journey about the booking page's payment lines.
+    if (options.paid) await deps.db.insert(payments).values({ bookingId: booking!.id, provider: 'test', providerPaymentId: `pi_test_${randomUUID().replace(/-/g, '')}`, amountCents: 2500, status: 'succeeded', method: 'card' });
     // A 3-page affidavit with its "Signature: ____" and "Date: ____" lines on page 3 (issue 26).
     const bytes = readFileSync('tests/fixtures/affidavit-3-pages.pdf');
     const key = `${booking!.id}/${randomUUID()}.pdf`;
@@ -92,10 +94,15 @@ export interface SeededParticipant {
   name: string;
   role: 'signer' | 'witness';
   token: string;
+  /** Their answer to "Where are you right now?" when the act is seeded under way (default Iowa). */
+  location?: string;
 }
 
+/** A co-signer or witness to seed: name, role and (the act under way) where they are. */
+export type ParticipantSeed = Pick<SeededParticipant, 'name' | 'role' | 'location'>;
+
 /** Adds co-signers and witnesses to a seeded booking (before the server opens the database). */
-export async function seedParticipants(dataDir: string, bookingId: string, people: { name: string; role: 'signer' | 'witness' }[]): Promise<SeededParticipant[]> {
+export async function seedParticipants(dataDir: string, bookingId: string, people: ParticipantSeed[]): Promise<SeededParticipant[]> {
   const database = await openPglite(path.join(dataDir, 'pglite'));
   const deps: Deps = await buildDeps(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), database, createLogger('silent'));
   const seeded: SeededParticipant[] = [];
@@ -105,7 +112,7 @@ export async function seedParticipants(dataDir: string, bookingId: string, peopl
       .insert(sessionParticipants)
       .values({ bookingId, role: person.role, name: person.name, email: `${person.name.split(' ')[0]!.toLowerCase()}@example.com`, tokenHash: hashToken(token), createdBy: 'customer' })
       .returning();
-    seeded.push({ id: row!.id, name: person.name, role: person.role, token });
+    seeded.push({ id: row!.id, name: person.name, role: person.role, token, location: person.location });
   }
   await database.close();
   return seeded;
@@ -114,16 +121,17 @@ export async function seedParticipants(dataDir: string, bookingId: string, peopl
 /**
  * The act under way up to signing, for a journey about something after it
  * (several signers signing their own fields): the customer's and each
- * co-signer's identity verified, their identity questions passed and
- * confirmed by the notary on camera, their location and consent given, the
- * notary's commission on file, and a recording running (the session-room
- * journey clicks each of these; here they would only cost time).
+ * co-signer's or witness's identity verified, their identity questions passed
+ * and confirmed by the notary on camera, their location and consent given, the
+ * notary's commission on file (the session-room journey clicks each of
+ * these; here they would only cost time). The recording is not seeded: the
+ * journey's notary starts it, so the stored file is a real one.
  */
-export async function seedActUnderWay(dataDir: string, bookingId: string, notaryId: string, coSigners: SeededParticipant[]): Promise<void> {
+export async function seedActUnderWay(dataDir: string, bookingId: string, notaryId: string, participants: SeededParticipant[]): Promise<void> {
   const database = await openPglite(path.join(dataDir, 'pglite'));
   const deps: Deps = await buildDeps(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), database, createLogger('silent'));
   const now = new Date();
-  for (const person of [null, ...coSigners]) {
+  for (const person of [null, ...participants]) {
     await deps.db.insert(identityVerifications).values({
       bookingId,
       participantId: person?.id ?? null,
@@ -142,11 +150,10 @@ export async function seedActUnderWay(dataDir: string, bookingId: string, notary
     });
     if (person) {
       await kbaPassed(deps, bookingId, person.id);
-      await deps.db.update(sessionParticipants).set({ consentAt: now, consentAddress: '127.0.0.1', signerLocation: 'IA' }).where(eq(sessionParticipants.id, person.id));
+      await deps.db.update(sessionParticipants).set({ consentAt: now, consentAddress: '127.0.0.1', signerLocation: person.location ?? 'IA' }).where(eq(sessionParticipants.id, person.id));
     }
   }
   await deps.db.insert(notarySessions).values({ bookingId, startedAt: now, consentAt: now, consentAddress: '127.0.0.1', signerLocation: 'IA' });
-  await deps.db.insert(sessionRecordings).values({ bookingId, status: 'recording', mimeType: 'video/webm', storageKey: `recordings/${bookingId}/seeded.webm`, startedBy: notaryId });
   await deps.db.insert(notaryProfiles).values({ staffUserId: notaryId, commissionNumber: 'IA-778899', commissionExpiresOn: '2099-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' });
   await database.close();
 }
@@ -154,12 +161,12 @@ export async function seedActUnderWay(dataDir: string, bookingId: string, notary
 /** Seeds, then starts the production server on that data (extra environment: TURN settings…). */
 export async function startSessionServer(
   env: Record<string, string> = {},
-  options: { bookings?: number; participants?: { name: string; role: 'signer' | 'witness' }[]; actUnderWay?: boolean } = {},
+  options: { bookings?: number; paid?: boolean; participants?: ParticipantSeed[]; actUnderWay?: boolean } = {},
 ): Promise<SessionFixture & { participants: SeededParticipant[] }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-session-e2e-'));
   const seeded = await seedSession(dataDir, options);
   const participants = options.participants ? await seedParticipants(dataDir, seeded.bookingId, options.participants) : [];
-  if (options.actUnderWay) await seedActUnderWay(dataDir, seeded.bookingId, seeded.notary.id, participants.filter((p) => p.role === 'signer'));
+  if (options.actUnderWay) await seedActUnderWay(dataDir, seeded.bookingId, seeded.notary.id, participants);
   const server = await startServer({ DATA_DIR: dataDir, ...env });
   return { ...seeded, server, dataDir, participants };
 }

@@ -4,8 +4,12 @@ import path from 'node:path';
 import { chromium, type Browser as Chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { participantLabels, participantRoleLabels } from '../../src/shared/participants.ts';
+import { actTexts } from '../../src/shared/act-stages.ts';
+import { compositeHeight, compositeWidth } from '../../src/shared/recording.ts';
+import { compositeLayout } from '../../src/client/features/session-room/recorder.ts';
 import { participantRemovedMessage } from '../../src/server/features/access/service.ts';
 import { axeViolations } from './browser.ts';
+import { ffprobeRecording, frameAt } from './recording-file.ts';
 import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, joinFromDeviceCheck, notaryJoins, peerConnectionLog, startSessionServer, watchRoom, type SeededParticipant, type SessionFixture } from './session-helpers.ts';
 
 /**
@@ -15,15 +19,18 @@ import { customerJoins, expectRemoteVideoPlaying, fakeMediaArgs, joinFromDeviceC
  * (docs/decisions/122): everyone sees everyone's video playing, with each
  * one's name and connection state; the notary places a Signature field for
  * each signer, each signs their own, the notary seals and the certificate
- * and the journal name both (decision 123); then the notary removes the witness.
+ * and the journal name both (decision 123); the recording, started by the
+ * notary and stored, shows all four cameras live (decision 103); then the
+ * notary removes the witness.
  */
 describe('session mesh', () => {
   let fixture: SessionFixture & { participants: SeededParticipant[] };
   let browser: Chromium;
 
   beforeAll(async () => {
-    // The act is seeded up to signing (identity proven and confirmed, consent, a recording running): the session-room journey clicks those.
-    fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer' }, { name: 'Ada Lovelace', role: 'witness' }], actUnderWay: true });
+    // The act is seeded up to signing (identity proven and confirmed, consent): the session-room journey clicks those. The notary records here.
+    // Alan, the co-signer, answered that he is in France: the notary confirms the act is allowed for him (decision 134).
+    fixture = await startSessionServer({}, { participants: [{ name: 'Alan Turing', role: 'signer', location: 'Outside the United States: France' }, { name: 'Ada Lovelace', role: 'witness' }], actUnderWay: true });
     browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', ...fakeMediaArgs] });
     // Seeding the embedded database (migrations, staff passwords) takes most of a minute on a loaded machine.
   }, 420_000);
@@ -100,6 +107,23 @@ describe('session mesh', () => {
       await notary.getByRole('button', { name: `Signature field on page 1 for ${who}` }).waitFor();
     }
     expect(await axeViolations(notary)).toEqual([]);
+
+    // The notary records (signing and sealing need it; placing fields does not, so the recording stays short): the composite of
+    // all four cameras, uploaded as it goes.
+    const firstChunks = [0, 1].map((seq) => notary.waitForResponse((r) => r.url().includes('/api/session/recordings/') && r.url().endsWith(`/chunks/${seq}`) && r.ok(), { timeout: 60_000 }));
+    const recordingStartedAt = Date.now();
+    await notary.getByRole('button', { name: 'Start recording' }).click();
+    await Promise.all([customer, coSigner, witness].map((page) => page.getByText('This session is being recorded.').waitFor({ timeout: 30_000 })));
+    const recordingUrl = new URL((await firstChunks[0]!).url()).pathname.replace(/\/chunks\/0$/, '');
+    await firstChunks[1];
+
+    // Alan is abroad (his own answer): the notary's Sign & seal tab names him and his country, and confirms for him.
+    await notary.getByRole('tab', { name: 'Sign & seal' }).click();
+    await notary.getByRole('heading', { name: `${alan.name} is outside the United States: France` }).waitFor();
+    expect(await axeViolations(notary)).toEqual([]);
+    await notary.getByRole('button', { name: `${actTexts.confirmAbroad} for ${alan.name}` }).click();
+    await notary.getByText(`${alan.name} is in France: you confirmed the act is allowed for a signer abroad.`).waitFor();
+
     // Each signer sees the other's field named as theirs (not fillable) and fills their own.
     for (const [page, own, theirs] of [[customer, 'Grace Hopper', alan.name], [coSigner, alan.name, 'Grace Hopper']] as const) {
       await page.getByRole('tab', { name: 'Documents' }).click();
@@ -109,8 +133,18 @@ describe('session mesh', () => {
       await page.getByRole('note', { name: `Signature field on page 1 for ${own}, filled` }).waitFor();
     }
     expect(await axeViolations(coSigner)).toEqual([]);
-    // The notary seals; the certificate and the journal name both signers.
+    // Ada vouches for Grace as a credible witness, under oath (decisions 124, 134): the notary records it, administers the oath, Ada swears.
+    await notary.getByRole('tab', { name: 'People' }).click();
+    await notary.getByLabel(`${ada.name} identifies`).selectOption({ label: 'Grace Hopper' });
+    await notary.getByRole('button', { name: `Record credible witness ${ada.name}` }).click();
+    await notary.getByText(`Credible witness: ${ada.name} identifies Grace Hopper.`).waitFor();
     await notary.getByRole('tab', { name: 'Sign & seal' }).click();
+    await notary.getByRole('button', { name: actTexts.administerOath }).click();
+    await witness.getByRole('tab', { name: 'Sign & seal' }).click();
+    await witness.getByRole('button', { name: actTexts.swear }).click();
+    await witness.getByText('You swore before the notary.').waitFor();
+    expect(await axeViolations(witness)).toEqual([]);
+    // The notary seals; the certificate and the journal name both signers.
     await notary.getByRole('button', { name: 'Apply seal and signature' }).click();
     await notary.getByRole('button', { name: 'Yes, apply seal and signature' }).click();
     await notary.getByText('Sealed (', { exact: false }).waitFor({ timeout: 60_000 });
@@ -126,6 +160,35 @@ describe('session mesh', () => {
     expect(spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ')).toContain('by Grace Hopper and Alan Turing');
     expect(sealed.journal).toContain('"signerName":"Grace Hopper"');
     expect(sealed.journal).toContain(`"signerName":"${alan.name}"`);
+    expect(sealed.journal).toContain(`"signerLocation":"Outside the United States: France"`);
+    // (In any key order: jsonb puts the shorter keys first.)
+    expect(sealed.journal).toMatch(new RegExp(`"credibleWitness":\\{[^{}]*"name":"${ada.name}"[^{}]*"oath":\\{[^}]*"kind":"swear"`));
+
+    // The recording stops and is stored; the file has a duration, and its picture has four camera tiles (two columns, dark
+    // between them), each a live camera: not a flat colour, and moving (the fake camera's clock and turning disc) from frames
+    // 1 s and 2.3 s earlier (two gaps: the disc's turn repeats).
+    const recordingStoppedAt = Date.now();
+    await notary.getByRole('button', { name: 'Stop recording' }).click();
+    await notary.getByText('Recordings: 1 saved').waitFor({ timeout: 60_000 });
+    const recordingFile = path.join(fixture.dataDir, 'mesh-recording.webm');
+    writeFileSync(recordingFile, await (await notary.request.get(`${fixture.server.url}${recordingUrl}`)).body());
+    const probe = ffprobeRecording(recordingFile);
+    const recordedSeconds = (recordingStoppedAt - recordingStartedAt) / 1000;
+    console.info(`mesh recording: ${probe.duration.toFixed(1)} s for ${recordedSeconds.toFixed(1)} s recorded, ${probe.video.frames} frames`);
+    expect(probe.duration).toBeGreaterThan(Math.min(4, recordedSeconds - 4));
+    expect(probe.video).toMatchObject({ width: compositeWidth, height: compositeHeight });
+    const later = frameAt(recordingFile, probe.video.end - 1.5);
+    const earlier = [frameAt(recordingFile, probe.video.end - 2.5), frameAt(recordingFile, probe.video.end - 3.8)];
+    const layout = compositeLayout(4).cameras;
+    const tiles = layout.map((box) => ({ x: box.x + 8, y: box.y + 8, width: box.width - 16, height: box.height - 16 }));
+    const seen = tiles.map((tile) => ({ stddev: Math.round(later.region(tile).stddev), moved: Number(Math.max(...earlier.map((frame) => later.movedShare(frame, tile))).toFixed(4)) }));
+    const between = later.region({ x: layout[1]!.x - 3, y: layout[0]!.y + 20, width: 6, height: compositeHeight - layout[0]!.y - 40 });
+    console.info(`mesh recording tiles: ${JSON.stringify(seen)}, between the columns: ${between.mean.toFixed(0)}`);
+    expect(between.mean, 'the tiles are two columns apart, not one camera across both').toBeLessThan(60);
+    for (const tile of seen) {
+      expect(tile.stddev, JSON.stringify(seen)).toBeGreaterThan(10);
+      expect(tile.moved, JSON.stringify(seen)).toBeGreaterThan(0.002);
+    }
 
     // The notary removes the witness (People tab, with a reason): the witness's room closes and says why, the others go on.
     await notary.getByRole('tab', { name: 'People' }).click();

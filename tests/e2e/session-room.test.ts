@@ -7,6 +7,7 @@ import { testIdentityOutcomes } from '../../src/server/adapters/identity/test-pr
 import { actLabels, identityMessages } from '../../src/shared/notarial-act.ts';
 import { actStageLabels, actTexts } from '../../src/shared/act-stages.ts';
 import { compositeHeight, compositeWidth } from '../../src/shared/recording.ts';
+import { ffprobeRecording, frameAt } from './recording-file.ts';
 import { startCoturn, type Coturn } from '../helpers/coturn.ts';
 import { axeViolations, openBrowser, type Browser } from './browser.ts';
 import { customerJoins, expectRemoteVideoPlaying, joinFromDeviceCheck, notaryJoins, openMediaBrowser, startSessionServer, type SessionFixture } from './session-helpers.ts';
@@ -26,55 +27,6 @@ async function verifyIdentity(page: Page, nameOnId: string) {
   await page.getByLabel('Back of your ID').setInputFiles('tests/fixtures/sample.png');
   await page.getByLabel('A selfie').setInputFiles('tests/fixtures/sample.jpg');
   await page.getByRole('button', { name: actLabels.verifyIdentity }).click();
-}
-
-/** What ffprobe says of a stored recording: its duration, each stream's size, frames and end. */
-function ffprobeRecording(file: string) {
-  const run = (args: string[]) => {
-    const result = spawnSync('ffprobe', ['-v', 'error', ...args, file], { encoding: 'utf8' });
-    expect(result.stderr).toBe('');
-    return result.stdout;
-  };
-  const duration = Number(run(['-show_entries', 'format=duration', '-of', 'csv=p=0']).trim());
-  const streams = JSON.parse(run(['-count_frames', '-show_entries', 'stream=index,codec_type,width,height,nb_read_frames', '-of', 'json'])).streams as { index: number; codec_type: string; width?: number; height?: number; nb_read_frames: string }[];
-  const ends = new Map<number, number>();
-  for (const line of run(['-show_entries', 'packet=stream_index,pts_time,duration_time', '-of', 'csv=p=0']).trim().split('\n')) {
-    const [index, pts, length] = line.split(',');
-    ends.set(Number(index), Math.max(ends.get(Number(index)) ?? 0, Number(pts) + (Number(length) || 0)));
-  }
-  const video = streams.find((s) => s.codec_type === 'video')!;
-  const audio = streams.find((s) => s.codec_type === 'audio')!;
-  expect(streams.map((s) => s.codec_type).sort()).toEqual(['audio', 'video']);
-  const frames = Number(video.nb_read_frames);
-  return {
-    duration,
-    video: { width: video.width, height: video.height, frames, end: ends.get(video.index)! },
-    audio: { end: ends.get(audio.index)! },
-    framesPerSecond: frames / ends.get(video.index)!,
-  };
-}
-
-/** One frame of the recording at `seconds` (ffmpeg), as grey levels, with statistics over a region. */
-function frameAt(file: string, seconds: number) {
-  const result = spawnSync('ffmpeg', ['-v', 'error', '-ss', String(Math.max(0, seconds)), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { maxBuffer: 8 * 1024 * 1024 });
-  const pixels = result.stdout as Buffer;
-  expect(pixels.length).toBe(compositeWidth * compositeHeight);
-  return {
-    region(x: number, y: number, width: number, height: number) {
-      let sum = 0;
-      let squares = 0;
-      for (let row = y; row < y + height; row++) {
-        for (let col = x; col < x + width; col++) {
-          const v = pixels[row * compositeWidth + col]!;
-          sum += v;
-          squares += v * v;
-        }
-      }
-      const count = width * height;
-      const mean = sum / count;
-      return { mean, stddev: Math.sqrt(Math.max(0, squares / count - mean * mean)) };
-    },
-  };
 }
 
 const pdfsig = (file: string) => {
@@ -425,8 +377,8 @@ describe('session room', () => {
     expect.soft(seekable.end).toBeCloseTo(probe.duration, 0);
     // A frame near the end: not blank, the band with the clock on top, the document's page (white, with text) on the left.
     const frame = frameAt(recordingFile, probe.video.end - 1.5);
-    expect.soft(frame.region(0, 0, compositeWidth, compositeHeight).stddev).toBeGreaterThan(20);
-    const page = frame.region(80, 60, 480, 640);
+    expect.soft(frame.region({ x: 0, y: 0, width: compositeWidth, height: compositeHeight }).stddev).toBeGreaterThan(20);
+    const page = frame.region({ x: 80, y: 60, width: 480, height: 640 });
     expect.soft(page.mean).toBeGreaterThan(180);
     expect.soft(page.stddev).toBeGreaterThan(4);
 

@@ -764,7 +764,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     const saved = clock;
     clock = new Date(row!.startsAt!.getTime() - 5 * 60_000);
     try {
-      const participant = { bookingId: b.bookingId, role: 'notary' as const, staffId: notary.id, staffTimeZone: null, participantId: null };
+      const participant = { bookingId: b.bookingId, role: 'notary' as const, staffId: notary.id, staffTimeZone: null, participantId: null, accessRole: 'booking_notary' as const };
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);
       await submit(b.token, 'Ida Fail');
       await expect(startSession(app.deps, participant)).rejects.toThrow(identityMessages.notVerified);

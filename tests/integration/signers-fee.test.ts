@@ -1,14 +1,17 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, outbox, payments, sessionParticipants } from '../../src/server/db/schema.ts';
+import { auditLog, bookings, documentFields, documents, outbox, payments, sessionParticipants } from '../../src/server/db/schema.ts';
 import { addBookingParticipant, currentPaymentOf, getBookingView, removeBookingParticipant, saveContact } from '../../src/server/features/booking/service.ts';
 import { cancelWithRefund } from '../../src/server/features/cancellation/service.ts';
-import { addParticipant, listForBooking, listForCustomer } from '../../src/server/features/participants/service.ts';
-import { confirmTestCard, paySignerTestCard, startSignerPayment } from '../../src/server/features/payments/service.ts';
+import { addParticipant, listForBooking, listForCustomer, removeParticipant } from '../../src/server/features/participants/service.ts';
+import { confirmTestCard, paySignerTestCard, refundRemovedSignerFee, sessionChargedCents, startSignerPayment } from '../../src/server/features/payments/service.ts';
+import type { StaffIdentity } from '../../src/server/features/staff/session.ts';
 import { addToBookingInput, participantMessages } from '../../src/shared/participants.ts';
 import { createTestDeps, type TestContext } from '../helpers/app.ts';
 import { bookingIn, testCard } from '../helpers/bookings.ts';
 import { dbKinds } from '../helpers/db.ts';
+import { createStaffUser } from '../helpers/staff.ts';
+import { hashToken } from '../../src/server/tokens.ts';
 
 /**
  * The extra signer's fee (issue 29; docs/decisions/125-extra-signer-fee.md), on
@@ -114,6 +117,46 @@ describe.each(dbKinds)('extra signer fee (%s)', (kind) => {
     // A witness has no fee: added at once, no payment.
     await addParticipant(deps, token, { role: 'witness', name: 'Ada Lovelace', email: 'ada.page@example.com', phone: null });
     expect((await listForBooking(deps.db, b.bookingId)).map((p) => p.status)).toEqual(['invited', 'invited']);
+  });
+
+  it('a co-signer the notary removes before signing gets their fee back in full, through the same provider — their own payment, or their part of the booking’s; one who signed keeps the act and the fee stays (decision 133)', async () => {
+    const { deps } = ctx;
+    const user = await createStaffUser(deps, { role: 'notary' });
+    const notary: StaffIdentity = { user: { id: user.id, email: user.email, name: 'Nia Notary', role: 'notary', timeZone: 'America/Chicago' }, sessionId: 'test' };
+    // Bob added while booking (his fee in the booking's payment); Alan and Carol from the booking page (a payment each).
+    const b = await bookingIn(deps, 'held');
+    await addBookingParticipant(deps, b.bookingId, { role: 'signer', name: 'Bob Kahn', email: 'bob.removed@example.com', phone: null });
+    await saveContact(deps, { bookingId: b.bookingId, firstName: 'Grace', lastName: 'Hopper', email: 'grace.removed@example.com', phone: '(555) 010-2030' });
+    await confirmTestCard(deps, { bookingId: b.bookingId, ...testCard });
+    const token = 'removed-signer-fee-link-'.padEnd(43, 'x');
+    await deps.db.update(bookings).set({ notaryId: user.id, manageTokenHash: hashToken(token) }).where(eq(bookings.id, b.bookingId));
+    for (const name of ['Alan Turing', 'Carol Shaw']) {
+      const setup = await startSignerPayment(deps, token, { role: 'signer', name, email: `${name.split(' ')[0]!.toLowerCase()}.removed@example.com`, phone: null });
+      await paySignerTestCard(deps, { token, providerPaymentId: setup.providerPaymentId, ...testCard });
+    }
+    const people = await listForBooking(deps.db, b.bookingId);
+    const idOf = (name: string) => people.find((p) => p.name === name)!.id;
+    // Carol has signed (a field of hers filled).
+    const [doc] = await deps.db.select().from(documents).where(eq(documents.bookingId, b.bookingId));
+    await deps.db.insert(documentFields).values({ bookingId: b.bookingId, documentId: doc!.id, kind: 'signature', page: 1, x: 0.1, y: 0.1, width: 0.3, height: 0.05, participantId: idOf('Carol Shaw'), filledAt: new Date(), filledBy: idOf('Carol Shaw') });
+    expect(await sessionChargedCents(deps.db, b.bookingId, 2500 + fee)).toBe(2500 + 3 * fee);
+
+    const remove = (name: string) => removeParticipant(deps, notary, { bookingId: b.bookingId, participantId: idOf(name), reason: 'Could not proceed' }, (tx, person) => refundRemovedSignerFee(tx, deps, person));
+    await remove('Alan Turing');
+    await remove('Bob Kahn');
+    await remove('Carol Shaw');
+    expect((await paymentsOf(b.bookingId)).map((p) => [p.purpose, p.amountCents, p.status, p.refundedCents])).toEqual([
+      ['booking', 2500 + fee, 'succeeded', fee],
+      ['signer', fee, 'refunded', fee],
+      ['signer', fee, 'succeeded', 0],
+    ]);
+    const refunds = await deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, b.bookingId), eq(auditLog.action, 'payment.signer_fee_refunded')));
+    expect(refunds.map((r) => (r.data as { participantId: string; refundedCents: number }).participantId).sort()).toEqual([idOf('Alan Turing'), idOf('Bob Kahn')].sort());
+    // The journal counts only what was kept: the session, and Carol's fee.
+    expect(await sessionChargedCents(deps.db, b.bookingId, 2500 + fee)).toBe(2500 + fee);
+    // Cancelling afterwards refunds what is left, never twice.
+    const result = await deps.db.transaction((tx) => cancelWithRefund(tx, deps, { bookingId: b.bookingId, reason: 'test', by: 'staff', refund: true }));
+    expect(result.refundedCents).toBe(2500 + fee);
   });
 
   it('cancelling refunds both payments: the booking and the signer’s fee', async () => {

@@ -15,7 +15,8 @@ import type { JournalActData } from '../../src/server/features/journal/service.t
 import { hashToken } from '../../src/server/tokens.ts';
 import { actStageMessages } from '../../src/shared/act-stages.ts';
 import { fieldMessages } from '../../src/shared/document-fields.ts';
-import type { ActView, NotaryIdentityView } from '../../src/shared/notarial-act.ts';
+import type { ActView, NotaryIdentityView, SignerAbroad } from '../../src/shared/notarial-act.ts';
+import type { SessionView } from '../../src/shared/session.ts';
 import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { bookingIn } from '../helpers/bookings.ts';
 import { dbKinds } from '../helpers/db.ts';
@@ -196,6 +197,60 @@ describe.each(dbKinds)('each signer their own fields on %s', (kind) => {
     expect(steps.map((x) => (x.data as { participantId?: string }).participantId ?? null).sort()).toEqual([null, null, alan.participantId, ada.participantId].sort());
   });
 
+  it('the room lists a supporting file to the customer and the notary, never to a co-signer, whose link is refused it (decision 133)', async () => {
+    const { bookingId, documentId, grace, alan } = await session(app.deps);
+    const key = `${bookingId}/id-photo.jpg`;
+    await app.deps.storage.put(key, Readable.from(Buffer.from(jpg, 'base64')), { contentType: 'image/jpeg' });
+    const [photo] = await app.deps.db.insert(documents).values({ bookingId, originalName: 'id-photo.jpg', contentType: 'image/jpeg', sizeBytes: 100, storageKey: key, status: 'stored', scanStatus: 'clean' }).returning();
+    await app.deps.db.insert(notarialDocuments).values({ bookingId, documentId: photo!.id, supportingAt: new Date() });
+    const listed = async (input: Record<string, unknown>, asNotary = false) =>
+      (await call<SessionView>('session.get', input, { type: 'query', cookie: asNotary ? cookie : undefined })).data.documents.map((d) => d.id).sort();
+    expect(await listed({ token: grace.token })).toEqual([documentId, photo!.id].sort());
+    expect(await listed({ bookingId }, true)).toEqual([documentId, photo!.id].sort());
+    expect(await listed({ token: alan.token })).toEqual([documentId]);
+    const download = (id: string, token: string) => fetch(`${app.url}/api/manage/documents/${id}?token=${token}`);
+    expect((await download(documentId, alan.token)).status).toBe(200);
+    expect((await download(photo!.id, alan.token)).status).toBe(403);
+    expect((await download(photo!.id, grace.token)).status).toBe(200);
+  });
+
+  it('a co-signer abroad (their own answer to "Where are you right now?") waits for the notary’s confirmation to sign, holds up the seal by name, and their journal entry records it (RULONA, decision 106)', async () => {
+    const { bookingId, documentId, grace, alan, bob } = await session(app.deps);
+    for (const person of [grace, alan, bob]) await confirm(bookingId, person);
+    await call('act.saveField', { bookingId, documentId, kind: 'signature', page: 1, x: 0.1, y: 0.1, width: 0.3, height: 0.05, participantId: null }, { cookie });
+    expect((await call('manageAct.giveConsent', { token: grace.token, location: 'IA', consent: true })).status).toBe(200);
+    expect((await call('manageAct.adoptSignature', { token: grace.token, documentId, kind: 'typed', text: grace.name, png: `data:image/png;base64,${png}` })).status).toBe(200);
+    // The customer is in Iowa; Alan, a co-signer, is in France: his own answer, on his own row.
+    expect((await call('manageAct.giveConsent', { token: alan.token, location: 'Outside the United States: France', consent: true })).data).toMatchObject({ signerLocation: 'Outside the United States: France' });
+    await call('act.saveField', { bookingId, documentId, kind: 'signature', page: 1, x: 0.1, y: 0.5, width: 0.3, height: 0.05, participantId: alan.participantId }, { cookie });
+    const alanSigns = () => call('manageAct.adoptSignature', { token: alan.token, documentId, kind: 'typed', text: alan.name, png: `data:image/png;base64,${png}` });
+    expect(await alanSigns()).toMatchObject({ status: 412, message: actStageMessages.abroadNotConfirmed });
+    // The customer's confirmation would not clear him (she is not abroad: refused), nor does anything but his own.
+    expect(await call('act.confirmAbroad', { bookingId, participantId: null }, { cookie })).toMatchObject({ status: 412, message: actStageMessages.notAbroad });
+    // With his field removed he still holds up the seal, named: the act involves a signer abroad.
+    const [alanField] = await app.deps.db.select().from(documentFields).where(and(eq(documentFields.documentId, documentId), eq(documentFields.participantId, alan.participantId!)));
+    await app.deps.db.delete(documentFields).where(eq(documentFields.id, alanField!.id));
+    const seal = () => call('act.seal', { bookingId, documentId, actType: 'acknowledgment' }, { cookie });
+    expect(await seal()).toMatchObject({ status: 412, message: actStageMessages.abroadNotConfirmedFor(['Alan Turing']) });
+    await call('act.saveField', { bookingId, documentId, kind: 'signature', page: 1, x: 0.1, y: 0.5, width: 0.3, height: 0.05, participantId: alan.participantId }, { cookie });
+    // The notary's room lists him with his country (staff only: the other signers never see it), confirms for him: on the trail with his id; he signs; the seal goes.
+    const abroad = () => call<SignerAbroad[]>('act.signersAbroad', { bookingId }, { cookie, type: 'query' });
+    expect((await abroad()).data).toEqual([{ participantId: alan.participantId, name: 'Alan Turing', country: 'France', confirmed: false }]);
+    expect((await call('act.signersAbroad', { bookingId }, { type: 'query' })).status).toBe(401);
+    expect((await call('act.confirmAbroad', { bookingId, participantId: alan.participantId }, { cookie })).status).toBe(200);
+    expect((await abroad()).data).toEqual([expect.objectContaining({ participantId: alan.participantId, confirmed: true })]);
+    const trail = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, bookingId), eq(auditLog.action, 'act.confirmAbroad')));
+    expect(trail).toEqual([expect.objectContaining({ actorId: notary.id, data: expect.objectContaining({ participantId: alan.participantId }) })]);
+    expect((await alanSigns()).status).toBe(200);
+    expect((await seal()).status).toBe(200);
+    const entries = (await app.deps.db.select().from(journalEntries).where(eq(journalEntries.bookingId, bookingId)).orderBy(journalEntries.seq)).map((e) => e.data as JournalActData);
+    expect(entries.map((e) => [e.signerName, e.signerLocation, e.abroadConfirmation?.confirmedBy ?? null])).toEqual([
+      ['Grace Hopper', 'IA', null],
+      ['Alan Turing', 'Outside the United States: France', notary.id],
+      ['Bob Kahn', null, null],
+    ]);
+  });
+
   it('the notary identifies each participant in the Identity view and records a credible witness: on the recording, identified first, on the trail and in that signer’s journal entry', async () => {
     const s = await session(app.deps);
     const { bookingId, documentId, grace, alan, bob, ada } = s;
@@ -234,12 +289,23 @@ describe.each(dbKinds)('each signer their own fields on %s', (kind) => {
       expect((await call('manageAct.giveConsent', { token: person.token, location: 'IA', consent: true })).status).toBe(200);
       expect((await call('manageAct.adoptSignature', { token: person.token, documentId, kind: 'typed', text: person.name, png: `data:image/png;base64,${png}` })).status).toBe(200);
     }
-    expect((await call('act.seal', { bookingId, documentId, actType: 'acknowledgment' }, { cookie })).status).toBe(200);
+    // A credible witness vouches under oath (decision 134): even for an acknowledgment the seal waits for Ada's answer.
+    const sealAck = () => call('act.seal', { bookingId, documentId, actType: 'acknowledgment' }, { cookie });
+    expect(await sealAck()).toMatchObject({ status: 412, message: actStageMessages.credibleWitnessOathOwedBy(['Ada Lovelace']) });
+    expect(await call('manageAct.answerOath', { token: ada.token, kind: 'swear' })).toMatchObject({ status: 412, message: actStageMessages.oathNotAsked });
+    expect((await call('act.administerOath', { bookingId }, { cookie })).status).toBe(200);
+    const sworn = await call('manageAct.answerOath', { token: ada.token, kind: 'swear' });
+    expect(sworn.data).toMatchObject({ viewerParticipantId: ada.participantId, oathKind: 'swear' });
+    // On the trail, with whose answer it was and the moment on the recording's timeline.
+    const [recording] = await app.deps.db.select().from(sessionRecordings).where(eq(sessionRecordings.bookingId, bookingId));
+    const oaths = await app.deps.db.select().from(auditLog).where(and(eq(auditLog.entityId, bookingId), eq(auditLog.action, 'act.answerOath')));
+    expect(oaths).toEqual([expect.objectContaining({ data: expect.objectContaining({ participantId: ada.participantId, kind: 'swear', recordingId: recording!.id, atMs: expect.any(Number) }) })]);
+    expect((await sealAck()).status).toBe(200);
     const entries = (await app.deps.db.select().from(journalEntries).where(eq(journalEntries.bookingId, bookingId)).orderBy(journalEntries.seq)).map((e) => e.data as JournalActData);
     expect(entries.map((e) => [e.signerName, e.credibleWitness?.name ?? null])).toEqual([
       ['Grace Hopper', null],
       ['Alan Turing', 'Ada Lovelace'],
     ]);
-    expect(entries[1]!.credibleWitness).toMatchObject({ participantId: ada.participantId, verificationId: expect.stringMatching(/^vs_/), recordedAt: expect.any(String) });
+    expect(entries[1]!.credibleWitness).toMatchObject({ participantId: ada.participantId, verificationId: expect.stringMatching(/^vs_/), recordedAt: expect.any(String), oath: { kind: 'swear', at: expect.any(String) } });
   });
 });

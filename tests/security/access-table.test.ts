@@ -35,6 +35,8 @@ interface Fixture {
   bookingId: string;
   token: string;
   documentId: string;
+  /** A supporting file of the booking (an ID photo): decision 133. */
+  supportingDocumentId: string;
   verificationId: string;
   recordingId: string;
   storedRecordingId: string;
@@ -88,6 +90,10 @@ describe('the access table on every channel', () => {
     const sealedKey = `${bookingId}/sealed-${doc!.id}.pdf`;
     await deps.storage.put(sealedKey, Readable.from(Buffer.from('%PDF-1.4 sealed\n')), { contentType: 'application/pdf' });
     await deps.db.insert(notarialDocuments).values({ bookingId, documentId: doc!.id, sealedKey, sealedAt: new Date(), sealedBy: notary.id, sealedSha256: 'x'.repeat(64) });
+    const supportingKey = `${bookingId}/${randomUUID()}.jpg`;
+    await deps.storage.put(supportingKey, Readable.from(Buffer.from(jpg, 'base64')), { contentType: 'image/jpeg' });
+    const [supporting] = await deps.db.insert(documents).values({ bookingId, originalName: 'id-photo.jpg', contentType: 'image/jpeg', sizeBytes: 100, storageKey: supportingKey, status: 'stored', scanStatus: 'clean' }).returning();
+    await deps.db.insert(notarialDocuments).values({ bookingId, documentId: supporting!.id, supportingAt: new Date() });
     const imageKey = `${bookingId}/identity-${randomUUID()}-front.jpg`;
     await deps.storage.put(imageKey, Readable.from(Buffer.from(jpg, 'base64')), { contentType: 'image/jpeg' });
     const [verification] = await deps.db
@@ -110,7 +116,7 @@ describe('the access table on every channel', () => {
     if (role === 'co_signer' || role === 'witness') {
       await deps.db.insert(identityVerifications).values({ bookingId, participantId: participant!.id, provider: 'test', providerSessionId: `vs_table_p_${randomUUID()}`, attempt: 1, status: 'verified', nameOnId: 'Grace Hopper' });
     }
-    return { bookingId, token, documentId: doc!.id, verificationId: verification!.id, recordingId, storedRecordingId, participantToken, participantId: participant!.id };
+    return { bookingId, token, documentId: doc!.id, supportingDocumentId: supporting!.id, verificationId: verification!.id, recordingId, storedRecordingId, participantToken, participantId: participant!.id };
   }
 
   const trpc = (path: string, input: (f: Fixture, who: Caller) => unknown, type: 'query' | 'mutation' = 'mutation'): Probe => async (f, who) =>
@@ -195,6 +201,11 @@ describe('the access table on every channel', () => {
     download_original: {
       'customer: HTTP GET /api/manage/documents/:id?token': http('GET', (f, w) => `/api/manage/documents/${f.documentId}?token=${tokenOf(w)}`),
       'staff: HTTP GET /api/staff/documents/:id': http('GET', (f) => `/api/staff/documents/${f.documentId}`),
+    },
+    /** A supporting file through the same routes: a co-signer's or witness's link is refused it (decision 133). */
+    download_supporting: {
+      'customer: HTTP GET /api/manage/documents/:supportingId?token': http('GET', (f, w) => `/api/manage/documents/${f.supportingDocumentId}?token=${tokenOf(w)}`),
+      'staff: HTTP GET /api/staff/documents/:supportingId': http('GET', (f) => `/api/staff/documents/${f.supportingDocumentId}`),
     },
     download_notarized: {
       'customer: HTTP GET /api/manage/notarized/:id?token': http('GET', (f, w) => `/api/manage/notarized/${f.documentId}?token=${tokenOf(w)}`),

@@ -2,9 +2,8 @@ import { Router } from 'express';
 import type { Deps } from '../deps.ts';
 import { ObjectNotFoundError } from '../adapters/storage/types.ts';
 import { writeAudit } from '../features/audit.ts';
-import { authorise } from '../features/access/service.ts';
+import { authorise, documentReadAction } from '../features/access/service.ts';
 import { openDocument } from '../features/documents/service.ts';
-import { documentOfBooking } from '../features/notarial-act/service.ts';
 import { sendPrivateFile } from './downloads.ts';
 import { DomainError } from '../errors.ts';
 import { isUuid } from '../../shared/ids.ts';
@@ -12,7 +11,8 @@ import { isUuid } from '../../shared/ids.ts';
 /**
  * GET /api/manage/documents/:documentId?token=… — a customer's own document,
  * streamed from storage, for a customer link the access policy lets download
- * the original (a co-signer's or witness's link: the documents to sign only). Always an attachment, never rendered in our origin.
+ * the original (a co-signer's or witness's link: the documents to sign only, never a supporting file). Always an attachment,
+ * never rendered in our origin.
  */
 export function manageDocumentsRouter(deps: Deps): Router {
   const routes = Router();
@@ -22,9 +22,8 @@ export function manageDocumentsRouter(deps: Deps): Router {
       const token = typeof req.query.token === 'string' ? req.query.token : '';
       const documentId = req.params.documentId;
       if (!isUuid(documentId)) return void missing();
-      const { bookingId, participant } = await authorise(deps, { token }, 'download_original');
-      // A co-signer or witness reads only the documents to sign: a supporting file (the customer's ID photo) is not theirs to see.
-      if (participant && (await documentOfBooking(deps.db, bookingId, documentId)).act?.supportingAt) return void missing();
+      // A supporting file (the customer's ID photo) asks its own action: a co-signer's or witness's link is refused it (decision 133).
+      const { bookingId, participant } = await authorise(deps, { token }, await documentReadAction(deps.db, documentId));
       const doc = await openDocument(deps, { bookingId, documentId });
       await writeAudit(deps.db, { actorType: 'customer', actorId: null, action: 'document.downloaded', entityType: 'booking', entityId: bookingId, data: { documentId, participantId: participant?.id ?? null } });
       sendPrivateFile(res, next, doc);

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../deps.ts';
 import { writeAudit } from '../features/audit.ts';
-import { authorise } from '../features/access/service.ts';
+import { authorise, documentReadAction } from '../features/access/service.ts';
 import { findDocumentForDownload } from '../features/console/service.ts';
 import { sendPrivateFile } from './downloads.ts';
 import { staffRoute } from './handlers.ts';
@@ -9,8 +9,9 @@ import { isUuid } from '../../shared/ids.ts';
 
 /**
  * GET /api/staff/documents/:id — a customer's document for staff, as the access
- * policy allows ('download_original': admins and staff any booking's, a notary
- * only those of bookings assigned to them). Always an attachment.
+ * policy allows ('download_original', or 'download_supporting' for a supporting
+ * file: admins and staff any booking's, a notary only those of bookings
+ * assigned to them). Always an attachment.
  */
 export function staffDocumentsRouter(deps: Deps): Router {
   const routes = Router();
@@ -25,7 +26,7 @@ export function staffDocumentsRouter(deps: Deps): Router {
           res.status(404).json({ error: 'Document not found' });
           return;
         }
-        await authorise(deps, { staff }, 'download_original', { bookingId: doc.bookingId, notaryId: doc.notaryId }, { refusal: 'This document belongs to an appointment not assigned to you.' });
+        await authorise(deps, { staff }, await documentReadAction(deps.db, doc.id), { bookingId: doc.bookingId, notaryId: doc.notaryId }, { refusal: 'This document belongs to an appointment not assigned to you.' });
         const object = await deps.storage.get(doc.storageKey);
         await writeAudit(deps.db, {
           actorType: 'staff',

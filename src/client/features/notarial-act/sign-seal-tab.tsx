@@ -10,7 +10,7 @@ import { useSessionUpdates } from './use-session-updates.ts';
 import type { RoomTabProps } from '../session-room/room-context.ts';
 import type { FieldView } from '../../../shared/document-fields.ts';
 import { CommissionForm } from './commission-form.tsx';
-import { AbroadControl, AbroadWaiting } from './abroad-control.tsx';
+import { AbroadControl, AbroadWaiting, ParticipantsAbroad } from './abroad-control.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 
 /**
@@ -190,6 +190,7 @@ function NotarySide({ bookingId }: { bookingId: string }) {
     <div className="grid gap-4 text-sm">
       {commissionMissing && <CommissionForm />}
       <AbroadControl bookingId={bookingId} view={view} onView={setView} />
+      <ParticipantsAbroad bookingId={bookingId} />
       <OathControl bookingId={bookingId} view={view} onView={setView} />
       <ul className="grid gap-4">
         {view.documents.map((doc) => (

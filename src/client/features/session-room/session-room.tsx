@@ -14,7 +14,7 @@
  * - Start / finish: the server's `startChecks` / `finishChecks`; a refusal's
  *   message is shown to the notary as it is.
  */
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Camera, CameraOff, Circle, Mic, MicOff, PhoneOff, Square } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
@@ -120,7 +120,7 @@ export function peerName(peer: Pick<PeerView, 'role' | 'participantId'>, session
 }
 
 /** Everyone in the mesh: each one's video (the main one is above), name and connection state. */
-function PeerTiles({ peers, main, session }: { peers: PeerView[]; main: MediaStream | null; session: SessionView }) {
+function PeerTiles({ peers, main, session, videos }: { peers: PeerView[]; main: MediaStream | null; session: SessionView; videos: PeerVideos }) {
   if (peers.length === 0) return null;
   return (
     <ul aria-label="People in the session" className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="peer-tiles">
@@ -128,7 +128,7 @@ function PeerTiles({ peers, main, session }: { peers: PeerView[]; main: MediaStr
         const name = peerName(peer, session);
         return (
           <li key={peer.id} className="overflow-hidden rounded-lg bg-slate-900" data-testid="peer-tile">
-            {peer.stream && peer.stream !== main ? <PeerVideo stream={peer.stream} name={name} /> : <div className="aspect-video" aria-hidden="true" />}
+            {peer.stream && peer.stream !== main ? <PeerVideo stream={peer.stream} name={name} register={(video) => (video ? videos.set(peer.id, video) : videos.delete(peer.id))} /> : <div className="aspect-video" aria-hidden="true" />}
             <p className="flex justify-between gap-2 bg-slate-800 px-2 py-1 text-xs text-white">
               <span className="truncate">{name}</span>
               <span data-testid="peer-status">{peerStatusLabels[peer.status]}</span>
@@ -140,12 +140,24 @@ function PeerTiles({ peers, main, session }: { peers: PeerView[]; main: MediaStr
   );
 }
 
-function PeerVideo({ stream, name }: { stream: MediaStream; name: string }) {
-  const ref = useRef<HTMLVideoElement>(null);
+/** The tiles' video elements by peer id: the notary's recording draws each of them (decision 103). */
+type PeerVideos = Map<string, HTMLVideoElement>;
+
+function PeerVideo({ stream, name, register }: { stream: MediaStream; name: string; register: (video: HTMLVideoElement | null) => void }) {
+  const ref = useRef<HTMLVideoElement | null>(null);
   useEffect(() => {
     if (ref.current && ref.current.srcObject !== stream) ref.current.srcObject = stream;
   }, [stream]);
-  return <video ref={ref} autoPlay playsInline data-testid="peer-video" aria-label={`Video of ${name}`} className="aspect-video w-full object-cover" />;
+  const attach = useCallback(
+    (video: HTMLVideoElement | null) => {
+      ref.current = video;
+      register(video);
+    },
+    // The peer's id does not change for a tile (its key): registering once per element is enough.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
+  return <video ref={attach} autoPlay playsInline data-testid="peer-video" aria-label={`Video of ${name}`} className="aspect-video w-full object-cover" />;
 }
 
 const statusText = (status: ConnectionStatus, other: string): string =>
@@ -195,6 +207,7 @@ function RoomView(props: {
   const state = useSyncExternalStore(connection.subscribe, connection.getState, connection.getState);
   const localRef = useRef<HTMLVideoElement>(null);
   const remoteRef = useRef<HTMLVideoElement>(null);
+  const peerVideos = useRef<PeerVideos>(new Map());
   const [micOn, setMicOn] = useState(true);
   const [cameraOn, setCameraOn] = useState(true);
   const [tab, setTab] = useState(roomTabs[0]!.id);
@@ -283,7 +296,7 @@ function RoomView(props: {
               <video ref={localRef} autoPlay playsInline muted data-testid="local-video" aria-label="Your video" className="absolute right-3 top-3 w-1/4 rounded-lg border-2 border-white bg-slate-800 object-cover" />
             </div>
 
-            <PeerTiles peers={state.peers} main={state.remoteStream} session={session} />
+            <PeerTiles peers={state.peers} main={state.remoteStream} session={session} videos={peerVideos.current} />
 
             <div role="toolbar" aria-label="Call controls" className="flex flex-wrap items-center gap-2">
               <Button type="button" variant="outline" aria-pressed={!micOn} onClick={() => toggle('audio')} disabled={ended}>
@@ -311,7 +324,7 @@ function RoomView(props: {
               )}
             </div>
 
-            {role === 'notary' && !ended && <NotaryControls access={access} session={session} localRef={localRef} remoteRef={remoteRef} localStream={choice.stream} remoteStream={state.remoteStream} />}
+            {role === 'notary' && !ended && <NotaryControls access={access} session={session} localRef={localRef} remoteRef={remoteRef} localStream={choice.stream} remoteStream={state.remoteStream} peers={state.peers} peerVideos={peerVideos.current} />}
             {ended && role === 'customer' && session.outcome === 'completed' ? (
               <BackLink href={props.backHref} label={actLabels.downloadNotarized} />
             ) : (
@@ -357,6 +370,9 @@ function NotaryControls(props: {
   remoteRef: React.RefObject<HTMLVideoElement | null>;
   localStream: MediaStream;
   remoteStream: MediaStream | null;
+  /** Everyone else in the mesh (decision 122): each one's camera and voice are on the recording too. */
+  peers: PeerView[];
+  peerVideos: PeerVideos;
 }) {
   const { session } = props;
   const utils = trpc.useUtils();
@@ -372,6 +388,12 @@ function NotaryControls(props: {
   const [outcome, setOutcome] = useState<SessionOutcome>('completed');
   const ids = { reason: useId(), heading: useId() };
   const refresh = () => utils.session.get.invalidate(props.access);
+  // Every camera on the picture: the main one (the customer), each other peer's tile, the notary's own last.
+  const recordedVideos = () =>
+    [props.remoteRef.current, ...props.peers.filter((p) => p.stream && p.stream !== props.remoteStream).map((p) => props.peerVideos.get(p.id) ?? null), props.localRef.current].filter(
+      (v): v is HTMLVideoElement => v !== null,
+    );
+  const otherVoices = props.peers.flatMap((p) => (p.stream && p.stream !== props.remoteStream ? [p.stream] : []));
 
   const onStart = async () => {
     setBusy(true);
@@ -381,8 +403,8 @@ function NotaryControls(props: {
       // The whole act on one picture: the signer's camera, the notary's, the page being shown (decision 103).
       const handle = startCompositeRecording(recordingId, {
         reference: session.reference,
-        videos: [props.remoteRef.current, props.localRef.current].filter((v): v is HTMLVideoElement => v !== null),
-        audio: [props.localStream, props.remoteStream].filter((s): s is MediaStream => s !== null),
+        videos: recordedVideos(),
+        audio: [props.localStream, props.remoteStream, ...otherVoices].filter((s): s is MediaStream => s !== null),
       });
       handle.onProblem(setProblem);
       recorder.current = handle;
@@ -422,6 +444,16 @@ function NotaryControls(props: {
     recorder.current?.addAudio(stream);
     return () => recorder.current?.removeAudio(stream);
   }, [props.remoteStream]);
+  // Someone joins or leaves the mesh while recording: their tile comes onto the picture (or goes) and their voice into the mix.
+  useEffect(() => {
+    recorder.current?.setVideos(recordedVideos());
+    for (const stream of otherVoices) recorder.current?.addAudio(stream);
+    return () => {
+      for (const stream of otherVoices) recorder.current?.removeAudio(stream);
+    };
+    // recordedVideos and otherVoices are derived from who is there with which stream (not from each status change).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.peers.map((p) => `${p.id}:${p.stream?.id ?? ''}`).join(' '), props.remoteStream]);
   // The room closes: the page it showed is not kept for the next one.
   useEffect(() => () => documentViewSource.clear(), []);
 

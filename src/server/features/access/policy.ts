@@ -43,8 +43,15 @@ export const accessTable: Record<AccessAction, readonly ActorRole[]> = {
   seal: ['booking_notary'],
   /** Ending the session with an outcome; staff record no-shows from the console (completing still needs the recording). */
   finish: ['booking_notary', 'staff', 'admin'],
-  /** The customer's uploads; a verified co-signer or witness reads the documents to sign, never a supporting file (the route checks, decision 123). */
+  /** The customer's uploads to notarize: a verified co-signer or witness reads the documents they sign (decision 123). */
   download_original: [...customer, 'co_signer', 'witness', 'booking_notary', 'staff', 'admin'],
+  /**
+   * A supporting file (the customer's ID photo, a reference copy): never a
+   * co-signer or witness — a co-signer never sees another signer's identity
+   * documents. Every route serving a document and the room's list ask this
+   * (access/service.ts `documentReadAction`; decision 133).
+   */
+  download_supporting: [...customer, 'booking_notary', 'staff', 'admin'],
   /** Decided by the act: its signer, the notary who sealed it, admins. */
   download_notarized: ['signer', 'booking_notary', 'admin'],
   read_journal: ['booking_notary', 'admin'],

@@ -1,6 +1,6 @@
 import { and, eq, exists, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { bookings, identityVerifications, sessionParticipants, type ParticipantRole, type ParticipantStatus } from '../../db/schema.ts';
+import { bookings, identityVerifications, notarialDocuments, sessionParticipants, type ParticipantRole, type ParticipantStatus } from '../../db/schema.ts';
 
 /** What the access policy needs to know of a booking: its notary. */
 export async function bookingNotary(db: DbOrTx, bookingId: string): Promise<{ notaryId: string | null } | null> {
@@ -20,6 +20,12 @@ export async function signerVerified(db: DbOrTx, bookingId: string, participantI
     .from(bookings)
     .where(eq(bookings.id, bookingId));
   return row?.verified === true;
+}
+
+/** Whether a document is marked as a supporting file (an ID photo, a reference copy). */
+export async function isSupportingFile(db: DbOrTx, documentId: string): Promise<boolean> {
+  const [row] = await db.select({ supportingAt: notarialDocuments.supportingAt }).from(notarialDocuments).where(eq(notarialDocuments.documentId, documentId));
+  return !!row?.supportingAt;
 }
 
 export interface ParticipantLinkRow {

@@ -7,7 +7,7 @@ import { linkAdmitsAction, resolveCustomerLink, type CustomerLink } from '../cus
 import { staffFromCookieHeader, type StaffIdentity } from '../staff/session.ts';
 import { accessMessages, mayDo, type AccessAction, type ActorRole } from './policy.ts';
 import { hashToken } from '../../tokens.ts';
-import { bookingNotary, findParticipantByHash, signerVerified, type ParticipantLinkRow } from './repository.ts';
+import { bookingNotary, findParticipantByHash, isSupportingFile, signerVerified, type ParticipantLinkRow } from './repository.ts';
 
 export { accessActions, accessTable, actorRoles, mayDo, type AccessAction, type ActorRole } from './policy.ts';
 
@@ -93,6 +93,16 @@ export async function authorise(deps: Deps, caller: Caller, action: AccessAction
     throw new DomainError('FORBIDDEN', options.refusal ?? (role === 'other_notary' ? accessMessages.notAssigned : accessMessages.noAccess));
   }
   return { bookingId, role, staff, link: null, participant: null };
+}
+
+/**
+ * The action reading a document asks of the table (decision 133): a supporting
+ * file `download_supporting`, any other document `download_original`. Every
+ * route that serves a customer's document asks it; the room's list asks the
+ * table the same question by role (session/view-service.ts).
+ */
+export async function documentReadAction(db: DbOrTx, documentId: string): Promise<'download_original' | 'download_supporting'> {
+  return (await isSupportingFile(db, documentId)) ? 'download_supporting' : 'download_original';
 }
 
 /** Words for a participant whose part has ended (removed by the notary). */

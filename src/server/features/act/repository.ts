@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
-import { bookings, customers, documentFields, documents, identityVerifications, kbaAttempts, notarialDocuments, notarySessions, sessionParticipants, sessionRecordings } from '../../db/schema.ts';
+import { bookings, credibleWitnesses, customers, documentFields, documents, identityVerifications, kbaAttempts, notarialDocuments, notarySessions, sessionParticipants, sessionRecordings } from '../../db/schema.ts';
 import { isAbroad, type SignerFacts, type StageFacts } from './stages.ts';
 
 /** What the stage reads: the booking and its session row, identity, recordings, documents (four reads). */
@@ -54,8 +54,17 @@ export async function loadActFacts(db: DbOrTx, bookingId: string, kbaFreshnessHo
       // Named in a stable order: the customer first, then the others by name.
       .orderBy(documentFields.documentId, sql`${documentFields.participantId} is not null`, sessionParticipants.name),
     db
-      .select({ name: sessionParticipants.name, role: sessionParticipants.role, status: sessionParticipants.status, oathAnsweredAt: sessionParticipants.oathAnsweredAt })
+      .select({
+        name: sessionParticipants.name,
+        role: sessionParticipants.role,
+        status: sessionParticipants.status,
+        oathAnsweredAt: sessionParticipants.oathAnsweredAt,
+        signerLocation: sessionParticipants.signerLocation,
+        abroadConfirmedAt: sessionParticipants.abroadConfirmedAt,
+        credibleWitness: credibleWitnesses.id,
+      })
       .from(sessionParticipants)
+      .leftJoin(credibleWitnesses, eq(credibleWitnesses.witnessId, sessionParticipants.id))
       .where(and(eq(sessionParticipants.bookingId, bookingId), inArray(sessionParticipants.status, activeStatuses))),
   ]);
   const customerName = [booking.firstName, booking.lastName].filter(Boolean).join(' ') || 'The signer';
@@ -78,6 +87,8 @@ export async function loadActFacts(db: DbOrTx, bookingId: string, kbaFreshnessHo
     owedFields: owed.map((o) => ({ documentId: o.documentId, signer: o.participantId ? (o.name ?? 'A co-signer') : customerName, empty: Number(o.empty) })),
     // The co-signers in the session (as the certificate names them) swear too.
     oathOwedBy: participants.filter((p) => p.role === 'signer' && p.status === 'joined' && !p.oathAnsweredAt).map((p) => p.name),
+    abroadUnclearedFor: participants.filter((p) => isAbroad(p.signerLocation) && !p.abroadConfirmedAt).map((p) => p.name),
+    credibleOathOwedBy: participants.filter((p) => p.credibleWitness !== null && !p.oathAnsweredAt).map((p) => p.name),
   };
   return { stage, kbaPassed: identity.kbaPassed };
 }

@@ -28,6 +28,8 @@ const base: ActFacts = {
   documents: [{ signed: false, sealed: false, excluded: false }],
   owedFields: [],
   oathOwedBy: [],
+  abroadUnclearedFor: [],
+  credibleOathOwedBy: [],
 };
 const proven = { ...base, identityVerified: true, kbaPassed: true };
 const confirmed = { ...proven, recordingRunning: true, identityConfirmed: true };
@@ -107,6 +109,16 @@ describe('the act state machine', () => {
     const sworn = { ...at.signing, oathRequested: true, oathTaken: true };
     expect(refusalOf('seal', { ...sworn, oathOwedBy: ['Alan Turing'] }, { actType: 'jurat' })).toBe(m.oathOwedBy(['Alan Turing']));
     expect(refusalOf('seal', sworn, { actType: 'jurat' })).toBeNull();
+  });
+
+  it('sealing waits for each co-signer or witness abroad to be cleared, by name, and for every credible witness’s oath whatever the act (decisions 106, 134)', () => {
+    expect(refusalOf('seal', { ...at.signing, abroadUnclearedFor: ['Alan Turing'] }, { actType: 'acknowledgment' })).toBe(
+      'Alan Turing is outside the United States: the notary must first confirm the act is allowed for a signer abroad.',
+    );
+    expect(refusalOf('seal', { ...at.signing, credibleOathOwedBy: ['Ada Lovelace'] }, { actType: 'acknowledgment' })).toBe(
+      'A credible witness swears or affirms before the seal: waiting for Ada Lovelace.',
+    );
+    expect(refusalOf('seal', at.signing, { actType: 'acknowledgment' })).toBeNull();
   });
 
   it('finishing as completed: the recording stored (not running, not being saved) and every document sealed or set aside', () => {

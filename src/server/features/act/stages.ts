@@ -41,6 +41,10 @@ export interface ActFacts {
   owedFields: { documentId: string; signer: string; empty: number }[];
   /** Co-signers taking part who have not answered the oath (a jurat waits for them too). */
   oathOwedBy: string[];
+  /** Co-signers and witnesses taking part who said they are abroad and whom the notary has not cleared (each signer's own answer, decision 106). */
+  abroadUnclearedFor: string[];
+  /** Credible witnesses taking part who have not answered the oath (decision 134): every act waits for them. */
+  credibleOathOwedBy: string[];
 }
 
 /**
@@ -128,6 +132,8 @@ export const transitionGuards: Record<ActTransition, { who: 'notary' | 'signer';
       // Identity proofing complete, identity questions included (decision 085).
       (f) => (f.kbaPassed ? null : actMessages.identityFirst),
       abroadCleared,
+      (f) => (f.abroadUnclearedFor.length > 0 ? m.abroadNotConfirmedFor(f.abroadUnclearedFor) : null),
+      (f) => (f.credibleOathOwedBy.length > 0 ? m.credibleWitnessOathOwedBy(f.credibleOathOwedBy) : null),
       // Every signer still taking part has filled their fields of this document (decision 123), named.
       (f, input) => {
         const owed = f.owedFields.filter((o) => input.documentId === undefined || o.documentId === input.documentId);

@@ -23,7 +23,7 @@ import { findLinkByHash, findSealedConfirmationLink, insertLink } from './reposi
 export const customerLinkPurposes = ['confirmation', 'reminder', 'rescheduled', 'cancelled', 'completed', 'no_show', 'not_completed', 'notarized-document'] as const;
 export type CustomerLinkPurpose = (typeof customerLinkPurposes)[number];
 
-const everything: readonly AccessAction[] = ['view', 'view_identity', 'view_act', 'reschedule', 'cancel', 'verify_identity', 'join_room', 'sign', 'add_participant', 'download_original', 'download_notarized'];
+const everything: readonly AccessAction[] = ['view', 'view_identity', 'view_act', 'reschedule', 'cancel', 'verify_identity', 'join_room', 'sign', 'add_participant', 'download_original', 'download_supporting', 'download_notarized'];
 
 /** What each link admits (before the role table and the booking's state have their say). */
 export const linkAdmits: Record<CustomerLinkPurpose, readonly AccessAction[]> = {
@@ -34,14 +34,14 @@ export const linkAdmits: Record<CustomerLinkPurpose, readonly AccessAction[]> = 
   /** "Your appointment has moved": the same booking, the same rights as the confirmation's link. */
   rescheduled: everything,
   /** "Your booking is cancelled": the booking page (its status, the refund, the documents until they are deleted). */
-  cancelled: ['view', 'view_identity', 'view_act', 'download_original', 'download_notarized'],
+  cancelled: ['view', 'view_identity', 'view_act', 'download_original', 'download_supporting', 'download_notarized'],
   /** "Thank you" after a completed session: the booking page and its documents. */
-  completed: ['view', 'view_identity', 'view_act', 'download_original', 'download_notarized'],
+  completed: ['view', 'view_identity', 'view_act', 'download_original', 'download_supporting', 'download_notarized'],
   /** "We missed you" / "not completed": the booking page, from which the customer rebooks. */
   no_show: everything,
   not_completed: everything,
   /** "Your notarized document is ready": the booking page and its documents, nothing that changes the booking. */
-  'notarized-document': ['view', 'view_identity', 'view_act', 'download_original', 'download_notarized'],
+  'notarized-document': ['view', 'view_identity', 'view_act', 'download_original', 'download_supporting', 'download_notarized'],
 };
 
 export interface CustomerLink {

@@ -71,7 +71,8 @@ export interface JournalActData {
   /** A signer abroad: the notary's confirmation of RULONA's conditions (decision 106). */
   abroadConfirmation?: { confirmedAt: string; confirmedBy: string | null; statement: string } | null;
   /** A witness of the session the notary recorded as identifying this signer (decision 124): their name, their own identity proofing's reference, when. */
-  credibleWitness?: { name: string; participantId: string; verificationId: string | null; recordedAt: string } | null;
+  /** The witness who identified this signer (decision 124), and their oath or affirmation (decision 134). */
+  credibleWitness?: { name: string; participantId: string; verificationId: string | null; recordedAt: string; oath?: { kind: 'swear' | 'affirm'; at: string } | null } | null;
 }
 
 /** An act as the public /verify page may show it: the notary and the act, nothing of the signer. */

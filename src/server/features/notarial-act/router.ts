@@ -62,6 +62,8 @@ export const actRouter = router({
   administerOath: bookingStaff.input(bookingIdInput).mutation(({ ctx, input }) => act.administerOath(ctx.deps, ctx.staff, input.bookingId)),
   /** A witness who identifies a named signer (a credible witness; decision 124). */
   recordCredibleWitness: notary.input(recordCredibleWitnessInput).mutation(({ ctx, input }) => recordCredibleWitness(ctx.deps, ctx.staff, input)),
+  /** The co-signers and witnesses abroad (each confirmed with `confirmAbroad` and their participantId). */
+  signersAbroad: bookingStaff.input(bookingIdInput).query(({ ctx, input }) => act.signersAbroad(ctx.deps, ctx.staff, input.bookingId)),
   confirmAbroad: bookingStaff.input(confirmAbroadInput).mutation(({ ctx, input }) => act.confirmAbroad(ctx.deps, ctx.staff, input.bookingId, input.participantId ?? null)),
   seal: bookingStaff.input(sealInput).mutation(({ ctx, input }) => act.sealDocument(ctx.deps, ctx.staff, input)),
   markSupporting: bookingStaff.input(markSupportingInput).mutation(({ ctx, input }) => act.markSupporting(ctx.deps, ctx.staff, input)),

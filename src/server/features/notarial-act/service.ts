@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signerFeesChargedCents } from '../payments/service.ts';
+import { sessionChargedCents } from '../payments/service.ts';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { DomainError } from '../../errors.ts';
@@ -12,6 +12,7 @@ import {
   notNotarizableReasonRequired,
   notarizedFileName,
   type SignatureLevel,
+  type SignerAbroad,
 } from '../../../shared/notarial-act.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -21,7 +22,7 @@ import { findBooking, findCustomer, lockBookingRow } from '../booking/service.ts
 import { findBookingDocument, listBookingDocuments, type DocumentRow } from '../documents/service.ts';
 import { staffRoleOf } from '../staff/service.ts';
 import { identityProofingStatus, journalIdentity, latestVerified, requireActAccess } from '../identity/service.ts';
-import { actCoSigners, credibleWitnessesOf, listForBooking, namesInProse } from '../participants/service.ts';
+import { actCoSigners, credibleWitnessesOf, listForBooking, namesInProse, participantsAbroad } from '../participants/service.ts';
 import { authoriseSigner, ownsField } from './field-owner.ts';
 import { appendJournalEntry, journaledFeeCents, type JournalActData } from '../journal/service.ts';
 import { authorise, type Caller } from '../access/service.ts';
@@ -76,6 +77,14 @@ export async function signerName(db: DbOrTx, bookingId: string): Promise<{ name:
   if (!booking) throw new DomainError('NOT_FOUND', 'Booking not found.');
   const customer = booking.customerId ? await findCustomer(db, booking.customerId) : null;
   return { name: [customer?.firstName, customer?.lastName].filter(Boolean).join(' '), customerId: booking.customerId, reference: booking.reference, priceCents: booking.priceCents, currency: booking.currency, timeZone: booking.timeZone };
+}
+
+/** A signer's location and, abroad, the notary's confirmation (decision 106), as their journal entry records them. */
+function whereSigned(answers: { signerLocation: string | null; abroadConfirmedAt: Date | null; abroadConfirmedBy: string | null }): Pick<JournalActData, 'signerLocation' | 'abroadConfirmation'> {
+  return {
+    signerLocation: answers.signerLocation,
+    abroadConfirmation: answers.abroadConfirmedAt ? { confirmedAt: answers.abroadConfirmedAt.toISOString(), confirmedBy: answers.abroadConfirmedBy, statement: actTexts.abroadStatement } : null,
+  };
 }
 
 /** `owed(field)`: the field's signer still takes part (a participant marked not completed owes nothing; decision 123). */
@@ -403,8 +412,9 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     // The journal's identity facts, read once under the lock the guard was asked under.
     const proofing = await journalIdentity(deps, input.bookingId, null, tx);
     // One journal entry per signer per act, each with that signer's own identity proofing.
-    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>>; credibleWitness?: JournalActData['credibleWitness'] }[] = [];
-    for (const c of coSigners) coSignerProofing.push({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id, tx) });
+    const coSignerProofing: { name: string; participantId: string; proofing: Awaited<ReturnType<typeof journalIdentity>>; answers: Awaited<ReturnType<typeof actAnswers>>; credibleWitness?: JournalActData['credibleWitness'] }[] = [];
+    // Each signer's own answers (where they are, the notary's confirmation for a signer abroad), never the customer's.
+    for (const c of coSigners) coSignerProofing.push({ name: c.name, participantId: c.id, proofing: await journalIdentity(deps, input.bookingId, c.id, tx), answers: await actAnswers(tx, input.bookingId, c.id) });
     const answers = await actAnswers(tx, input.bookingId);
     // A credible witness goes in the entry of the signer they identified (decision 124).
     const witnesses = await credibleWitnessesOf(tx, input.bookingId);
@@ -412,7 +422,13 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       const w = witnesses.find((c) => c.signerParticipantId === signerParticipantId);
       if (!w) return null;
       const verified = await latestVerified(tx, input.bookingId, w.witnessId);
-      return { name: w.witnessName, participantId: w.witnessId, verificationId: verified?.providerSessionId ?? null, recordedAt: w.recordedAt.toISOString() };
+      return {
+        name: w.witnessName,
+        participantId: w.witnessId,
+        verificationId: verified?.providerSessionId ?? null,
+        recordedAt: w.recordedAt.toISOString(),
+        oath: w.oathKind && w.oathAnsweredAt ? { kind: w.oathKind, at: w.oathAnsweredAt.toISOString() } : null,
+      };
     };
     const customerWitness = await credibleWitness(null);
     for (const c of coSignerProofing) c.credibleWitness = await credibleWitness(c.participantId);
@@ -472,8 +488,8 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
         if (!done) return { changed: false, result: false };
         // One fee per session, as paid (decision 074), each act at most the commissioning state's maximum (decision 108).
         const feeCents = journalFeeCents({
-          // The session's price plus co-signers' fees paid later from the booking page (decision 126).
-          paidCents: signer.priceCents + (await signerFeesChargedCents(tx, input.bookingId)),
+          // The session's price plus co-signers' fees paid later from the booking page, less refunds (decisions 126, 133).
+          paidCents: await sessionChargedCents(tx, input.bookingId, signer.priceCents),
           journaledCents: await journaledFeeCents(tx, input.bookingId),
           maxPerActCents: deps.config.NOTARY_MAX_FEE_CENTS_BY_STATE[profile.commissionState] ?? null,
         });
@@ -496,14 +512,22 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
           commissionExpiresOn: profile.commissionExpiresOn,
           signatureLevel: sealed.level,
           timestampAuthority: tsa ? new URL(tsa.url).host : null,
-          signerLocation: answers.signerLocation,
-          abroadConfirmation: answers.abroadConfirmedAt ? { confirmedAt: answers.abroadConfirmedAt.toISOString(), confirmedBy: answers.abroadConfirmedBy, statement: actTexts.abroadStatement } : null,
+          ...whereSigned(answers),
           credibleWitness: customerWitness,
         };
         await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...data } });
         // The co-signers' entries: the same act, their name and proofing; the session's one fee is on the first entry only.
         for (const co of coSignerProofing) {
-          const coData: JournalActData = { ...data, signerName: co.name, signerAddress: co.proofing.address, identity: co.proofing.identity, feeCents: 0, participantId: co.participantId, credibleWitness: co.credibleWitness ?? null };
+          const coData: JournalActData = {
+            ...data,
+            signerName: co.name,
+            signerAddress: co.proofing.address,
+            identity: co.proofing.identity,
+            feeCents: 0,
+            participantId: co.participantId,
+            ...whereSigned(co.answers),
+            credibleWitness: co.credibleWitness ?? null,
+          };
           await appendJournalEntry(tx, { notaryId: staff.user.id, bookingId: input.bookingId, kind: 'act', performedAt: now, data: { ...coData } });
         }
         await writeAudit(tx, { actorType: 'staff', actorId: staff.user.id, action: 'document.sealed', entityType: 'booking', entityId: input.bookingId, data: { documentId: doc.id, sha256: sealed.sha256, signatureLevel: sealed.level } });
@@ -644,6 +668,12 @@ export async function confirmAbroad(deps: Deps, staff: StaffIdentity, bookingId:
   await requireActAccess(deps, staff, bookingId, 'seal');
   await confirmAbroadStep(deps, staff.user.id, bookingId, participantId);
   return actView(deps.db, bookingId);
+}
+
+/** The co-signers and witnesses abroad, for the notary to confirm each (their countries are not shown to the other signers). */
+export async function signersAbroad(deps: Deps, staff: StaffIdentity, bookingId: string): Promise<SignerAbroad[]> {
+  await requireActAccess(deps, staff, bookingId, 'seal');
+  return participantsAbroad(deps.db, bookingId);
 }
 
 /** The notary presses "Administer oath" (a jurat needs the signer's answer before sealing). */

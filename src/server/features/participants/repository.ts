@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { bookings, credibleWitnesses, customers, notarySessions, sessionParticipants } from '../../db/schema.ts';
+import { bookings, credibleWitnesses, customers, documentFields, notarySessions, sessionParticipants } from '../../db/schema.ts';
 
 export type ParticipantRow = typeof sessionParticipants.$inferSelect;
 export type NewParticipant = typeof sessionParticipants.$inferInsert;
@@ -88,4 +88,10 @@ export async function upsertCredibleWitness(db: DbOrTx, values: { bookingId: str
     .insert(credibleWitnesses)
     .values(values)
     .onConflictDoUpdate({ target: credibleWitnesses.witnessId, set: { signerParticipantId: values.signerParticipantId, recordedAt: values.recordedAt, recordedBy: values.recordedBy } });
+}
+
+/** Whether a participant has filled any field (signed something of the act). */
+export async function hasFilledFields(db: DbOrTx, participantId: string): Promise<boolean> {
+  const [row] = await db.select({ id: documentFields.id }).from(documentFields).where(and(eq(documentFields.filledBy, participantId), isNotNull(documentFields.filledAt))).limit(1);
+  return row !== undefined;
 }

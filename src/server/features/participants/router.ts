@@ -5,6 +5,7 @@ import { roleProcedure } from '../staff/procedures.ts';
 import { addParticipantInput, participantLinkInput, removeParticipantInput } from '../../../shared/participants.ts';
 import { addParticipant, invitationView, listForBooking, listForCustomer, removeParticipant } from './service.ts';
 import { authorise } from '../access/service.ts';
+import { refundRemovedSignerFee } from '../payments/service.ts';
 
 /** Thin: parse, call the service (access is the service's, through the access policy). */
 const linkProcedure = rateLimitedProcedure(manageRate);
@@ -26,5 +27,5 @@ export const participantsRouter = router({
     return listForBooking(ctx.deps.db, input.bookingId);
   }),
   /** The notary removes a participant and marks their part not completed. */
-  remove: notary.input(removeParticipantInput).mutation(({ ctx, input }) => removeParticipant(ctx.deps, ctx.staff, input)),
+  remove: notary.input(removeParticipantInput).mutation(({ ctx, input }) => removeParticipant(ctx.deps, ctx.staff, input, (tx, person) => refundRemovedSignerFee(tx, ctx.deps, person))),
 });

@@ -7,6 +7,8 @@ import { writeAudit } from '../audit.ts';
 import { authorise } from '../access/service.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { actChanged } from '../act/service.ts';
+import { abroadPrefix, isAbroad } from '../act/stages.ts';
+import type { SignerAbroad } from '../../../shared/notarial-act.ts';
 import { onParticipantInvited } from '../notifications/events.ts';
 import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
 import {
@@ -134,12 +136,18 @@ export interface CredibleWitness {
   /** The signer identified; null = the booking's customer. */
   signerParticipantId: string | null;
   recordedAt: Date;
+  /** The witness's oath or affirmation (decision 134): a credible witness vouches under oath. */
+  oathKind: 'swear' | 'affirm' | null;
+  oathAnsweredAt: Date | null;
 }
 
 /** The credible witnesses recorded for a booking, with the witness's name. */
 export async function credibleWitnessesOf(db: DbOrTx, bookingId: string): Promise<CredibleWitness[]> {
   const [rows, people] = await Promise.all([repo.listCredibleWitnesses(db, bookingId), repo.listParticipants(db, bookingId)]);
-  return rows.map((r) => ({ witnessId: r.witnessId, witnessName: people.find((p) => p.id === r.witnessId)?.name ?? '', signerParticipantId: r.signerParticipantId, recordedAt: r.recordedAt }));
+  return rows.map((r) => {
+    const witness = people.find((p) => p.id === r.witnessId);
+    return { witnessId: r.witnessId, witnessName: witness?.name ?? '', signerParticipantId: r.signerParticipantId, recordedAt: r.recordedAt, oathKind: witness?.oathKind ?? null, oathAnsweredAt: witness?.oathAnsweredAt ?? null };
+  });
 }
 
 /**
@@ -152,6 +160,13 @@ export async function saveCredibleWitness(tx: DbOrTx, input: { bookingId: string
   if (existing && existing.signerParticipantId === input.signerParticipantId) return false;
   await repo.upsertCredibleWitness(tx, { bookingId: input.bookingId, witnessId: input.witnessId, signerParticipantId: input.signerParticipantId, recordedAt: input.at, recordedBy: input.staffId });
   return true;
+}
+
+/** The co-signers and witnesses still taking part who said they are outside the US (each their own answer; decision 106). */
+export async function participantsAbroad(db: DbOrTx, bookingId: string): Promise<SignerAbroad[]> {
+  return (await repo.activeParticipants(db, bookingId)).flatMap((p) =>
+    isAbroad(p.signerLocation) ? [{ participantId: p.id, name: p.name, country: p.signerLocation!.slice(abroadPrefix.length), confirmed: p.abroadConfirmedAt !== null }] : [],
+  );
 }
 
 /** The co-signers and witnesses still taking part (invited or joined): who a field can be for. */
@@ -173,7 +188,21 @@ export async function markParticipantJoined(deps: Deps, participantId: string): 
  * working at once (every channel asks the access policy, which refuses both
  * statuses) and the room's sockets re-check access (kind 'access').
  */
-export async function removeParticipant(deps: Deps, staff: StaffIdentity, input: { bookingId: string; participantId: string; reason: string }): Promise<ParticipantSummary[]> {
+/**
+ * Refunds a removed co-signer's fee through the provider that took it, inside
+ * the removal's transaction (payments does it: participants never imports
+ * payments); answers the cents refunded.
+ */
+export type RefundRemovedSignerFee = (tx: Tx, person: { id: string; bookingId: string; feeCents: number; paymentId: string | null }) => Promise<number>;
+
+/**
+ * The notary removes a participant (decision 121) — 'removed' before the
+ * session started, 'not completed' once it has. A co-signer who paid the extra
+ * signer's fee and signed nothing gets it back in full (decision 133): the
+ * service was not given; one who filled a field keeps the act's record and
+ * the fee stays, as the session's own fee does.
+ */
+export async function removeParticipant(deps: Deps, staff: StaffIdentity, input: { bookingId: string; participantId: string; reason: string }, refundFee: RefundRemovedSignerFee): Promise<ParticipantSummary[]> {
   await authorise(deps, { staff }, 'remove_participant', { bookingId: input.bookingId });
   const staffId = staff.user.id;
   await deps.db.transaction(async (tx) => {
@@ -183,7 +212,8 @@ export async function removeParticipant(deps: Deps, staff: StaffIdentity, input:
     if (row.status === 'removed' || row.status === 'not_completed') throw new DomainError('CONFLICT', participantMessages.alreadyRemoved);
     const status = booking.startedAt ? 'not_completed' : 'removed';
     await repo.updateParticipant(tx, row.id, { status, removedAt: deps.now(), removedBy: staffId, removedReason: input.reason });
-    await writeAudit(tx, { actorType: 'staff', actorId: staffId, action: 'participant.removed', entityType: 'booking', entityId: input.bookingId, data: { participantId: row.id, role: row.role, status, reason: input.reason } });
+    const refundedCents = row.feeCents > 0 && !(await repo.hasFilledFields(tx, row.id)) ? await refundFee(tx, row) : 0;
+    await writeAudit(tx, { actorType: 'staff', actorId: staffId, action: 'participant.removed', entityType: 'booking', entityId: input.bookingId, data: { participantId: row.id, role: row.role, status, reason: input.reason, refundedCents } });
   });
   actChanged(deps, input.bookingId, 'access');
   return (await repo.listParticipants(deps.db, input.bookingId)).map(summary);

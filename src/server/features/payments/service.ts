@@ -351,18 +351,54 @@ export async function signerFeesChargedCents(db: DbOrTx, bookingId: string): Pro
   return (await repo.paymentsOf(db, bookingId, 'signer')).reduce((sum, p) => sum + (p.status === 'succeeded' ? p.amountCents - p.refundedCents : 0), 0);
 }
 
+/**
+ * What the customer was charged for the session and kept (decision 126): the
+ * booking's price less what was refunded of the booking's own payment (a
+ * removed co-signer's fee paid within it, decision 133), plus the co-signers'
+ * fees paid later and kept. The journal's fee rule counts this.
+ */
+export async function sessionChargedCents(db: DbOrTx, bookingId: string, priceCents: number): Promise<number> {
+  const booking = await currentPaymentOf(db, bookingId);
+  return priceCents - (booking?.refundedCents ?? 0) + (await signerFeesChargedCents(db, bookingId));
+}
+
+/**
+ * A co-signer the notary removed before they signed anything (decision 133):
+ * their fee goes back in full through the provider that took it — their own
+ * payment when they were added from the booking page, else that part of the
+ * booking's payment (added while booking). Audited as
+ * `payment.signer_fee_refunded`; a repeat refunds nothing more (the
+ * idempotency key is the person's).
+ */
+export async function refundRemovedSignerFee(tx: Tx, deps: Deps, person: { id: string; bookingId: string; feeCents: number; paymentId: string | null }): Promise<number> {
+  const why = 'removed by the notary before signing';
+  const captured = await repo.lockCapturedPayments(tx, person.bookingId);
+  const paidWith = person.paymentId ? captured.find((p) => p.id === person.paymentId) : captured.find((p) => p.purpose === 'booking');
+  if (paidWith?.status !== 'succeeded') return 0;
+  const { refundedCents } = person.paymentId
+    ? await refundPayment(tx, deps, paidWith, why)
+    : await refundPart(tx, deps, paidWith, { cents: person.feeCents, idempotencyKey: `refund-${paidWith.providerPaymentId}-signer-${person.id}`, reason: why });
+  if (refundedCents > 0) {
+    await writeAudit(tx, { actorType: 'system', action: 'payment.signer_fee_refunded', entityType: 'booking', entityId: person.bookingId, data: { providerPaymentId: paidWith.providerPaymentId, participantId: person.id, refundedCents, why } });
+  }
+  return refundedCents;
+}
+
 /** Refunds one captured payment in full (a co-signer's fee for someone who could not be added). */
 export async function refundPayment(tx: DbOrTx, deps: Deps, payment: PaymentRow, reason: string): Promise<{ refundedCents: number; providerRefundId: string | null }> {
   const remaining = payment.amountCents - payment.refundedCents;
-  if (remaining <= 0) return { refundedCents: 0, providerRefundId: payment.providerRefundId };
-  const refund = await deps.payments.refund({
-    providerPaymentId: payment.providerPaymentId,
-    amountCents: remaining,
-    idempotencyKey: `refund-${payment.providerPaymentId}-${remaining}`,
-  });
-  await repo.updatePayment(tx, payment.id, { refundedCents: payment.amountCents, providerRefundId: refund.refundId, status: 'refunded' });
-  deps.log.info({ bookingId: payment.bookingId, refundId: refund.refundId, amountCents: remaining, reason }, 'payment refunded');
-  return { refundedCents: remaining, providerRefundId: refund.refundId };
+  return refundPart(tx, deps, payment, { cents: remaining, idempotencyKey: `refund-${payment.providerPaymentId}-${remaining}`, reason });
+}
+
+/** Refunds up to `cents` of a captured payment (never more than is left); the payment reads `refunded` once nothing is left. */
+async function refundPart(tx: DbOrTx, deps: Deps, payment: PaymentRow, part: { cents: number; idempotencyKey: string; reason: string }): Promise<{ refundedCents: number; providerRefundId: string | null }> {
+  const cents = Math.min(part.cents, payment.amountCents - payment.refundedCents);
+  if (cents <= 0) return { refundedCents: 0, providerRefundId: payment.providerRefundId };
+  const refund = await deps.payments.refund({ providerPaymentId: payment.providerPaymentId, amountCents: cents, idempotencyKey: part.idempotencyKey });
+  const refundedCents = payment.refundedCents + cents;
+  await repo.updatePayment(tx, payment.id, { refundedCents, providerRefundId: refund.refundId, ...(refundedCents >= payment.amountCents ? { status: 'refunded' } : {}) });
+  deps.log.info({ bookingId: payment.bookingId, refundId: refund.refundId, amountCents: cents, reason: part.reason }, 'payment refunded');
+  return { refundedCents: cents, providerRefundId: refund.refundId };
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   bookings,
   customers,
   documents,
+  notarialDocuments,
   notarySessions,
   sessionMessages,
   sessionRecordingChunks,
@@ -56,12 +57,15 @@ export async function upsertSession(db: DbOrTx, bookingId: string, patch: Partia
     .onConflictDoUpdate({ target: notarySessions.bookingId, set: { ...patch, updatedAt: sql`now()` } });
 }
 
+/** The booking's documents in the room, each with its supporting-file mark (one query, whatever their number). */
 export async function sessionDocuments(db: DbOrTx, bookingId: string) {
-  return db
-    .select({ id: documents.id, name: documents.originalName, contentType: documents.contentType, sizeBytes: documents.sizeBytes })
+  const rows = await db
+    .select({ id: documents.id, name: documents.originalName, contentType: documents.contentType, sizeBytes: documents.sizeBytes, supportingAt: notarialDocuments.supportingAt })
     .from(documents)
+    .leftJoin(notarialDocuments, eq(notarialDocuments.documentId, documents.id))
     .where(and(eq(documents.bookingId, bookingId), eq(documents.status, 'stored'), sql`${documents.scanStatus} <> 'infected'`))
     .orderBy(asc(documents.createdAt));
+  return rows.map(({ supportingAt, ...doc }) => ({ ...doc, supporting: supportingAt !== null }));
 }
 
 export async function listRecordings(db: DbOrTx, bookingId: string) {

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../errors.ts';
-import { authorise } from '../access/service.ts';
+import { authorise, type ActorRole } from '../access/service.ts';
 import { staffFromCookieHeader } from '../staff/session.ts';
 import { roomIsOpen, sessionMessages as messages, type SessionAccess, type SessionRole } from '../../../shared/session.ts';
 import * as repo from './repository.ts';
@@ -30,6 +30,8 @@ export interface Participant {
   staffTimeZone: string | null;
   /** A co-signer or witness (role 'participant'): their row's id; null for the customer and the notary. */
   participantId: string | null;
+  /** Their role in the access table (what the room shows them is asked of it, e.g. supporting files). */
+  accessRole: ActorRole;
 }
 
 /**
@@ -50,10 +52,10 @@ export async function resolveParticipant(
       ? await authorise(deps, { token: access.token }, 'join_room', {}, { notFound: messages.notFound })
       : await authorise(deps, { staff: await staffFromCookieHeader(deps, cookieHeader) }, 'join_room', { bookingId: access.bookingId }, { refusal: messages.notAssigned, notFound: messages.notFound });
   const participant: Participant = grant.staff
-    ? { bookingId: grant.bookingId, role: 'notary', staffId: grant.staff.user.id, staffTimeZone: grant.staff.user.timeZone, participantId: null }
+    ? { bookingId: grant.bookingId, role: 'notary', staffId: grant.staff.user.id, staffTimeZone: grant.staff.user.timeZone, participantId: null, accessRole: grant.role }
     : grant.participant
-      ? { bookingId: grant.bookingId, role: 'participant', staffId: null, staffTimeZone: null, participantId: grant.participant.id }
-      : { bookingId: grant.bookingId, role: 'customer', staffId: null, staffTimeZone: null, participantId: null };
+      ? { bookingId: grant.bookingId, role: 'participant', staffId: null, staffTimeZone: null, participantId: grant.participant.id, accessRole: grant.role }
+      : { bookingId: grant.bookingId, role: 'customer', staffId: null, staffTimeZone: null, participantId: null, accessRole: grant.role };
   const booking = await repo.findSessionBooking(deps.db, participant.bookingId);
   if (!booking) throw new DomainError('NOT_FOUND', messages.notFound);
   if (options.requireOpen ?? true) assertOpen(deps, booking);

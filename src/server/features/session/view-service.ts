@@ -3,7 +3,7 @@ import { roomIsOpen, type SessionAccess, type SessionState, type SessionView } f
 import * as repo from './repository.ts';
 import { actStage, finishRefusalsFor } from '../act/service.ts';
 import { listForBooking } from '../participants/service.ts';
-import { documentOfBooking } from '../notarial-act/service.ts';
+import { mayDo } from '../access/service.ts';
 import type { SessionBooking } from './repository.ts';
 import type { Participant } from './room-service.ts';
 import { recordingStalled } from './recording-service.ts';
@@ -28,10 +28,9 @@ function documentUrl(participant: Participant, access: SessionAccess, documentId
     : `/api/staff/documents/${documentId}`;
 }
 
-/** The booking's documents without its supporting files (an ID photo, a reference copy): what a co-signer or witness may read. */
-async function documentsToSign<T extends { id: string }>(deps: Deps, bookingId: string, documents: T[]): Promise<T[]> {
-  const acts = await Promise.all(documents.map((d) => documentOfBooking(deps.db, bookingId, d.id).catch(() => null)));
-  return documents.filter((_, i) => acts[i] !== null && !acts[i]!.act?.supportingAt);
+/** The booking's documents this person may read: supporting files (an ID photo, a reference copy) only if the access table says so (decision 133). */
+function readableBy<T extends { supporting: boolean }>(participant: Participant, documents: T[]): T[] {
+  return mayDo(participant.accessRole, 'download_supporting') ? documents : documents.filter((d) => !d.supporting);
 }
 
 export async function getSessionView(deps: Deps, participant: Participant, booking: SessionBooking, access: SessionAccess): Promise<SessionView> {
@@ -56,8 +55,8 @@ export async function getSessionView(deps: Deps, participant: Participant, booki
     startedAt: booking.startedAt,
     finishedAt: booking.finishedAt,
     outcome: booking.outcome,
-    // A co-signer or witness sees the documents to sign (each by their own link), never a supporting file such as the customer's ID (decision 123).
-    documents: (participant.role === 'participant' ? await documentsToSign(deps, booking.id, documents) : documents).map((d) => ({ id: d.id, name: d.name, contentType: d.contentType ?? 'application/octet-stream', sizeBytes: d.sizeBytes ?? 0, url: documentUrl(participant, access, d.id) })),
+    // A co-signer or witness sees the documents to sign (each by their own link), never a supporting file such as the customer's ID (decision 133).
+    documents: readableBy(participant, documents).map((d) => ({ id: d.id, name: d.name, contentType: d.contentType ?? 'application/octet-stream', sizeBytes: d.sizeBytes ?? 0, url: documentUrl(participant, access, d.id) })),
     recordings: participant.role === 'notary' ? recordings.map((r) => ({ id: r.id, status: r.status, startedAt: r.startedAt, sizeBytes: r.sizeBytes })) : [],
     recordingActive: recordings.some((r) => r.status === 'recording'),
     recordingSaving: recordings.some((r) => r.status === 'assembling'),
