@@ -53,6 +53,19 @@ export const toneOf = (signer: ActSigner | undefined) => signerTones[(signer?.to
 export const signerOf = (signers: readonly ActSigner[], field: Pick<FieldView, 'participantId'>) => signers.find((s) => s.participantId === field.participantId);
 const forWhom = (signer: ActSigner | undefined) => (signer ? (signer.role === 'witness' ? `${signer.name} (witness)` : signer.name) : 'another signer');
 
+/**
+ * What a field shows: its kind while empty, "Signed", "Initialled" or its text once
+ * filled; with several signers, also whose it is ("Signature · Ada Lovelace").
+ * The same words on the page and on the notary's recording (fields-overlay.ts).
+ */
+export function fieldCaption(field: FieldView, signers: readonly ActSigner[]): string {
+  const shown = field.filled ? filledWords(field) : fieldKindLabels[field.kind];
+  return signers.length > 1 ? `${shown} · ${signerOf(signers, field)?.name ?? forWhom(undefined)}` : shown;
+}
+
+/** A filled field's words: its text, or "Signed" / "Initialled". */
+const filledWords = (field: FieldView) => field.text ?? (field.kind === 'initials' ? 'Initialled' : 'Signed');
+
 /** The notary's palette: whose field (For: each signer taking part), and the kind (drag it onto the page, or place it at the focus point). */
 export function FieldPalette(props: {
   kind: FieldKind | null;
@@ -221,8 +234,8 @@ export function FieldLayer(props: {
         // With several signers every field names its signer, in words and in its colour.
         const name = multi ? `${fieldName(field.kind, field.page)} for ${whose}` : fieldName(field.kind, field.page);
         const style = { left: `${box.x * 100}%`, top: `${box.y * 100}%`, width: `${box.width * 100}%`, height: `${box.height * 100}%` };
-        const done = field.text ?? (field.kind === 'initials' ? 'Initialled' : 'Signed');
-        const shown = multi ? `${field.filled ? done : fieldKindLabels[field.kind]} · ${owner?.name ?? whose}` : field.filled ? done : fieldKindLabels[field.kind];
+        const done = filledWords(field);
+        const shown = fieldCaption(field, props.signers);
         const tone = toneOf(owner);
         const mine = field.participantId === props.viewerParticipantId;
         if (placing) {

@@ -9,6 +9,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { FieldLayer, FieldPalette, SignerFieldForms, browserLocale, useActView } from '../notarial-act/field-layer.tsx';
 import { useRoom, type RoomTabProps } from './room-context.ts';
 import { documentViewSource } from './document-view-source.ts';
+import { fieldsOverlay } from './fields-overlay.ts';
 
 /**
  * The customer's documents, seen by both: PDFs page by page (pdf.js, served
@@ -135,6 +136,8 @@ function DocumentWithFields(props: {
     known.current = new Set(fields.map((f) => f.id));
     save.mutate({ bookingId: props.bookingId, documentId: doc.id, kind: fieldKind, participantId: forId, page, ...boxAt(fieldKind, point) });
   };
+  // The notary's recording shows these fields over the page, as they are filled (decision 103).
+  useEffect(() => (role === 'notary' ? documentViewSource.addOverlay(fieldsOverlay(fields, signers, page)) : undefined), [role, fields, signers, page]);
   const error = save.error ?? remove.error ?? fillDate.error;
   const mine = fields.filter((f) => f.participantId === viewer);
   const empty = mine.filter((f) => !f.filled).length;
