@@ -254,8 +254,9 @@ describe('a co-signer’s fee paid from the booking page', () => {
     await payment.getByLabel('Card number').fill('4242 4242 4242 4242');
     await payment.getByLabel('Expiration date (MM / YY)').fill('12 / 34');
     await payment.getByLabel('Security code (CVC)').fill('123');
-    await payment.getByLabel('Name on card').fill('Grace Hopper');
-    await payment.getByLabel('Email', { exact: true }).fill('grace@example.com');
+    // The customer pays: the card form starts with their name and email (the seeded booking's).
+    expect(await payment.getByLabel('Name on card').inputValue()).toBe('Grace Hopper');
+    expect(await payment.getByLabel('Email', { exact: true }).inputValue()).toBe('grace@example.com');
     await payment.getByRole('button', { name: 'Pay Now' }).click();
     await page.getByText(participantLabels.added('Alan Turing')).waitFor();
     await expect.poll(() => page.getByTestId('participants').textContent()).toContain('Alan Turing');

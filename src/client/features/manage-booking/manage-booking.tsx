@@ -158,7 +158,11 @@ export function ManageBooking({ token }: { token: string }) {
       <NotarizedDownloads token={token} />
       <IdentitySection token={token} />
       <KbaSection token={token} />
-      <ParticipantsPanel token={token} canAdd={booking.status === 'confirmed' && booking.sessionOpensAt !== null} />
+      <ParticipantsPanel
+        token={token}
+        canAdd={booking.status === 'confirmed' && booking.sessionOpensAt !== null}
+        payer={booking.contact ? { name: `${booking.contact.firstName} ${booking.contact.lastName}`.trim(), email: booking.contact.email } : null}
+      />
 
       <SectionCard title="Documents">
         {booking.documents.length === 0 ? (

@@ -26,7 +26,7 @@ import { trpc } from '../../lib/trpc.ts';
  * invited, and **Add a signer** (role Signer or Witness) until the session
  * starts. Each gets their own email with their own private link.
  */
-export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: boolean }) {
+export function ParticipantsPanel({ token, canAdd, payer }: { token: string; canAdd: boolean; payer: { name: string; email: string } | null }) {
   const utils = trpc.useUtils();
   const config = usePublicConfig();
   const list = trpc.participants.list.useQuery({ token }, { retry: false });
@@ -83,6 +83,7 @@ export function ParticipantsPanel({ token, canAdd }: { token: string; canAdd: bo
           token={token}
           setup={paying.setup}
           name={paying.name}
+          payer={payer}
           onPaid={() => {
             setDone(participantLabels.added(paying.name));
             setPaying(null);

@@ -17,7 +17,22 @@ const StripePaymentForm = lazy(() => import('../booking/stripe-payment-form.tsx'
  * signer when the provider says it succeeded (webhook or sync), never on the
  * browser's word; a decline or a closed form adds nobody.
  */
-export function SignerPayment({ token, setup, name, onPaid, onCancel }: { token: string; setup: SignerPaymentSetup; name: string; onPaid: () => void; onCancel: () => void }) {
+export function SignerPayment({
+  token,
+  setup,
+  name,
+  payer,
+  onPaid,
+  onCancel,
+}: {
+  token: string;
+  setup: SignerPaymentSetup;
+  name: string;
+  /** The booking's customer, who pays: the card form starts with their name and email. */
+  payer: { name: string; email: string } | null;
+  onPaid: () => void;
+  onCancel: () => void;
+}) {
   const config = usePublicConfig();
   const payTest = trpc.payments.signerTestCard.useMutation().mutateAsync;
   const sync = trpc.payments.syncSigner.useMutation().mutateAsync;
@@ -34,7 +49,7 @@ export function SignerPayment({ token, setup, name, onPaid, onCancel }: { token:
     else if (receipt.status === 'processing') setFailure('Your payment is processing. The signer is invited as soon as it succeeds.');
     else setFailure('Payment failed');
   };
-  const common = { bookingId: '', defaultName: '', defaultEmail: '', onReceipt, onFailure: setFailure };
+  const common = { bookingId: '', defaultName: payer?.name ?? '', defaultEmail: payer?.email ?? '', onReceipt, onFailure: setFailure };
 
   return (
     <section className="mb-4 grid gap-3 rounded-lg border border-blue-200 bg-blue-50 p-4" aria-labelledby="signer-payment-heading" data-testid="signer-payment">
