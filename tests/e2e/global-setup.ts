@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/server/config.ts';
 import { openPglite } from '../../src/server/db/client.ts';
 import { buildDeps } from '../../src/server/deps.ts';
 import { createLogger } from '../../src/server/logger.ts';
+import { copyMigratedDataDir } from '../helpers/db.ts';
 import { startServer } from '../helpers/server.ts';
 import { createStaffUser } from '../helpers/staff.ts';
 import { seedVerifiableAct, type VerifiableAct } from './verifiable-act.ts';
@@ -38,6 +39,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-e2e-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  await copyMigratedDataDir(path.join(dataDir, 'pglite'));
   const database = await openPglite(path.join(dataDir, 'pglite'));
   const deps = await buildDeps(config, database, createLogger('silent'));
   let notaryId = '';

@@ -11,6 +11,7 @@ import { bookings, customers, documents, identityVerifications, notaryProfiles, 
 import { buildDeps, type Deps } from '../../src/server/deps.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 import { createLogger } from '../../src/server/logger.ts';
+import { copyMigratedDataDir } from '../helpers/db.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 import { createStaffUser, type TestStaffUser } from '../helpers/staff.ts';
 import { openBrowser, type Browser } from './browser.ts';
@@ -46,6 +47,7 @@ export interface SessionFixture extends SessionBooking {
 
 export async function seedSession(dataDir: string, options: { startsInMinutes?: number; bookings?: number; paid?: boolean } = {}) {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  await copyMigratedDataDir(path.join(dataDir, 'pglite'));
   const database = await openPglite(path.join(dataDir, 'pglite'));
   const deps: Deps = await buildDeps(config, database, createLogger('silent'));
   const notary = await createStaffUser(deps, { role: 'notary', name: 'Nia Notary' });

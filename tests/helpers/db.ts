@@ -1,8 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openPglite, openPostgres, resolveMigrations, type Database } from '../../src/server/db/client.ts';
 
@@ -45,10 +44,8 @@ const migrationsKey = (() => {
   for (const file of readdirSync(folder, { recursive: true, encoding: 'utf8' }).sort()) {
     if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(path.join(folder, file)));
   }
-  // PGlite's package.json is not exported: found from its entry point upwards.
-  let dir = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
-  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  hash.update(readFileSync(path.join(dir, 'package.json')));
+  // Its package.json (not in the package's exports), from the project's node_modules as the migrations are from its folder.
+  hash.update(readFileSync(path.resolve(process.cwd(), 'node_modules/@electric-sql/pglite/package.json')));
   return hash.digest('hex').slice(0, 16);
 })();
 
@@ -75,6 +72,28 @@ async function pgliteImage(): Promise<string> {
     await db.close();
   }
   return file;
+}
+
+/**
+ * A migrated PGlite data folder at `target` (which must not exist yet), copied
+ * from one made once per set of migrations by the server's own opening code:
+ * what a server's first start in a fresh DATA_DIR makes (initdb in a process
+ * of its own, then every migration), without its wait. Journeys' servers and
+ * their seeding start from it.
+ */
+export async function copyMigratedDataDir(target: string): Promise<void> {
+  const template = path.join(tmpdir(), `notary-test-pglite-dir-${migrationsKey}`);
+  if (!existsSync(path.join(template, 'PG_VERSION'))) {
+    const building = `${template}.${process.pid}.${randomUUID()}`;
+    await (await openPglite(building)).close();
+    try {
+      renameSync(building, template);
+    } catch {
+      // Another process made it first.
+      rmSync(building, { recursive: true, force: true });
+    }
+  }
+  cpSync(template, target, { recursive: true });
 }
 
 /**

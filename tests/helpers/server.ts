@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { copyMigratedDataDir } from './db.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,6 +47,8 @@ export function serverEnv(port: number, dataDir: string, env: Record<string, str
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'notary-e2e-'));
+  // A fresh embedded database starts as a copy of a migrated one (the first start's initdb and migrations are tested elsewhere).
+  if (!env.DATABASE_URL && !existsSync(path.join(dataDir, 'pglite'))) await copyMigratedDataDir(path.join(dataDir, 'pglite'));
   let output = '';
   const child = spawn(process.execPath, ['src/server/start.mjs'], {
     cwd: process.cwd(),
