@@ -14,7 +14,7 @@ import { checkpointIsSigned, decodeCheckpoint, encodeCheckpoint, journalKey, tak
 import { entryHash } from '../../src/server/features/journal/chain.ts';
 import { journalCsv } from '../../src/server/features/journal/export-service.ts';
 import { appendJournalEntry, latestCheckpointForExport, verifyJournal } from '../../src/server/features/journal/service.ts';
-import { createTestDatabase, dbKinds } from '../helpers/db.ts';
+import { copyMigratedDataDir, createTestDatabase, dbKinds } from '../helpers/db.ts';
 import { startTestPki, type TestPki } from '../helpers/openssl-pki.ts';
 
 /**
@@ -78,6 +78,7 @@ describe.each(dbKinds)('journal hash chain on %s', (kind) => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'journal-'));
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
       const open = () => openPglite(path.join(dataDir, 'pglite'));
+      await copyMigratedDataDir(path.join(dataDir, 'pglite'));
       return { database: await open(), env: { DATA_DIR: dataDir }, reopen: open };
     }
     const database = await createTestDatabase('postgres');
