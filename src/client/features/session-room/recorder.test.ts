@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compositeBandHeight, compositeFramesPerSecond, compositeHeight, compositeWidth, minimumFramesPerSecond, recordingMessages, recordingTimesliceMs, utcClock } from '../../../shared/recording.ts';
 import { documentViewSource } from './document-view-source.ts';
+import { elementSource } from './camera-frames.ts';
 import { compositeLayout, fitInside, startCompositeRecording, type Box, type RecorderEnv, type RecorderLike, type UploadAnswer } from './recorder.ts';
 
 /**
@@ -75,6 +76,7 @@ function harness(options: { upload?: (seq: number) => UploadAnswer } = {}) {
       tick = onTick;
       return { stop: () => void events.push('ticker.stop') };
     },
+    cameraSource: elementSource,
     captureFrames: () => ({ track: { stop: () => void events.push('video track.stop') } as MediaStreamTrack, requestFrame: () => void log.push(['requestFrame']) }),
     createAudioMix: () => ({
       track: { stop: () => void events.push('audio track.stop') } as MediaStreamTrack,
