@@ -47,6 +47,20 @@ const showing = (track: MediaStreamTrack | null) => ({ srcObject: track ? { getV
 /** Lets the source's read loop take what was sent. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** A source reading a camera's track, one frame taken and drawn. */
+async function drawingOneFrame() {
+  const { Processor, streams } = fakeProcessor();
+  const camera = fakeTrack('camera');
+  const video = showing(camera.track);
+  const source = trackFrameSource(video, Processor);
+  source.picture();
+  const shown = frame('shown');
+  streams[0]!.send(shown);
+  await settle();
+  expect(source.picture()?.image).toBe(shown);
+  return { source, streams, camera, video, shown };
+}
+
 describe('trackFrameSource', () => {
   it('draws the newest frame of the camera and closes every older one at once', async () => {
     const { Processor, streams } = fakeProcessor();
@@ -68,48 +82,28 @@ describe('trackFrameSource', () => {
   });
 
   it('draws nothing once the track has ended, and lets the camera go', async () => {
-    const { Processor, streams } = fakeProcessor();
-    const camera = fakeTrack('camera');
-    const source = trackFrameSource(showing(camera.track), Processor);
-    source.picture();
-    const last = frame('last');
-    streams[0]!.send(last);
-    streams[0]!.end();
+    // The stream ends (the other side left): its last frame is not kept on the recording.
+    const left = await drawingOneFrame();
+    left.streams[0]!.end();
     await settle();
-    // The stream ended (the other side left): its last frame is not kept on the recording.
-    expect(source.picture()).toBeNull();
-    expect(last.close).toHaveBeenCalledTimes(1);
+    expect(left.source.picture()).toBeNull();
+    expect(left.shown.close).toHaveBeenCalledTimes(1);
 
     // The element's own track ends (the camera was turned off for good): the clone is stopped too.
-    const { Processor: P2, streams: s2 } = fakeProcessor();
-    const other = fakeTrack('other');
-    const second = trackFrameSource(showing(other.track), P2);
-    second.picture();
-    const shown = frame('shown');
-    s2[0]!.send(shown);
-    await settle();
-    expect(second.picture()?.image).toBe(shown);
-    other.track.readyState = 'ended';
-    expect(second.picture()).toBeNull();
-    expect(shown.close).toHaveBeenCalledTimes(1);
-    expect(other.copies[0]!.stop).toHaveBeenCalled();
-    expect(s2[0]!.cancelled).toBe(true);
+    const off = await drawingOneFrame();
+    off.camera.track.readyState = 'ended';
+    expect(off.source.picture()).toBeNull();
+    expect(off.shown.close).toHaveBeenCalledTimes(1);
+    expect(off.camera.copies[0]!.stop).toHaveBeenCalled();
+    expect(off.streams[0]!.cancelled).toBe(true);
   });
 
   it('follows the element to a new track (a reconnected peer): the old reading is let go, the new one drawn', async () => {
-    const { Processor, streams } = fakeProcessor();
-    const first = fakeTrack('first');
-    const video = showing(first.track);
-    const source = trackFrameSource(video, Processor);
-    source.picture();
-    const old = frame('old');
-    streams[0]!.send(old);
-    await settle();
-    const next = fakeTrack('next');
-    Object.assign(video, showing(next.track));
+    const { source, streams, camera, video, shown } = await drawingOneFrame();
+    Object.assign(video, showing(fakeTrack('next').track));
     expect(source.picture()).toBeNull();
-    expect(old.close).toHaveBeenCalledTimes(1);
-    expect(first.copies[0]!.stop).toHaveBeenCalled();
+    expect(shown.close).toHaveBeenCalledTimes(1);
+    expect(camera.copies[0]!.stop).toHaveBeenCalled();
     expect(streams[0]!.cancelled).toBe(true);
     const fresh = frame('fresh');
     streams[1]!.send(fresh);
@@ -122,15 +116,9 @@ describe('trackFrameSource', () => {
   });
 
   it('closes its frame, cancels its reader and stops its clone when closed', async () => {
-    const { Processor, streams } = fakeProcessor();
-    const camera = fakeTrack('camera');
-    const source = trackFrameSource(showing(camera.track), Processor);
-    source.picture();
-    const kept = frame('kept');
-    streams[0]!.send(kept);
-    await settle();
+    const { source, streams, camera, shown } = await drawingOneFrame();
     source.close();
-    expect(kept.close).toHaveBeenCalledTimes(1);
+    expect(shown.close).toHaveBeenCalledTimes(1);
     expect(camera.copies[0]!.stop).toHaveBeenCalled();
     expect(streams[0]!.cancelled).toBe(true);
   });
