@@ -23,7 +23,7 @@
  */
 import { createServer } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
@@ -88,7 +88,7 @@ async function run(placement: 'notary machine' | 'one machine') {
     await firstChunk.catch(async (error: Error) => {
       throw new Error(`${error.message}; the room says: ${await n.getByRole('alert').allTextContents()}`);
     });
-    const [cpu0, t0] = [treeCpuSeconds(browserPid), performance.now()];
+    const [cpu0, t0, load] = [treeCpuSeconds(browserPid), performance.now(), loadavg()[0]!];
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const cpuPercent = ((treeCpuSeconds(browserPid) - cpu0) / ((performance.now() - t0) / 1000)) * 100;
     await n.getByRole('button', { name: 'Stop recording' }).click({ timeout: 120_000 });
@@ -97,7 +97,7 @@ async function run(placement: 'notary machine' | 'one machine') {
     const src = await n.getByRole('region', { name: 'Video session' }).locator('video').getAttribute('src');
     const file = path.join(fixture.dataDir, 'bench-recording.webm');
     writeFileSync(file, await (await n.request.get(src!)).body());
-    return { placement, cpuPercent, ...probe(file) };
+    return { placement, cpuPercent, load, ...probe(file) };
   } finally {
     await customerBrowser.close().catch(() => {});
     await notaryBrowser.close().catch(() => {});
@@ -114,6 +114,7 @@ async function floor() {
   try {
     const page = await browser.newPage();
     await page.goto(`http://localhost:${(server.address() as { port: number }).port}/`);
+    const load = loadavg()[0]!;
     const base64 = await page.evaluate(
       async ({ seconds, width, height, fps }) => {
         const camera = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
@@ -171,7 +172,7 @@ async function floor() {
     );
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'notary-recording-floor-')), 'floor.webm');
     writeFileSync(file, Buffer.from(base64, 'base64'));
-    return { placement: 'floor: a bare page, same recorder settings', cpuPercent: Number.NaN, ...probe(file) };
+    return { placement: 'floor: a bare page, same recorder settings', cpuPercent: Number.NaN, load, ...probe(file) };
   } finally {
     await browser.close();
     server.close();
@@ -180,6 +181,7 @@ async function floor() {
 
 const results = [];
 for (const placement of ['notary machine', 'one machine'] as const) results.push(await run(placement), await floor());
-console.log(`| placement | frames per second (goal ≥ ${minimumFramesPerSecond}) | video end − audio end | notary's browser CPU (% of one core) |`);
-console.log('|---|---|---|---|');
-for (const r of results) console.log(`| ${r.placement} | ${r.framesPerSecond.toFixed(1)} | ${(r.videoEnd - r.audioEnd).toFixed(2)} s | ${Number.isNaN(r.cpuPercent) ? '—' : `${r.cpuPercent.toFixed(0)} %`} |`);
+// The machine's load when each recording started: other work on a shared machine bends every row (say so beside the figures).
+console.log(`| placement | frames per second (goal ≥ ${minimumFramesPerSecond}) | video end − audio end | notary's browser CPU (% of one core) | load average (1 min) at the start |`);
+console.log('|---|---|---|---|---|');
+for (const r of results) console.log(`| ${r.placement} | ${r.framesPerSecond.toFixed(1)} | ${(r.videoEnd - r.audioEnd).toFixed(2)} s | ${Number.isNaN(r.cpuPercent) ? '—' : `${r.cpuPercent.toFixed(0)} %`} | ${r.load.toFixed(1)} |`);

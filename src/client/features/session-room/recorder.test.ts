@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compositeBandHeight, compositeFramesPerSecond, compositeHeight, compositeWidth, minimumFramesPerSecond, recordingMessages, recordingTimesliceMs, utcClock } from '../../../shared/recording.ts';
 import { documentViewSource } from './document-view-source.ts';
+import { elementSource, type CameraPicture, type CameraSourceFactory } from './camera-frames.ts';
 import { compositeLayout, fitInside, startCompositeRecording, type Box, type RecorderEnv, type RecorderLike, type UploadAnswer } from './recorder.ts';
 
 /**
@@ -30,7 +31,7 @@ function fakeCanvas(width: number, height: number, name: string, log: Call[]) {
 
 const video = (width: number, height: number) => ({ readyState: 4, videoWidth: width, videoHeight: height }) as HTMLVideoElement;
 
-function harness(options: { upload?: (seq: number) => UploadAnswer } = {}) {
+function harness(options: { upload?: (seq: number) => UploadAnswer; cameraSource?: CameraSourceFactory } = {}) {
   const log: Call[] = [];
   const events: string[] = [];
   let clock = 0;
@@ -75,6 +76,7 @@ function harness(options: { upload?: (seq: number) => UploadAnswer } = {}) {
       tick = onTick;
       return { stop: () => void events.push('ticker.stop') };
     },
+    cameraSource: options.cameraSource ?? elementSource,
     captureFrames: () => ({ track: { stop: () => void events.push('video track.stop') } as MediaStreamTrack, requestFrame: () => void log.push(['requestFrame']) }),
     createAudioMix: () => ({
       track: { stop: () => void events.push('audio track.stop') } as MediaStreamTrack,
@@ -226,6 +228,33 @@ describe('startCompositeRecording', () => {
     h.log.length = 0;
     h.tick();
     expect(h.drawn().map((c) => c[1])).toEqual([first, joining, third]);
+  });
+
+  it("draws each camera's newest picture from its source, leaves a cell empty when its camera ended, and lets go of cameras it no longer shows", () => {
+    // Sources as camera-frames.ts makes them (its own tests cover reading the frames).
+    const pictures = new Map<HTMLVideoElement, CameraPicture | null>();
+    const closed: HTMLVideoElement[] = [];
+    const h = harness({ cameraSource: (video) => ({ picture: () => pictures.get(video) ?? null, close: () => void closed.push(video) }) });
+    const [signer, notary, witness] = [video(0, 0), video(0, 0), video(0, 0)];
+    const frames = { signer: { displayWidth: 640 } as VideoFrame, notary: { displayWidth: 1280 } as VideoFrame };
+    pictures.set(signer, { image: frames.signer, width: 640, height: 480 });
+    pictures.set(notary, { image: frames.notary, width: 1280, height: 720 });
+    const handle = startCompositeRecording('rec-1', { reference: 'NO-1', videos: [signer, notary], audio: [] }, h.env);
+    // The frames are drawn, in the proportions of the frame (not of the element).
+    expect(h.drawn().slice(1, 3).map((c) => c.slice(1))).toEqual([
+      [frames.signer, 739, 44, 443, 332],
+      [frames.notary, 665, 384, 590, 332],
+    ]);
+    // The signer's camera ended: their cell is cleared (the background again) and left empty.
+    pictures.set(signer, null);
+    h.log.length = 0;
+    h.tick();
+    expect(h.drawn().map((c) => c[1])).toEqual([h.canvases[1], frames.notary, h.canvases[2], h.canvases[3]]);
+    // A camera taken off the list is let go; the others when the recording stops.
+    handle.setVideos([notary, witness]);
+    expect(closed).toEqual([signer]);
+    void handle.stop();
+    return vi.runAllTimersAsync().then(() => expect(closed).toEqual([signer, notary, witness]));
   });
 
   it('mixes every voice, adds and removes streams', () => {

@@ -7,6 +7,7 @@ import {
   recordingTimesliceMs,
   utcClock,
 } from '../../../shared/recording.ts';
+import { cameraSourceFactory, type CameraSource, type CameraSourceFactory } from './camera-frames.ts';
 import { documentViewSource, type DocumentOverlay } from './document-view-source.ts';
 
 /**
@@ -15,7 +16,8 @@ import { documentViewSource, type DocumentOverlay } from './document-view-source
  * notary shares on the left, every participant's camera on the right, a band
  * with the booking reference and a burned-in UTC clock — and every voice
  * mixed with WebAudio, through one MediaRecorder (one timestamp base for
- * sound and picture). A dedicated worker's timer drives the drawing, so a
+ * sound and picture). The cameras are drawn from their tracks' newest
+ * `VideoFrame`s where the browser can (decision 130, `camera-frames.ts`). A dedicated worker's timer drives the drawing, so a
  * background tab keeps recording; each tick draws with drawImage only and
  * pushes exactly one frame (`captureStream(0)` + `requestFrame()`), so frames
  * are evenly spaced. A chunk every 2 s is uploaded at once (numbered, retried);
@@ -101,6 +103,8 @@ export interface RecorderEnv {
   /** Calls `onTick` every `intervalMs`, in a background tab too. */
   startTicker(intervalMs: number, onTick: () => void): Ticker;
   captureFrames(canvas: HTMLCanvasElement): FrameTrack;
+  /** How a participant's camera is read: its track's frames, or the `<video>` element itself. */
+  cameraSource: CameraSourceFactory;
   createAudioMix(): AudioMix;
   createRecorder(tracks: MediaStreamTrack[]): RecorderLike;
   /** One try at sending chunk `seq`. */
@@ -145,6 +149,9 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
   const context = canvas.getContext('2d', { alpha: false })!;
   let videos = [...options.videos];
   let layout = compositeLayout(videos.length);
+  // One source per camera shown, kept while its element is in the list.
+  const cameras = new Map<HTMLVideoElement, CameraSource>();
+  const camera = (video: HTMLVideoElement) => cameras.get(video) ?? cameras.set(video, env.cameraSource(video)).get(video)!;
   // What does not change from frame to frame is drawn once: the background and the placeholder.
   const background = env.createCanvas(compositeWidth, compositeHeight);
   const placeholder = env.createCanvas(layout.document.width, layout.document.height);
@@ -204,16 +211,17 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
     for (const overlay of documentViewSource.overlays()) drawOverlay(overlay, context, at);
   };
   const draw = () => {
-    const boxes = videos.map((video, index) => {
+    const pictures = videos.map((video) => camera(video).picture());
+    const boxes = pictures.map((picture, index) => {
       const box = layout.cameras[index];
-      return box && video.readyState >= 2 && video.videoWidth && video.videoHeight ? fitInside(video.videoWidth, video.videoHeight, box) : null;
+      return box && picture ? fitInside(picture.width, picture.height, box) : null;
     });
     // Someone's picture appeared, went or changed shape: start again from the background.
     if (boxes.length !== cameraBoxes.length || boxes.some((box, i) => !sameBox(box, cameraBoxes[i] ?? null))) repaint = true;
     cameraBoxes = boxes;
     if (repaint) context.drawImage(background, 0, 0);
     boxes.forEach((at, index) => {
-      if (at) context.drawImage(videos[index]!, at.x, at.y, at.width, at.height);
+      if (at) context.drawImage(pictures[index]!.image, at.x, at.y, at.width, at.height);
     });
     if (repaint || frameNumber % documentEveryFrames === 0) drawDocument();
     if (paintBand(Date.now()) || repaint) context.drawImage(band, 0, 0);
@@ -285,6 +293,11 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
     framesPerSecond: () => framesPushed / Math.max(0.001, (env.now() - startedAt) / 1000),
     setVideos(next) {
       videos = [...next];
+      for (const [video, source] of cameras) {
+        if (videos.includes(video)) continue;
+        source.close();
+        cameras.delete(video);
+      }
       if (layout.cameras.length !== videos.length) {
         layout = compositeLayout(videos.length);
         paintBackground();
@@ -308,6 +321,7 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
           await stopped;
         }
         ticker.stop();
+        for (const source of cameras.values()) source.close();
         frames.track.stop();
         audio.track?.stop();
         await audio.close();
@@ -374,6 +388,7 @@ function browserEnv(): RecorderEnv {
       return canvas;
     },
     startTicker: workerTicker,
+    cameraSource: cameraSourceFactory(),
     captureFrames(canvas) {
       const track = canvas.captureStream(0).getVideoTracks()[0] as MediaStreamTrack & { requestFrame(): void };
       return { track, requestFrame: () => track.requestFrame() };
