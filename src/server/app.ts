@@ -15,7 +15,7 @@ import { managePageStatus } from './http/manage-page-status.ts';
 import { calendarRoutes } from './http/calendar.ts';
 import { adminPagesGuard } from './http/admin-pages.ts';
 import { rateLimit } from './http/rate-limit.ts';
-import { nonceSource, noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
+import { nonceSource, noStoreForPrivatePaths, securityHeaders } from './http/security.ts';
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
 import { appRouter, fastLaneProcedures } from './router.ts';
