@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import compression from 'compression';
 import express, { type Express, type Request, type Response } from 'express';
 import type { TRPCError } from '@trpc/server';
-import { pinoHttp } from 'pino-http';
 import type { Deps } from './deps.ts';
 import { healthRoutes, type Readiness } from './http/health.ts';
+import { requestLog } from './http/request-log.ts';
 import { builtFiles, mountPages } from './http/pages.ts';
 import { mountSeo } from './http/seo.ts';
 import { csrfProtection } from './http/csrf.ts';
@@ -16,7 +15,7 @@ import { managePageStatus } from './http/manage-page-status.ts';
 import { calendarRoutes } from './http/calendar.ts';
 import { adminPagesGuard } from './http/admin-pages.ts';
 import { rateLimit } from './http/rate-limit.ts';
-import { nonceSource, noStoreForPrivatePaths, redactPath, securityHeaders } from './http/security.ts';
+import { nonceSource, noStoreForPrivatePaths, securityHeaders } from './http/security.ts';
 import { mountStripeWebhook } from './http/stripe-webhook.ts';
 import { uploadRoutes } from './http/uploads.ts';
 import { appRouter, fastLaneProcedures } from './router.ts';
@@ -44,23 +43,8 @@ export async function createApp(deps: Deps, options: { pages?: 'development' | '
   // Built scripts, styles, fonts and images: only the headers that apply to a file (see builtFiles).
   if (options.pages === 'production') app.use(builtFiles());
 
-  app.use(
-    pinoHttp({
-      logger: deps.log,
-      genReqId: (req, res) => {
-        const id = randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Query strings and some paths carry tokens (manage links, upload URLs):
-      // log the path only, with those tokens masked.
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: redactPath(req.url) }),
-      },
-      // Assets and the load balancer's health probes would drown the request log.
-      autoLogging: { ignore: (req) => /^\/(assets\/|healthz|readyz)/.test(req.url ?? '') },
-    }),
-  );
+  // Assets and the load balancer's health probes would drown the request log.
+  app.use(requestLog(deps.log, { quiet: (url) => /^\/(assets\/|healthz|readyz)/.test(url) }));
   const nonce = nonceSource();
   app.use((_req, res, next) => {
     res.locals.cspNonce = nonce();

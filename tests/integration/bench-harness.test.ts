@@ -86,6 +86,28 @@ describe('bench harness', () => {
     }
   });
 
+  it('leaves requests untouched while it is not recording (the measured load pays nothing for it)', async () => {
+    const recorder = installSqlRecorder(path.join(dir, 'idle.jsonl'));
+    const wrapped: boolean[] = [];
+    const server = createServer((req, res) => {
+      // Recording gives each request a context and wraps its events; off, neither.
+      wrapped.push(Object.hasOwn(req, 'emit'));
+      res.end('ok');
+    });
+    try {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      await (await fetch(url)).text();
+      recorder.toggle();
+      await (await fetch(url)).text();
+      recorder.toggle();
+      await (await fetch(url)).text();
+      expect(wrapped).toEqual([false, true, false]);
+    } finally {
+      server.close();
+    }
+  });
+
   it('ends a server that misses its start-up deadline, with the processes it started', async () => {
     const dataDir = mkdtempSync(path.join(dir, 'server-'));
     await expect(

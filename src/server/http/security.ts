@@ -12,9 +12,31 @@ import { isUnder, routerPath } from './router-path.ts';
  * bundles ('self'), the inline scripts we render ourselves (config, router
  * hydration data) through the per-request nonce that `app.ts` puts in
  * `res.locals.cspNonce`, and Stripe's script, frames and API.
+ *
+ * helmet decides the headers, once, at start-up: its middleware runs against
+ * a stand-in response with a marker for the nonce, and each response then gets
+ * the headers it set, in its order and spelling, with the response's own
+ * nonce where the marker was. Running helmet's eleven middlewares per response,
+ * which build the same strings again every time, was ~0.02 ms of the
+ * ~0.08 ms a `slots.list` costs the server (docs/decisions/132).
  */
-export function securityHeaders(config: Config, options: { development?: boolean } = {}): RequestHandler[] {
-  const development = options.development ?? false;
+export function securityHeaders(config: Config, options: { development?: boolean } = {}): RequestHandler {
+  const { set, removed } = helmetOnce(helmet(helmetOptions(config, options.development ?? false)));
+  const policy = (media: string) => `camera=(${media}), microphone=(${media}), geolocation=(), usb=(), browsing-topics=(), payment=(self "https://js.stripe.com")`;
+  // Camera and microphone only on the session room's pages (a full page load: links into the room reload the document).
+  const roomPolicy = policy('self');
+  const otherPolicy = policy('');
+  return (req, res, next) => {
+    const nonce = String(res.locals.cspNonce);
+    for (const [name, value] of set) res.setHeader(name, typeof value === 'string' ? value : value.join(nonce));
+    for (const name of removed) res.removeHeader(name);
+    res.setHeader('Permissions-Policy', isSessionRoomPath(req.path) ? roomPolicy : otherPolicy);
+    next();
+  };
+}
+
+/** helmet's options for our headers (exported for the test that holds the copy to helmet itself). */
+export function helmetOptions(config: Config, development: boolean): Parameters<typeof helmet>[0] {
   const https = config.publicUrl.startsWith('https:');
   // Socket.IO upgrades to a WebSocket on our own origin. 'self' covers ws/wss in
   // CSP Level 3 browsers; older Safari needs the scheme spelled out.
@@ -43,29 +65,43 @@ export function securityHeaders(config: Config, options: { development?: boolean
   // subresource to https and break the page.
   if (https) directives['upgrade-insecure-requests'] = [];
 
-  return [
-    helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: directives as never },
-      // Browsers ignore HSTS received over plain http (RFC 6797 §8.1), so sending it
-      // always is harmless locally and right behind a TLS-terminating load balancer.
-      // No includeSubDomains: the operator's other subdomains are not ours to pin.
-      strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: false },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      // Some Stripe payment methods open a popup and talk to it.
-      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      crossOriginEmbedderPolicy: false,
-      xFrameOptions: { action: 'deny' },
-    }),
-    (req, res, next) => {
-      // Camera and microphone only on the session room's pages (a full page load: links into the room reload the document).
-      const media = isSessionRoomPath(req.path) ? 'self' : '';
-      res.setHeader(
-        'Permissions-Policy',
-        `camera=(${media}), microphone=(${media}), geolocation=(), usb=(), browsing-topics=(), payment=(self "https://js.stripe.com")`,
-      );
-      next();
-    },
-  ];
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: directives as never },
+    // Browsers ignore HSTS received over plain http (RFC 6797 §8.1), so sending it
+    // always is harmless locally and right behind a TLS-terminating load balancer.
+    // No includeSubDomains: the operator's other subdomains are not ours to pin.
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: false },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Some Stripe payment methods open a popup and talk to it.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: { action: 'deny' },
+  };
+}
+
+/**
+ * What a helmet middleware does to a response: the headers it sets, in order
+ * (a value that carries the nonce as the parts around it), and those it
+ * removes. Its answer depends on nothing but the nonce: no directive of ours
+ * reads the request.
+ */
+function helmetOnce(middleware: ReturnType<typeof helmet>): { set: Array<[string, string | string[]]>; removed: string[] } {
+  const marker = `nonce-marker-${randomBytes(12).toString('hex')}`;
+  const set: Array<[string, string | string[]]> = [];
+  const removed: string[] = [];
+  const res = {
+    locals: { cspNonce: marker },
+    setHeader: (name: string, value: unknown) => void set.push([name, String(value).includes(marker) ? String(value).split(marker) : String(value)]),
+    removeHeader: (name: string) => void removed.push(name),
+  };
+  let done = false;
+  middleware({ headers: {} } as never, res as never, (error?: unknown) => {
+    if (error) throw error;
+    done = true;
+  });
+  // helmet answers synchronously; if a later version did not, this copy would be incomplete.
+  if (!done) throw new Error('helmet did not set its headers synchronously');
+  return { set, removed };
 }
 
 /**
@@ -152,9 +188,7 @@ export function securityHeaderList(config: Config): Record<string, string> {
     removeHeader: (name: string) => void delete headers[name.toLowerCase()],
     getHeader: (name: string) => headers[name.toLowerCase()],
   };
-  for (const handler of securityHeaders(config)) {
-    (handler as unknown as (req: unknown, res: unknown, next: () => void) => void)({ headers: {} }, res, () => {});
-  }
+  (securityHeaders(config) as unknown as (req: unknown, res: unknown, next: () => void) => void)({ headers: {} }, res, () => {});
   // Socket.IO answers are private (visitor ids, chat messages).
   headers['cache-control'] = 'no-store';
   return headers;
