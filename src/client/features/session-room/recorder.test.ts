@@ -257,6 +257,26 @@ describe('startCompositeRecording', () => {
     return vi.runAllTimersAsync().then(() => expect(closed).toEqual([signer, notary, witness]));
   });
 
+  it('tags each named camera with whose it is, in its corner, the tag rendered once per name and drawn each frame', () => {
+    const h = harness();
+    const named = (width: number, height: number, name: string) => ({ ...video(width, height), dataset: { recordingName: name } }) as unknown as HTMLVideoElement;
+    const cameras = [named(640, 480, 'Grace Hopper'), named(640, 480, 'Nia Notary (notary)'), video(640, 480)];
+    startCompositeRecording('rec-1', { reference: 'NO-7K3D', videos: cameras, audio: [] }, h.env);
+    const tags = () => h.drawn().filter((c) => (c[1] as { name?: string }).name === 'extra');
+    // Each named camera, then its tag inside the camera's box (bottom-left); the unnamed one has none.
+    const drawn = h.drawn().map((c) => c[1]);
+    expect(drawn.indexOf(cameras[0])).toBe(drawn.indexOf(tags()[0]![1]) - 1);
+    expect(tags()).toHaveLength(2);
+    const [cam, tag] = [h.drawn().find((c) => c[1] === cameras[0])!, tags()[0]!];
+    expect(tag[2]).toBeGreaterThanOrEqual(cam[2] as number);
+    expect((tag[3] as number) + (tag[5] as number)).toBeLessThanOrEqual((cam[3] as number) + (cam[5] as number));
+    expect(h.log.filter((c) => c[0] === 'extra.fillText').map((c) => c[1])).toEqual(['Grace Hopper', 'Nia Notary (notary)']);
+    h.log.length = 0;
+    h.tick();
+    expect(tags()).toHaveLength(2);
+    expect(h.log.some((c) => c[0] === 'extra.fillText')).toBe(false);
+  });
+
   it('mixes every voice, adds and removes streams', () => {
     const h = harness();
     const a = { id: 'a' } as MediaStream;

@@ -138,6 +138,9 @@ export interface CompositeOptions {
   audio: MediaStream[];
 }
 
+/** A camera's name tag (its bottom-left corner), in composite pixels. */
+const nameTagWidth = 260;
+const nameTagHeight = 26;
 /** The page is redrawn every this many frames (4 times a second): it changes when a field is filled, not with every frame. */
 const documentEveryFrames = 4;
 /** The recorder says it is stuck when no chunk came for this many timeslices. */
@@ -152,6 +155,24 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
   // One source per camera shown, kept while its element is in the list.
   const cameras = new Map<HTMLVideoElement, CameraSource>();
   const camera = (video: HTMLVideoElement) => cameras.get(video) ?? cameras.set(video, env.cameraSource(video)).get(video)!;
+  // Whose camera each is (the element's `data-recording-name`), as a tag rendered once per name
+  // and drawn in the camera's corner: in a room of several, the recording says who is who.
+  const nameTags = new Map<string, HTMLCanvasElement>();
+  const nameTag = (name: string) => {
+    const known = nameTags.get(name);
+    if (known) return known;
+    const tag = env.createCanvas(nameTagWidth, nameTagHeight);
+    const c = tag.getContext('2d')!;
+    c.fillStyle = 'rgba(0, 0, 0, 0.75)';
+    c.fillRect(0, 0, nameTagWidth, nameTagHeight);
+    c.fillStyle = '#ffffff';
+    c.font = '600 16px sans-serif';
+    c.textBaseline = 'middle';
+    c.textAlign = 'left';
+    c.fillText(name, 8, nameTagHeight / 2, nameTagWidth - 16);
+    nameTags.set(name, tag);
+    return tag;
+  };
   // What does not change from frame to frame is drawn once: the background and the placeholder.
   const background = env.createCanvas(compositeWidth, compositeHeight);
   const placeholder = env.createCanvas(layout.document.width, layout.document.height);
@@ -221,7 +242,10 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
     cameraBoxes = boxes;
     if (repaint) context.drawImage(background, 0, 0);
     boxes.forEach((at, index) => {
-      if (at) context.drawImage(pictures[index]!.image, at.x, at.y, at.width, at.height);
+      if (!at) return;
+      context.drawImage(pictures[index]!.image, at.x, at.y, at.width, at.height);
+      const name = videos[index]!.dataset?.recordingName;
+      if (name) context.drawImage(nameTag(name), at.x + 4, at.y + at.height - nameTagHeight - 4, Math.min(nameTagWidth, at.width - 8), nameTagHeight);
     });
     if (repaint || frameNumber % documentEveryFrames === 0) drawDocument();
     if (paintBand(Date.now()) || repaint) context.drawImage(band, 0, 0);

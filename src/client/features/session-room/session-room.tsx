@@ -157,7 +157,7 @@ function PeerVideo({ stream, name, register }: { stream: MediaStream; name: stri
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
   );
-  return <video ref={attach} autoPlay playsInline data-testid="peer-video" aria-label={`Video of ${name}`} className="aspect-video w-full object-cover" />;
+  return <video ref={attach} autoPlay playsInline data-testid="peer-video" data-recording-name={name} aria-label={`Video of ${name}`} className="aspect-video w-full object-cover" />;
 }
 
 const statusText = (status: ConnectionStatus, other: string): string =>
@@ -254,6 +254,9 @@ function RoomView(props: {
     choice.stream.getTracks().forEach((track) => track.stop());
   }, [finished, connection, choice.stream]);
   const captions = useCaptions(state.messages, role);
+  // Whose the main video is: the customer's (the notary's for the others), or whoever is there while they are not.
+  const mainPeer = state.peers.find((p) => p.stream !== null && p.stream === state.remoteStream);
+  const mainName = mainPeer ? peerName(mainPeer, session) : other;
 
   return (
     <RoomContext.Provider value={context}>
@@ -279,7 +282,7 @@ function RoomView(props: {
         <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <div className="grid content-start gap-3">
             <div className="relative overflow-hidden rounded-xl bg-slate-900">
-              <video ref={remoteRef} autoPlay playsInline data-testid="remote-video" aria-label={`Video of ${other}`} className="aspect-video w-full object-contain" />
+              <video ref={remoteRef} autoPlay playsInline data-testid="remote-video" data-recording-name={mainName} aria-label={`Video of ${mainName}`} className="aspect-video w-full object-contain" />
               {captionsOn && captions.length > 0 && (
                 <div data-testid="captions" aria-hidden="true" className="absolute inset-x-4 bottom-4 grid gap-1">
                   {captions.map(({ message, fading }) => (
@@ -293,7 +296,15 @@ function RoomView(props: {
                   ))}
                 </div>
               )}
-              <video ref={localRef} autoPlay playsInline muted data-testid="local-video" aria-label="Your video" className="absolute right-3 top-3 w-1/4 rounded-lg border-2 border-white bg-slate-800 object-cover" />
+              <video
+                ref={localRef}
+                autoPlay
+                playsInline
+                muted
+                data-testid="local-video"
+                data-recording-name={role === 'notary' ? `${session.notaryName} (notary)` : undefined}
+                aria-label="Your video"
+                className="absolute right-3 top-3 w-1/4 rounded-lg border-2 border-white bg-slate-800 object-cover" />
             </div>
 
             <PeerTiles peers={state.peers} main={state.remoteStream} session={session} videos={peerVideos.current} />
