@@ -5,6 +5,7 @@ import { documentsRouter } from './features/documents/router.ts';
 import { onDemandRouter } from './features/on-demand/router.ts';
 import { manageBookingRouter } from './features/manage-booking/router.ts';
 import { paymentsRouter } from './features/payments/router.ts';
+import { refundRemovedSignerFee } from './features/payments/service.ts';
 import { participantsRouter } from './features/participants/router.ts';
 import { actRouter, manageActRouter } from './features/notarial-act/router.ts';
 import { sessionRouter } from './features/session/router.ts';
@@ -29,7 +30,7 @@ export const appRouter = router({
   slots: slotsRouter,
   payments: paymentsRouter,
   act: actRouter,
-  participants: participantsRouter,
+  participants: participantsRouter(refundRemovedSignerFee),
   manageAct: manageActRouter,
   session: sessionRouter,
   verification: verificationRouter,

@@ -48,6 +48,10 @@ export const actTexts = {
   abroadWaiting: 'You are outside the United States: the notary confirms the document may be notarized for a signer abroad before you sign.',
 } as const;
 
+/** The prefix of a location outside the US, as the signer's answer is stored ("Outside the United States: France"). */
+export const abroadPrefix = `${actTexts.outsideUs}: `;
+export const isAbroad = (location: string | null | undefined): boolean => !!location?.startsWith(abroadPrefix);
+
 export const actStageMessages = {
   recordingRequired: 'Start the recording first: the act must be recorded.',
   identityNotVerified: "The signer's identity is not verified yet. The session can start once the signer has verified their identity from their booking page.",

@@ -2,7 +2,8 @@ import { and, count, desc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.ts';
 import { bookings, credibleWitnesses, customers, documentFields, documents, identityVerifications, kbaAttempts, notarialDocuments, notarySessions, sessionParticipants, sessionRecordings } from '../../db/schema.ts';
-import { isAbroad, type SignerFacts, type StageFacts } from './stages.ts';
+import { type SignerFacts, type StageFacts } from './stages.ts';
+import { isAbroad } from '../../../shared/act-stages.ts';
 
 /** What the stage reads: the booking and its session row, identity, recordings, documents (four reads). */
 export async function loadFacts(db: DbOrTx, bookingId: string): Promise<StageFacts | null> {

@@ -54,9 +54,6 @@ export interface ActFacts {
  */
 export type SignerFacts = Pick<ActFacts, 'identityVerified' | 'identityConfirmed' | 'kbaPassed' | 'locationGiven' | 'consentGiven' | 'signerAbroad' | 'abroadConfirmed' | 'oathTaken'>;
 
-/** The prefix of a location outside the US ("Outside the United States: France"). */
-export const abroadPrefix = 'Outside the United States: ';
-export const isAbroad = (location: string | null | undefined): boolean => !!location?.startsWith(abroadPrefix);
 
 /** The stage and finishing do not depend on the identity questions (signing and sealing do, through their guards). */
 export type StageFacts = Omit<ActFacts, 'kbaPassed'>;

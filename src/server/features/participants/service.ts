@@ -7,7 +7,7 @@ import { writeAudit } from '../audit.ts';
 import { authorise } from '../access/service.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 import { actChanged } from '../act/service.ts';
-import { abroadPrefix, isAbroad } from '../act/stages.ts';
+import { abroadPrefix, isAbroad } from '../../../shared/act-stages.ts';
 import type { SignerAbroad } from '../../../shared/notarial-act.ts';
 import { onParticipantInvited } from '../notifications/events.ts';
 import { roomIsOpen, roomOpensMs } from '../../../shared/session.ts';
