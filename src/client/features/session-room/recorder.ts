@@ -162,13 +162,7 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
     const known = nameTags.get(name);
     if (known) return known;
     const tag = env.createCanvas(nameTagWidth, nameTagHeight);
-    const c = tag.getContext('2d')!;
-    c.fillStyle = 'rgba(0, 0, 0, 0.75)';
-    c.fillRect(0, 0, nameTagWidth, nameTagHeight);
-    c.fillStyle = '#ffffff';
-    c.font = '600 16px sans-serif';
-    c.textBaseline = 'middle';
-    c.textAlign = 'left';
+    const c = textStrip(tag, 'rgba(0, 0, 0, 0.75)', '600 16px sans-serif');
     c.fillText(name, 8, nameTagHeight / 2, nameTagWidth - 16);
     nameTags.set(name, tag);
     return tag;
@@ -200,13 +194,7 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
     const second = Math.floor(nowMs / 1000);
     if (second === bandSecond) return false;
     bandSecond = second;
-    const c = band.getContext('2d')!;
-    c.fillStyle = '#000000';
-    c.fillRect(0, 0, compositeWidth, compositeBandHeight);
-    c.fillStyle = '#ffffff';
-    c.font = 'bold 24px monospace';
-    c.textBaseline = 'middle';
-    c.textAlign = 'left';
+    const c = textStrip(band, '#000000', 'bold 24px monospace');
     c.fillText(options.reference, 16, compositeBandHeight / 2);
     c.textAlign = 'right';
     c.fillText(utcClock(new Date(second * 1000)), compositeWidth - 16, compositeBandHeight / 2);
@@ -359,6 +347,18 @@ export function startCompositeRecording(recordingId: string, options: CompositeO
 }
 
 const sameBox = (a: Box | null, b: Box | null) => a === b || (!!a && !!b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height);
+
+/** Paints `canvas` as a strip of `background`, ready for white text in `font`, centred vertically, from the left. */
+function textStrip(canvas: HTMLCanvasElement, background: string, font: string): CanvasRenderingContext2D {
+  const c = canvas.getContext('2d')!;
+  c.fillStyle = background;
+  c.fillRect(0, 0, canvas.width, canvas.height);
+  c.fillStyle = '#ffffff';
+  c.font = font;
+  c.textBaseline = 'middle';
+  c.textAlign = 'left';
+  return c;
+}
 
 function drawOverlay(overlay: DocumentOverlay, context: CanvasRenderingContext2D, box: Box): void {
   context.save();
