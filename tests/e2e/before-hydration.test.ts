@@ -51,4 +51,21 @@ describe('actions before hydration', () => {
     await page.getByRole('heading', { level: 2, name: 'Select Date & Time' }).waitFor();
     expect(errors).toEqual([]);
   });
+
+  it('a visitor who scrolled down before hydration stays there once the page hydrates', async () => {
+    const { page, errors } = browser;
+    const release = await holdEntryScript(page);
+    await page.goto('/business-solutions', { waitUntil: 'commit' });
+    const form = page.getByRole('form', { name: 'Business inquiry form' });
+    await form.scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(200);
+
+    await release();
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    // Where the visitor is, the form's code loads (it waits until the form nears the viewport).
+    await page.locator('form[data-hydrated]').waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    expect(errors).toEqual([]);
+  });
 });

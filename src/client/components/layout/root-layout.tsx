@@ -90,10 +90,19 @@ function useRouteHead(enabled: boolean) {
   }, [matches, error, enabled]);
 }
 
-/** Every route change starts at the top — except in-page anchors, which scroll to their section. Returns the path. */
+/**
+ * Every route change starts at the top — except in-page anchors, which scroll to their
+ * section. Not the first render: that is the page the browser loaded, hydrating, and a
+ * visitor who scrolled before its scripts arrived stays where they are. Returns the path.
+ */
 function useScrollToTopOnNavigate() {
   const { pathname, hash } = useLocation();
+  const isFirstRender = useRef(true);
   useEffect(() => {
+    if (isFirstRender.current) {
+      isFirstRender.current = false;
+      return;
+    }
     if (hash) return;
     window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }, [pathname, hash]);
