@@ -438,7 +438,7 @@ describe.each(dbKinds)('the notarial act on %s', (kind) => {
     await call('act.updateCommission', { commissionNumber: 'IA-778899', commissionExpiresOn: '2029-06-30', commissionState: 'Iowa', commissionCounty: 'Polk' }, { cookie: cookies.notary });
     return b;
   }
-  const journalOf = async (bookingId: string) => (await app.deps.db.select().from(journalEntries).where(eq(journalEntries.bookingId, bookingId))).map((e) => e.data as { sealedSha256: string });
+  const journalOf = async (bookingId: string) => (await app.deps.db.select().from(journalEntries).where(eq(journalEntries.bookingId, bookingId)).orderBy(journalEntries.seq)).map((e) => e.data as { sealedSha256: string });
   const storedSha = async (key: string) => createHash('sha256').update(await buffer((await app.deps.storage.get(key)).body)).digest('hex');
 
   it('seals a document once: simultaneous and repeated seals give one journal entry whose hash is the stored file’s', async () => {
