@@ -34,6 +34,15 @@ async function expectNoAxeViolations(page: Page) {
   expect(await axeViolations(page)).toEqual([]);
 }
 
+/** A new wizard from /schedule: one PDF uploaded, on to the Select Date & Time step. */
+async function toDateStepWithOnePdf(page: Page) {
+  await page.goto('/schedule');
+  await stepHeading(page, 'Upload Documents').waitFor();
+  await page.getByLabel('Choose files').setInputFiles([pdf]);
+  await page.getByRole('button', { name: 'Continue to Booking' }).click();
+  await stepHeading(page, 'Select Date & Time').waitFor();
+}
+
 async function uploadDocuments(page: Page) {
   await stepHeading(page, 'Upload Documents').waitFor();
   await page.getByLabel('Choose files').setInputFiles([pdf, png]);
@@ -225,11 +234,7 @@ describe('booking wizard (test payment provider)', () => {
 
   it('handles a lost race for the last place in a slot: the server’s message, fresh slots, same step', async () => {
     const { page, errors } = browser;
-    await page.goto('/schedule');
-    await stepHeading(page, 'Upload Documents').waitFor();
-    await page.getByLabel('Choose files').setInputFiles([pdf]);
-    await page.getByRole('button', { name: 'Continue to Booking' }).click();
-    await stepHeading(page, 'Select Date & Time').waitFor();
+    await toDateStepWithOnePdf(page);
     await page.getByLabel('Time zone').selectOption('America/Chicago');
     await pickDateTwoDaysAhead(page);
     const grid = page.getByTestId('slot-grid');
@@ -313,11 +318,7 @@ describe('booking wizard with a co-signer and a witness (extra signer fee)', () 
 
   it('adds them before paying, shows the fee as its own line everywhere the price is, and invites them once paid', async () => {
     const { page, errors } = browser;
-    await page.goto('/schedule');
-    await stepHeading(page, 'Upload Documents').waitFor();
-    await page.getByLabel('Choose files').setInputFiles([pdf]);
-    await page.getByRole('button', { name: 'Continue to Booking' }).click();
-    await stepHeading(page, 'Select Date & Time').waitFor();
+    await toDateStepWithOnePdf(page);
     await chooseSlot(page);
 
     const section = page.getByRole('region', { name: 'Other signers and witnesses (optional)' });

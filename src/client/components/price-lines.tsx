@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { PriceLine } from '../../shared/pricing.ts';
 import { formatUsd } from '../../shared/money.ts';
 
@@ -17,4 +18,18 @@ export function PriceLines({ lines, className }: { lines: readonly PriceLine[]; 
       ))}
     </dl>
   );
+}
+
+/**
+ * The same lines as rows of a receipt's own `<dl>` (the confirmation, the booking
+ * page), each term in `termClassName`; nothing when there is one line.
+ */
+export function PriceLineRows({ lines, termClassName }: { lines: readonly PriceLine[]; termClassName: string }) {
+  if (lines.length < 2) return null;
+  return lines.map((line) => (
+    <Fragment key={line.label}>
+      <dt className={termClassName}>{line.label}</dt>
+      <dd className="text-slate-900">{formatUsd(line.cents)}</dd>
+    </Fragment>
+  ));
 }

@@ -3,10 +3,10 @@ import { toast } from '../../components/ui/toast.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { Link } from 'react-router-dom';
-import { Fragment } from 'react';
 import type { BookingView } from '../../../shared/booking.ts';
 import { appointmentEvent, calendarDownloadPath } from '../../../shared/calendar.ts';
 import { CalendarLinks } from '../../components/calendar-links.tsx';
+import { PriceLineRows } from '../../components/price-lines.tsx';
 import { formatInZone } from '../../../shared/time.ts';
 import { formatUsd } from '../../../shared/money.ts';
 import { sessionSteps } from '../../../shared/session-copy.ts';
@@ -76,13 +76,7 @@ export function ConfirmStep({ booking }: { booking: BookingView }) {
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
           <dt className="text-slate-600">Service</dt>
           <dd className="text-slate-900">Online Notary Service</dd>
-          {booking.priceLines.length > 1 &&
-            booking.priceLines.map((line) => (
-              <Fragment key={line.label}>
-                <dt className="text-slate-600">{line.label}</dt>
-                <dd className="text-slate-900">{formatUsd(line.cents)}</dd>
-              </Fragment>
-            ))}
+          <PriceLineRows lines={booking.priceLines} termClassName="text-slate-600" />
           <dt className="text-slate-600">Amount paid</dt>
           <dd className="text-slate-900" data-testid="amount-paid">
             {formatUsd(amountCents)} USD

@@ -1,3 +1,4 @@
+import { RoleChoice } from '../participants/role-choice.tsx';
 import { PersonLine } from '../participants/person-line.tsx';
 import { useId, useState, type FormEvent } from 'react';
 import type { BookingView } from '../../../shared/booking.ts';
@@ -81,18 +82,11 @@ export function SignersSection({ booking }: { booking: BookingView }) {
       )}
       {open && (
         <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-3" aria-label="Add a signer or witness" aria-describedby={error ? ids.error : undefined}>
-          <fieldset className="grid gap-2">
-            <legend className="font-medium text-slate-900">Role</legend>
-            <div className="flex gap-4">
-              {(['signer', 'witness'] as const).map((value) => (
-                <label key={value} className="flex items-center gap-2 text-slate-900">
-                  <input type="radio" name="role" value={value} checked={role === value} onChange={() => setRole(value)} />
-                  {value === 'signer' ? 'Co-signer' : participantRoleLabels[value]}
-                  {value === 'signer' && fee > 0 ? ` (${formatUsd(fee)})` : value === 'witness' && fee > 0 ? ' (free)' : ''}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <RoleChoice
+            role={role}
+            onRole={setRole}
+            label={(value) => `${value === 'signer' ? 'Co-signer' : participantRoleLabels[value]}${fee > 0 ? (value === 'signer' ? ` (${formatUsd(fee)})` : ' (free)') : ''}`}
+          />
           <div className="grid gap-3 sm:grid-cols-3">
             <div className="grid gap-1">
               <Label htmlFor={ids.name}>Their full name</Label>

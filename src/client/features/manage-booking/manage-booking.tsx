@@ -4,6 +4,7 @@ import { sessionMessages } from '../../../shared/session.ts';
 import { actStageLabels } from '../../../shared/act-stages.ts';
 import { appointmentEvent, calendarDownloadPath } from '../../../shared/calendar.ts';
 import { CalendarLinks } from '../../components/calendar-links.tsx';
+import { PriceLineRows } from '../../components/price-lines.tsx';
 import { formatInZone } from '../../../shared/time.ts';
 import { manageMessages, type ManageBookingView } from '../../../shared/manage-booking.ts';
 import { paymentMethodLabel } from '../../../shared/labels.ts';
@@ -207,13 +208,7 @@ export function ManageBooking({ token }: { token: string }) {
                 </dd>
               </>
             )}
-            {booking.priceLines.length > 1 &&
-              booking.priceLines.map((line) => (
-                <Fragment key={line.label}>
-                  <dt className="font-medium text-slate-600">{line.label}</dt>
-                  <dd className="text-slate-900">{formatUsd(line.cents)}</dd>
-                </Fragment>
-              ))}
+            <PriceLineRows lines={booking.priceLines} termClassName="font-medium text-slate-600" />
             {booking.signerPayments
               .filter((fee) => fee.status === 'succeeded' || fee.status === 'refunded')
               .map((fee) => (

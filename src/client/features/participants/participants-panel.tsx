@@ -1,10 +1,10 @@
+import { RoleChoice } from './role-choice.tsx';
 import { PersonLine } from './person-line.tsx';
 import { useId, useState, type FormEvent } from 'react';
 import {
   maxAddedParticipants,
   participantDetailsSchema,
   participantLabels,
-  participantRoleLabels,
   participantMessages,
   participantStatusLabels,
   type ParticipantRole,
@@ -94,17 +94,7 @@ export function ParticipantsPanel({ token, canAdd, payer }: { token: string; can
       )}
       {canAdd && !paying && active < maxAddedParticipants && (
         <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-3" aria-describedby={error ? ids.error : undefined}>
-          <fieldset className="grid gap-2">
-            <legend className="font-medium text-slate-900">Role</legend>
-            <div className="flex gap-4">
-              {(['signer', 'witness'] as const).map((value) => (
-                <label key={value} className="flex items-center gap-2 text-slate-900">
-                  <input type="radio" name="role" value={value} checked={role === value} onChange={() => setRole(value)} />
-                  {participantRoleLabels[value]}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <RoleChoice role={role} onRole={setRole} />
           {config.extraSignerFeeCents > 0 && <p className="text-sm text-slate-700">{participantMessages.paymentRequired(config.extraSignerFeeCents)} Witnesses are free.</p>}
           <div className="grid gap-1">
             <Label htmlFor={ids.name}>Full name</Label>
