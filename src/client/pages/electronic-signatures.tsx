@@ -43,7 +43,7 @@ const faq = [
   {
     question: 'Can two or more people sign the same document?',
     answer:
-      'Yes. While booking, or later from your booking page until the session starts, add up to three more people, each as a co-signer or a witness. Each gets an email with their own private link, verifies their own identity and joins the same video session; the notary’s certificate names every signer. The price shown before you pay includes any fee for an additional signer; witnesses are not charged.',
+      'Yes. While booking, or later from your booking page until the session starts, add up to three more people, each as a co-signer or a witness. Each gets an email with their own private link, verifies their own identity and joins the same video session; the notary’s certificate names every signer. The price shown before you pay includes any fee for an additional signer; witnesses are not charged. If the notary has to remove a co-signer before they sign, their fee is refunded in full.',
   },
   {
     question: 'Do I need an account?',
