@@ -17,7 +17,7 @@ export const onDemandMessages = {
   positionInLine: (n: number) => `Position in line: ${n}`,
   estimatedWait: (minutes: number) => `Estimated wait: ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`,
   lobbyHeading: 'Waiting for a notary',
-  lobbyIntro: 'Keep this page open. A notary will join you here; check your camera and microphone meanwhile.',
+  lobbyIntro: 'Keep this page open. A notary will join you here; verify your identity and check your camera and microphone meanwhile.',
   accepted: 'A notary has accepted your call.',
   timedOut: 'No notary could take your call in time. We are sorry for the wait.',
   timedOutOffer: 'Choose a scheduled time, or get a full refund.',

@@ -541,6 +541,15 @@ describe('Notarize now', () => {
     const lobby = page.getByTestId('lobby');
     await lobby.getByText(onDemandMessages.positionInLine(1)).waitFor();
     await lobby.getByText(/^Estimated wait: \d+ minutes?$/).waitFor();
+    // Identity is proved while waiting (TEST MODE provider: the name on the ID decides), then the questions are offered.
+    await page.getByLabel('Your name exactly as on your ID').fill('Grace Hopper');
+    await page.getByLabel('Front of your ID').setInputFiles(path.join(fixtures, 'sample.jpg'));
+    await page.getByLabel('Back of your ID').setInputFiles(path.join(fixtures, 'sample.png'));
+    await page.getByLabel('A selfie').setInputFiles(path.join(fixtures, 'sample.jpg'));
+    await page.getByRole('button', { name: 'Verify your identity' }).click();
+    await page.getByTestId('identity-status').getByText('Your identity is verified.').waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Identity questions' }).waitFor();
+    await lobby.getByText(onDemandMessages.positionInLine(1)).waitFor();
     await expectNoAxeViolations(page);
 
     // The notary's console: the badge, then Accept lands them in the room.

@@ -4,13 +4,17 @@ import { Button } from '../../components/ui/button.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DeviceCheck, type DeviceChoice } from './device-check.tsx';
+import { IdentitySection } from '../notarial-act/identity-section.tsx';
+import { KbaSection } from '../notarial-act/kba-section.tsx';
 
 /**
  * Notarize now's waiting room (issue 28, decision 110): the customer's place
  * in line and the estimated wait, refreshed every few seconds (each refresh is
  * the heartbeat that keeps the place: a closed tab keeps it for two minutes),
- * the device check meanwhile, and — when nobody accepted in time — the choice
- * of a scheduled time or a full refund.
+ * identity proofing (the ID check and the identity questions, as on the
+ * booking page) and the device check meanwhile, so the notary who accepts
+ * finds them done, and — when nobody accepted in time — the choice of a
+ * scheduled time or a full refund.
  */
 export function Lobby({
   token,
@@ -104,6 +108,12 @@ export function Lobby({
         </div>
         {error && <p className="mt-2 text-red-800">{error}</p>}
       </section>
+      {view?.state === 'waiting' && (
+        <>
+          <IdentitySection token={token} />
+          <KbaSection token={token} />
+        </>
+      )}
       {choice ? (
         <p className="rounded-lg bg-green-50 p-3 text-green-950">Your camera and microphone are ready. You join the session as soon as a notary accepts.</p>
       ) : (
