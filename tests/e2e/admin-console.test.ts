@@ -89,7 +89,7 @@ describe('staff console', () => {
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-admin-e2e-'));
     seeded = await seed(dataDir);
-    server = await startServer({ DATA_DIR: dataDir });
+    server = await startServer({ DATA_DIR: dataDir }, { removeDataDir: true });
     url = server.url;
     browser = await openBrowser();
   });

@@ -70,7 +70,7 @@ describe('staff console: mail', () => {
   beforeAll(async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-mail-e2e-'));
     seeded = await seed(dataDir);
-    server = await startServer({ DATA_DIR: dataDir });
+    server = await startServer({ DATA_DIR: dataDir }, { removeDataDir: true });
     url = server.url;
     browser = await openBrowser();
   });

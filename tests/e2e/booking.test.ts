@@ -498,7 +498,7 @@ describe('Notarize now', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'notary-on-demand-e2e-'));
     const seeded = await seedSession(dataDir);
     const timedOutToken = await seedTimedOutCustomer(dataDir);
-    const server = await startServer({ DATA_DIR: dataDir });
+    const server = await startServer({ DATA_DIR: dataDir }, { removeDataDir: true });
     fixture = { ...seeded, server, dataDir, timedOutToken };
     [customer, notary] = await Promise.all([openMediaBrowser(fixture), openMediaBrowser(fixture)]);
   }, 180_000);

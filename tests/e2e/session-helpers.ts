@@ -169,7 +169,7 @@ export async function startSessionServer(
   const seeded = await seedSession(dataDir, options);
   const participants = options.participants ? await seedParticipants(dataDir, seeded.bookingId, options.participants) : [];
   if (options.actUnderWay) await seedActUnderWay(dataDir, seeded.bookingId, seeded.notary.id, participants);
-  const server = await startServer({ DATA_DIR: dataDir, ...env });
+  const server = await startServer({ DATA_DIR: dataDir, ...env }, { removeDataDir: true });
   return { ...seeded, server, dataDir, participants };
 }
 

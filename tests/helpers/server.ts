@@ -43,8 +43,10 @@ export function serverEnv(port: number, dataDir: string, env: Record<string, str
 /**
  * Starts the built production server (`npm run build` first) as its own
  * process, on a free port with a fresh DATA_DIR, and waits for /healthz.
+ * `stop()` removes the data folder it made, or the caller's with `removeDataDir`
+ * (a temporary folder the caller seeded).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, { removeDataDir = !env.DATA_DIR }: { removeDataDir?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'notary-e2e-'));
   // A fresh embedded database starts as a copy of a migrated one (the first start's initdb and migrations are tested elsewhere).
@@ -87,7 +89,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         child.kill('SIGTERM');
         await exited;
       }
-      if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+      if (removeDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
