@@ -6,6 +6,7 @@
  *   npm run bench -- --only lighthouse                       # one part: lighthouse | bundle | load | seal (comma-separated)
  *   npm run bench -- --only load --db postgres --duration 10 # load figures on one database, longer
  *   npm run bench -- --only ondemand --quick --write         # Notarize now's line on two nodes, 40 customers (200 without --quick)
+ *   npm run bench -- --only signalling                       # the room's CPU per relayed signal against a bare Socket.IO relay
  *
  * Every figure is a ratio to a floor measured in the same run, each floor in its
  * own process: pages against a bare server replaying the app's exact answer
@@ -25,15 +26,16 @@ import pg from 'pg';
 import { measureBundles, type RouteBundle } from './bench/bundle.ts';
 import { buildPageFloor } from './bench/floor-page.ts';
 import { runLighthouse, type LighthousePage } from './bench/lighthouse.ts';
-import { runSealBench, sealMarkdown } from './bench/seal.ts';
+import { runSealBench, sealMarkdown, type SealBench } from './bench/seal.ts';
 import { ownRss, residentOnce, rss, runChatLoad, runHttpLoad, sampleRss, type ChatResult, type EndpointResult, type Figures } from './bench/load.ts';
 import { startBenchServer, type BenchServer } from './bench/server.ts';
 import { growthDatabase, runGrowth, type GrowthRow } from './bench/growth.ts';
 import { onDemandMarkdown, runOnDemandBench } from './bench/on-demand.ts';
+import { runSignallingBench, signallingMarkdown, signallingRatio, type SignallingResult } from './bench/signalling.ts';
 
 const root = process.cwd();
 const outFile = path.join(root, 'docs/benchmarks.md');
-const parts = ['lighthouse', 'bundle', 'load', 'growth', 'seal', 'ondemand'] as const;
+const parts = ['lighthouse', 'bundle', 'load', 'growth', 'seal', 'ondemand', 'signalling'] as const;
 type Part = (typeof parts)[number];
 
 const { values: args } = parseArgs({
@@ -190,8 +192,8 @@ async function articlePath(server: { url: string }): Promise<string> {
 // ---------------------------------------------------------------- report
 
 /** The document's sections, in order: each a run's figures, written by this script (docs/decisions/082). */
-// 'signalling', 'mesh', 'recording' and 'journal' are written by their own scripts (scripts/bench/signalling.ts,
-// scripts/bench/journal-verify.ts) between the same markers; a run of this script keeps them.
+// 'mesh', 'recording' and 'journal' are written by their own scripts (scripts/bench/mesh.ts, recording.ts,
+// journal-verify.ts) between the same markers; a run of this script keeps them.
 const sectionOrder = ['goals', 'load', 'growth', 'seal', 'ondemand', 'signalling', 'mesh', 'recording', 'journal', 'lighthouse', 'bundle'] as const;
 type SectionName = (typeof sectionOrder)[number];
 
@@ -338,11 +340,11 @@ function growthMarkdown(byDatabase: Array<{ database: string; rows: GrowthRow[] 
 }
 
 /** Issue 31's goals, each read from this run's figures (median of the runs for throughput ratios). */
-function goalsMarkdown(loadRuns: LoadRun[], growth: Array<{ database: string; rows: GrowthRow[] }>): string {
+function goalsMarkdown({ load: loadRuns, growth, signalling, seal }: Measured & { load: LoadRun[]; growth: Array<{ database: string; rows: GrowthRow[] }> }): string {
   const lines = [
     '## Goals (issue 31) in this run',
     '',
-    'Each line is computed from the figures below by `scripts/bench.ts` (nothing here is typed by hand). Throughput ratios: min / **median** / max of the runs; growth: medians at the largest size.',
+    'Each line is computed from the figures below by `scripts/bench.ts` (nothing here is typed by hand). Throughput and signalling ratios: min / **median** / max of the runs; growth: medians at the largest size; the seal: medians. Signalling and the seal have lines only when this run measured them too.',
     '',
     '| Goal | Target | Database | Measured | |',
     '|---|---|---|---|---|',
@@ -375,6 +377,15 @@ function goalsMarkdown(loadRuns: LoadRun[], growth: Array<{ database: string; ro
       lines.push(`| ${label} | ≥ ${target} × | ${run.database} | ${spread(ratios, ratio)} | ${verdict(median(ratios) >= target)} (median) |`);
     }
   }
+  for (const result of signalling ?? []) {
+    const r = signallingRatio(result);
+    lines.push(`| Signalling: the server's CPU per relayed signal against a bare Socket.IO relay | ≤ 2 × | ${result.database} | ${r.min.toFixed(2)} / **${r.median.toFixed(2)}** / ${r.max.toFixed(2)} × | ${verdict(r.median <= 2)} (median) |`);
+  }
+  if (seal) {
+    const sealRatio = median(seal.sealMs) / median(seal.floorMs);
+    lines.push(`| Seal of a ${(seal.pdfBytes / 1024 / 1024).toFixed(0)} MB PDF against pdf-lib's load + save | ≤ 2 × | — | ${sealRatio.toFixed(2)} × (${median(seal.sealMs).toFixed(0)} ms against ${median(seal.floorMs).toFixed(0)} ms) | ${verdict(sealRatio <= 2)} |`);
+    lines.push(`| \`/healthz\` p99 while 3 seals run | < 50 ms | — | ${seal.during.p99.toFixed(1)} ms | ${verdict(seal.during.p99 < 50)} |`);
+  }
   return lines.join('\n');
 }
 
@@ -402,9 +413,10 @@ function header(): string {
     '```sh',
     'flock /tmp/notary-heavy.lock npm run bench              # everything, 3 runs per figure; builds if dist/ is missing',
     'npm run bench -- --quick                                 # checks the harness end to end (1 short run, small data; writes nothing)',
-    'npm run bench -- --only growth                           # lighthouse | bundle | load | growth | seal (comma-separated)',
+    'npm run bench -- --only growth                           # lighthouse | bundle | load | growth | seal | ondemand | signalling',
     'npm run bench -- --only load --db postgres --duration 10 # load on one database, longer',
     'npm run bench -- --only ondemand                         # Notarize now: 200 customers, 10 notaries, two nodes, one killed',
+    'npm run bench -- --only signalling                       # the room\'s CPU per relayed signal against a bare Socket.IO relay',
     '```',
     '',
     'PostgreSQL figures use a fresh database on `BENCH_DATABASE_URL` (or `TEST_DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/test`); they are skipped when it is unreachable. A part that did not run keeps its previous section; each section ends with the command and commit that measured it, and the goals table is written only by a run that measured both `load` and `growth`. Every process the bench starts runs in a process group of its own and is ended on every path (finished, failed, interrupted; a server not healthy within 180 s is ended too). Notes and figures of earlier rounds, with the reasoning behind them: `docs/benchmarks-history.md`.',
@@ -418,7 +430,13 @@ function header(): string {
 // The seal part runs the engine and the API only: no pages, no build.
 if ([...selected].some((part) => part !== 'seal')) ensureBuilt();
 /** What this run measured, for the goals table (written only when both ran in this one run). */
-const measured: { load?: LoadRun[]; growth?: Array<{ database: string; rows: GrowthRow[] }> } = {};
+interface Measured {
+  load?: LoadRun[];
+  growth?: Array<{ database: string; rows: GrowthRow[] }>;
+  signalling?: SignallingResult[];
+  seal?: SealBench;
+}
+const measured: Measured = {};
 const sections = previousSections(existsSync(outFile) ? readFileSync(outFile, 'utf8') : '');
 const save = () => {
   if (writeReport) writeFileSync(outFile, assemble(sections));
@@ -484,10 +502,6 @@ if (selected.has('growth')) {
   save();
 }
 
-if (measured.load && measured.growth) {
-  sections.set('goals', goalsMarkdown(measured.load, measured.growth));
-  save();
-}
 
 if (selected.has('ondemand')) {
   // Two nodes need one shared database: PostgreSQL only (decision 110).
@@ -505,10 +519,31 @@ if (selected.has('ondemand')) {
   }
 }
 
+if (selected.has('signalling')) {
+  const databases = new Set(args.db!.split(',').map((d) => d.trim()));
+  const signals = quick ? 500 : 3000;
+  const results: SignallingResult[] = [];
+  if (databases.has('pglite')) results.push(await runSignallingBench({ db: 'pglite', signals, runs, log }));
+  if (databases.has('postgres')) {
+    const result = await withPostgresDatabase((url) => runSignallingBench({ db: 'postgres', signals, runs, databaseUrl: url, log }));
+    if (result) results.push(result);
+  }
+  measured.signalling = results;
+  const markdown = signallingMarkdown(results);
+  if (quick) process.stdout.write(`${markdown}\n\n`);
+  sections.set('signalling', `${markdown}\n\n${provenance()}`);
+  save();
+}
+
 if (selected.has('seal')) {
-  const markdown = sealMarkdown(await runSealBench(runs, log));
+  measured.seal = await runSealBench(runs, log);
+  const markdown = sealMarkdown(measured.seal);
   if (quick) process.stdout.write(`${markdown}\n\n`);
   sections.set('seal', markdown);
+  save();
+}
+if (measured.load && measured.growth) {
+  sections.set('goals', goalsMarkdown({ ...measured, load: measured.load, growth: measured.growth }));
   save();
 }
 save();

@@ -1,29 +1,31 @@
 /**
  * Session signalling: the server's CPU per relayed signal, against a bare
  * Socket.IO relay doing nothing but relay (issue 31; docs/decisions/068).
+ * A part of `npm run bench` (`--only signalling`), or on its own:
  *
- *   node scripts/bench/signalling.ts [--signals 5000] [--db pglite|postgres]
+ *   node scripts/bench/signalling.ts [--signals 3000] [--db pglite|postgres]
  *
  * Each server runs in its own child process (this file with `--serve product`
- * or `--serve bare`); this process is the two browsers: it joins both, sends
- * `signals` ICE-candidate-sized signals from the notary's side to the
- * customer's, each acknowledged, and asks the server for its
- * `process.cpuUsage()` before and after. Warm-up signals are not counted.
- * A socket may send 120 events in a burst (then 20 a second): the signals are
- * spread over `signals / 100` rooms, 100 per notary socket, all rooms at once.
+ * or `--serve bare`, in a process group the bench ends on every path); this
+ * process is the two browsers: it joins both, sends `signals`
+ * ICE-candidate-sized signals from the notary's side to the customer's, each
+ * acknowledged, and asks the server for its `process.cpuUsage()` before and
+ * after. Warm-up signals are not counted. A socket may send 120 events in a
+ * burst (then 20 a second): the signals are spread over `signals / 100` rooms,
+ * 100 per notary socket, all rooms at once. Bare and product alternate, one
+ * fresh server each, `runs` times.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import { Server } from 'socket.io';
 import { io, type Socket } from 'socket.io-client';
-
-const { values: args } = parseArgs({
-  options: { serve: { type: 'string' }, signals: { type: 'string', default: '5000' }, db: { type: 'string', default: 'pglite' } },
-});
+import { spawnTracked } from './processes.ts';
 
 interface Pair {
   customer: Record<string, string>;
@@ -34,16 +36,22 @@ interface Ready {
   url: string;
   pairs: Pair[];
 }
+/** A server's address and rooms, and how it ends (its test database dropped). */
+interface Serving {
+  ready: Ready;
+  close(): Promise<void>;
+}
 const perRoom = 100;
 
 const candidate = (i: number) => ({ attempt: 1, candidate: { candidate: `candidate:${i} 1 udp 2122260223 192.0.2.${i % 250} ${50_000 + (i % 10_000)} typ host generation 0`, sdpMid: '0', sdpMLineIndex: 0 } });
 
 /** A relay and nothing else; on PostgreSQL with the same cluster adapter as the product (a broadcast is a NOTIFY). */
-async function serveBare(kind: string): Promise<Ready> {
+async function serveBare(kind: string, rooms: number): Promise<Serving> {
   const server = createServer();
   let adapter: ReturnType<typeof createAdapter> | undefined;
+  let pool: pg.Pool | undefined;
   if (kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test', max: 3 });
+    pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test', max: 3 });
     await pool.query('CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)');
     adapter = createAdapter(pool);
   }
@@ -55,17 +63,27 @@ async function serveBare(kind: string): Promise<Ready> {
       await socket.join(room);
       ack({ ok: true });
     });
+    // Routed as any good relay routes it: straight to the addressee on this node, through the room (the adapter) otherwise.
     socket.on('signal', (payload: Record<string, unknown>, ack?: (r: unknown) => void) => {
-      socket.to(room).emit('signal', { ...payload, from: socket.id });
+      const target = nsp.sockets.get(String(payload.to));
+      if (target) target.emit('signal', { ...payload, from: socket.id });
+      else socket.to(room).emit('signal', { ...payload, from: socket.id });
       ack?.({ ok: true });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return { url, pairs: Array.from({ length: rooms }, (_, i) => ({ customer: { room: `r${i}` }, notary: { room: `r${i}` }, cookie: null })) };
+  const pairs = Array.from({ length: rooms }, (_, i) => ({ customer: { room: `r${i}` }, notary: { room: `r${i}` }, cookie: null }));
+  return {
+    ready: { url, pairs },
+    async close() {
+      await ioServer.close();
+      await pool?.end();
+    },
+  };
 }
 
-async function serveProduct(kind: 'pglite' | 'postgres'): Promise<Ready> {
+async function serveProduct(kind: 'pglite' | 'postgres', rooms: number): Promise<Serving> {
   const { startChatApp } = await import('../../tests/helpers/chat.ts');
   const { createStaffUser } = await import('../../tests/helpers/staff.ts');
   const { identityConfirmed } = await import('../../tests/helpers/identity.ts');
@@ -87,30 +105,100 @@ async function serveProduct(kind: 'pglite' | 'postgres'): Promise<Ready> {
     await identityConfirmed(app.deps, booking!.id, notary.id);
     pairs.push({ customer: { token }, notary: { bookingId: booking!.id }, cookie: await notary.sessionCookie() });
   }
-  return { url: app.url, pairs };
+  return { ready: { url: app.url, pairs }, close: () => app.close() };
 }
 
-const rooms = Math.max(1, Math.round(Number(args.signals) / perRoom));
+const roomsFor = (signals: number) => Math.max(1, Math.round(signals / perRoom));
+const scriptPath = fileURLToPath(import.meta.url);
 
-if (args.serve) {
-  const ready = args.serve === 'bare' ? await serveBare(args.db!) : await serveProduct(args.db as 'pglite' | 'postgres');
-  process.on('message', (message) => {
-    if (message === 'cpu') process.send!({ cpu: process.cpuUsage() });
+export interface SignallingRun {
+  /** CPU milliseconds of the server per relayed signal. */
+  product: number;
+  bare: number;
+}
+export interface SignallingResult {
+  database: 'PGlite' | 'PostgreSQL';
+  signals: number;
+  runs: SignallingRun[];
+  loadAverage: number;
+}
+
+/** One server (bare or product) in its own process group, measured, then ended. */
+async function measureServer(kind: 'bare' | 'product', db: 'pglite' | 'postgres', signals: number, databaseUrl?: string): Promise<number> {
+  const child = spawnTracked(process.execPath, [scriptPath, '--serve', kind, '--db', db, '--signals', String(signals)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, ...(databaseUrl ? { TEST_DATABASE_URL: databaseUrl } : {}) },
   });
-  process.send!({ ready });
-} else {
-  const signals = Number(args.signals);
-  const results: Record<string, number> = {};
-  for (const kind of ['bare', 'product'] as const) {
-    const child = fork(new URL(import.meta.url).pathname, ['--serve', kind, '--db', args.db!, '--signals', String(signals)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    try {
-      results[kind] = await measure(child);
-    } finally {
-      child.kill();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    return await measure(child);
+  } finally {
+    // Asked to end (it drops its database); killed with its group if it has not within 10 s.
+    if (child.exitCode === null) {
+      child.send('stop');
+      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
     }
   }
-  const ratio = results.product! / results.bare!;
-  console.log(JSON.stringify({ db: args.db, signals: rooms * perRoom, rooms, cpuMsPerSignal: { product: +results.product!.toFixed(3), bare: +results.bare!.toFixed(3) }, ratio: +ratio.toFixed(2) }));
+}
+
+/** Bare then product, `runs` times, each a fresh server: CPU per signal of each. */
+export async function runSignallingBench(options: { db: 'pglite' | 'postgres'; signals: number; runs: number; databaseUrl?: string; log: (line: string) => void }): Promise<SignallingResult> {
+  const runs: SignallingRun[] = [];
+  for (let i = 0; i < options.runs; i++) {
+    options.log(`signalling (${options.db}) run ${i + 1}/${options.runs}`);
+    const bare = await measureServer('bare', options.db, options.signals, options.databaseUrl);
+    const product = await measureServer('product', options.db, options.signals, options.databaseUrl);
+    runs.push({ bare, product });
+  }
+  return { database: options.db === 'postgres' ? 'PostgreSQL' : 'PGlite', signals: roomsFor(options.signals) * perRoom, runs, loadAverage: loadavg()[0]! };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The median run's ratio (product ÷ bare, per run) and the spread. */
+export function signallingRatio(result: SignallingResult): { min: number; median: number; max: number } {
+  const ratios = result.runs.map((run) => run.product / run.bare).sort((a, b) => a - b);
+  return { min: ratios[0]!, median: median(ratios), max: ratios.at(-1)! };
+}
+
+export function signallingMarkdown(results: SignallingResult[]): string {
+  const fmt = (v: number) => v.toFixed(3);
+  return [
+    '## Session signalling: CPU per relayed signal (issue 31)',
+    '',
+    `Part of \`npm run bench\` (\`scripts/bench/signalling.ts\`, decision 068). Each server in its own process, the bench as both browsers: ${results[0]?.signals ?? 0} ICE-candidate-sized signals over ${roomsFor(results[0]?.signals ?? 0)} rooms (100 per notary socket, 10 in flight per socket), every one acknowledged and every acknowledged one delivered (the run fails otherwise); the server's \`process.cpuUsage()\` before and after, divided by the signals, warm-up not counted. **Floor**: a bare Socket.IO relay (join a room; relay straight to the addressee when it is on the same node, as the product does, through the room otherwise; acknowledge) — on PostgreSQL with the same \`@socket.io/postgres-adapter\`, which a relay through the room turns into a \`pg_notify\`. Bare and product alternate, a fresh server each, ${results[0]?.runs.length ?? 0} time${results[0]?.runs.length === 1 ? '' : 's'}; **ratio** = product ÷ bare per run (min / **median** / max). Goal ≤ 2 ×.`,
+    '',
+    '| Database | Product, CPU per signal (runs) | Bare relay (runs) | Ratio | Goal | Load average (1 min) at the end |',
+    '|---|---|---|---|---|---|',
+    ...results.map((r) => {
+      const ratio = signallingRatio(r);
+      return `| ${r.database} | ${r.runs.map((run) => fmt(run.product)).join(' / ')} ms | ${r.runs.map((run) => fmt(run.bare)).join(' / ')} ms | ${ratio.min.toFixed(2)} / **${ratio.median.toFixed(2)}** / ${ratio.max.toFixed(2)} × | ≤ 2 × ${ratio.median <= 2 ? 'met' : '**not met**'} | ${r.loadAverage.toFixed(1)} |`;
+    }),
+  ].join('\n');
+}
+
+if (process.argv[1] === scriptPath) {
+  const { values: args } = parseArgs({
+    options: { serve: { type: 'string' }, signals: { type: 'string', default: '3000' }, db: { type: 'string', default: 'pglite' }, runs: { type: 'string', default: '1' } },
+  });
+  const db = args.db as 'pglite' | 'postgres';
+  if (args.serve) {
+    const rooms = roomsFor(Number(args.signals));
+    const serving = args.serve === 'bare' ? await serveBare(db, rooms) : await serveProduct(db, rooms);
+    process.on('message', (message) => {
+      if (message === 'cpu') process.send!({ cpu: process.cpuUsage() });
+      // Ended by the bench: its test database is dropped before the process goes.
+      if (message === 'stop') void serving.close().finally(() => process.exit(0));
+    });
+    process.send!({ ready: serving.ready });
+  } else {
+    const databaseUrl = db === 'postgres' ? (process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test') : undefined;
+    const result = await runSignallingBench({ db, signals: Number(args.signals), runs: Number(args.runs), databaseUrl, log: (line) => process.stderr.write(`${line}\n`) });
+    console.log(JSON.stringify({ ...result, ratio: signallingRatio(result) }));
+    process.exit(0);
+  }
 }
 
 function nextMessage<T>(child: ChildProcess, key: string): Promise<T> {

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { installSqlRecorder } from '../../scripts/bench/record-sql.ts';
 import { spawnTracked, stopTracked, trackedCount } from '../../scripts/bench/processes.ts';
 import { startBenchServer } from '../../scripts/bench/server.ts';
+import { runSignallingBench, signallingRatio } from '../../scripts/bench/signalling.ts';
 import { until } from '../helpers/async.ts';
 
 /** The bench's own machinery (issue 31): what it records, and that nothing it starts outlives it. */
@@ -132,4 +133,14 @@ describe('bench harness', () => {
     expect(pid).toBeGreaterThan(0);
     await until(() => !alive(pid));
   });
+
+  it('signalling: both servers measured, every acknowledged signal delivered, each server ended', async () => {
+    const result = await runSignallingBench({ db: 'pglite', signals: 200, runs: 1, log: () => {} });
+    expect(result.signals).toBe(200);
+    const [run] = result.runs;
+    expect(run!.bare).toBeGreaterThan(0);
+    expect(run!.product).toBeGreaterThan(0);
+    expect(signallingRatio(result).median).toBe(run!.product / run!.bare);
+    expect(trackedCount()).toBe(0);
+  }, 60_000);
 });
