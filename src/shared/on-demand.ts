@@ -19,6 +19,7 @@ export const onDemandMessages = {
   lobbyHeading: 'Waiting for a notary',
   lobbyIntro: 'Keep this page open. A notary will join you here; verify your identity and check your camera and microphone meanwhile.',
   accepted: 'A notary has accepted your call.',
+  acceptedFinishQuiz: 'A notary has accepted your call. Finish your identity questions: you join the notary as soon as you submit them.',
   timedOut: 'No notary could take your call in time. We are sorry for the wait.',
   timedOutOffer: 'Choose a scheduled time, or get a full refund.',
   chooseScheduled: 'Choose a scheduled time',

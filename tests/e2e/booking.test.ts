@@ -17,6 +17,7 @@ import { bookingClient } from '../integration/booking-helpers.ts';
 import { phoneHint, sessionActions } from '../../src/shared/session-copy.ts';
 import { pickDateTwoDaysAhead } from './wizard.ts';
 import { axeViolations, baseUrl, openBrowser, type Browser } from './browser.ts';
+import { answerKbaQuiz, kbaQuestions, startKbaQuiz } from './kba.ts';
 
 /**
  * The booking journey in Chromium with the built-in test payment provider:
@@ -551,6 +552,8 @@ describe('Notarize now', () => {
     await page.getByRole('heading', { name: 'Identity questions' }).waitFor();
     await lobby.getByText(onDemandMessages.positionInLine(1)).waitFor();
     await expectNoAxeViolations(page);
+    // The timed quiz is under way when the notary accepts: it is not cut off.
+    await startKbaQuiz(page);
 
     // The notary's console: the badge, then Accept lands them in the room.
     await expect.poll(() => waiting.getByTestId('waiting-count').textContent(), { timeout: 15_000 }).toMatch(/^1/);
@@ -558,7 +561,10 @@ describe('Notarize now', () => {
     await waiting.getByRole('button', { name: onDemandMessages.accept }).click();
     await consolePage.waitForURL(/\/admin\/appointments\/[0-9a-f-]{36}\/session$/);
     await joinFromDeviceCheck(consolePage);
-    // The customer's lobby hears it and opens the room's device check.
+    // The customer's lobby hears it, keeps the quiz until it is submitted, then opens the room's device check.
+    await lobby.getByText(onDemandMessages.acceptedFinishQuiz).waitFor({ timeout: 20_000 });
+    expect(await kbaQuestions(page).count()).toBe(5);
+    await answerKbaQuiz(page, true);
     await joinFromDeviceCheck(page);
     await expectRemoteVideoPlaying(page, consolePage);
     await expectRemoteVideoPlaying(consolePage, page);

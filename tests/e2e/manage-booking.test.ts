@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
-import { kbaLabels, kbaMessages, noneOfTheAbove } from '../../src/shared/kba.ts';
+import { kbaLabels, kbaMessages } from '../../src/shared/kba.ts';
 import { manageMessages } from '../../src/shared/manage-booking.ts';
 import { actStageLabels } from '../../src/shared/act-stages.ts';
 import { addDays, localDateOf, parseIsoDate, toIsoDate } from '../../src/shared/time.ts';
@@ -10,6 +9,7 @@ import { confirmedBookingWithManageLink } from './bookings.ts';
 import { startSessionServer, type SessionFixture } from './session-helpers.ts';
 import { participantLabels, participantMessages } from '../../src/shared/participants.ts';
 import { waitForMail } from './mailbox.ts';
+import { answerKbaQuiz, kbaQuestions, startKbaQuiz } from './kba.ts';
 
 /**
  * The customer's booking page, reached from the confirmation email. The
@@ -135,36 +135,6 @@ describe('identity questions on the booking page', () => {
     return booking;
   }
 
-  const questions = (page: Page) => page.getByRole('group', { name: /^\d\. / });
-
-  async function fillDetails(page: Page, lastName = 'Hopper') {
-    await page.getByLabel('Legal last name').fill(lastName);
-    await page.getByLabel('Date of birth').fill('1980-12-09');
-    await page.getByLabel('Home street address').fill('17 Quarry Hollow Rd');
-    await page.getByLabel('City', { exact: true }).fill('Marion');
-    await page.getByLabel('State').selectOption('IA');
-    await page.getByLabel('ZIP code').fill('52302');
-    await page.getByLabel('Last 4 digits of your SSN').fill('6789');
-    await page.getByRole('button', { name: kbaLabels.start }).click();
-    await page.getByRole('timer', { name: kbaLabels.timeLeft }).waitFor();
-  }
-
-  /** Answers every question from the TEST MODE answer sheet (right), or against it (wrong). */
-  async function answer(page: Page, right: boolean) {
-    const sheet = await page.getByRole('region', { name: kbaLabels.answerSheet }).textContent();
-    for (const group of await questions(page).all()) {
-      const labels = (await group.getByRole('radio').evaluateAll((radios) => radios.map((r) => r.parentElement!.textContent!.trim())));
-      const fromSheet = labels.find((l) => l !== noneOfTheAbove && sheet!.includes(l)) ?? noneOfTheAbove;
-      const choice = right ? fromSheet : labels.find((l) => l !== fromSheet)!;
-      // Keyboard: focus the choice and select it with Space, as a keyboard user would.
-      const radio = group.getByRole('radio', { name: choice, exact: true });
-      await radio.focus();
-      await page.keyboard.press('Space');
-      expect(await radio.isChecked()).toBe(true);
-    }
-    await page.getByRole('button', { name: kbaLabels.submit }).click();
-  }
-
   it('fails, then passes with a fresh set of questions', async () => {
     const { page, errors } = browser;
     const booking = await verifiedBooking();
@@ -174,23 +144,23 @@ describe('identity questions on the booking page', () => {
     await page.getByText(kbaMessages.timeLimit).waitFor();
     expect(await axeViolations(page)).toEqual([]);
 
-    await fillDetails(page);
+    await startKbaQuiz(page);
     await page.getByText(kbaMessages.timeLimit).first().waitFor();
-    expect(await questions(page).count()).toBe(5);
+    expect(await kbaQuestions(page).count()).toBe(5);
     expect(await page.getByRole('timer', { name: kbaLabels.timeLeft }).textContent()).toMatch(/^[12]:\d\d$/);
-    const firstSet = await questions(page).allTextContents();
+    const firstSet = await kbaQuestions(page).allTextContents();
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await answer(page, false);
+    await answerKbaQuiz(page, false);
     const failed = page.getByTestId('kba-status');
     await failed.getByText(kbaLabels.notPassed).waitFor();
     await failed.getByText(kbaMessages.attemptsLeft(1)).waitFor();
     expect(await axeViolations(page)).toEqual([]);
 
-    await fillDetails(page);
-    const secondSet = await questions(page).allTextContents();
+    await startKbaQuiz(page);
+    const secondSet = await kbaQuestions(page).allTextContents();
     expect(secondSet.filter((q) => firstSet.includes(q)).length).toBeLessThanOrEqual(2);
-    await answer(page, true);
+    await answerKbaQuiz(page, true);
     await page.getByTestId('kba-status').getByText(kbaLabels.passed).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
@@ -202,8 +172,8 @@ describe('identity questions on the booking page', () => {
     await page.goto(new URL(booking.manageUrl).pathname);
     await page.getByRole('heading', { name: kbaLabels.heading }).waitFor();
     for (let attempt = 1; attempt <= 2; attempt++) {
-      await fillDetails(page, 'KbaFail');
-      await answer(page, true);
+      await startKbaQuiz(page, 'KbaFail');
+      await answerKbaQuiz(page, true);
       await page.getByTestId('kba-status').getByText(kbaLabels.notPassed).waitFor();
     }
     const status = page.getByTestId('kba-status');

@@ -13,8 +13,9 @@ import { KbaSection } from '../notarial-act/kba-section.tsx';
  * the heartbeat that keeps the place: a closed tab keeps it for two minutes),
  * identity proofing (the ID check and the identity questions, as on the
  * booking page) and the device check meanwhile, so the notary who accepts
- * finds them done, and — when nobody accepted in time — the choice of a
- * scheduled time or a full refund.
+ * finds them done (a timed quiz under way is finished before the room opens),
+ * and — when nobody accepted in time — the choice of a scheduled time or a
+ * full refund.
  */
 export function Lobby({
   token,
@@ -30,6 +31,8 @@ export function Lobby({
   manageHref: string;
 }) {
   const poll = trpc.onDemand.lobby.useMutation();
+  // A quiz under way is timed: a notary's Accept waits for it to be submitted instead of cutting it off.
+  const quizUnderWay = trpc.manageAct.kba.useQuery({ token }, { retry: false }).data?.status === 'in_progress';
   const refund = trpc.onDemand.refund.useMutation();
   const [view, setView] = useState<LobbyView | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -43,7 +46,6 @@ export function Lobby({
           if (stopped) return;
           setView(next);
           setError(null);
-          if (next.state === 'accepted') onAccepted();
         })
         .catch((e: unknown) => !stopped && setError(errorMessage(e)));
     void beat();
@@ -55,6 +57,13 @@ export function Lobby({
     // One loop per page: `poll` and `onAccepted` are stable enough for a heartbeat.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
+
+  const accepted = view?.state === 'accepted';
+  useEffect(() => {
+    if (accepted && !quizUnderWay) onAccepted();
+    // `onAccepted` is the page's refetch: called once the call is accepted and no quiz is under way.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [accepted, quizUnderWay]);
 
   if (view?.state === 'timed_out') {
     return (
@@ -98,8 +107,8 @@ export function Lobby({
               <p data-testid="lobby-position">{onDemandMessages.positionInLine(view.position)}</p>
               <p data-testid="lobby-estimate">{onDemandMessages.estimatedWait(view.estimatedMinutes)}</p>
             </>
-          ) : view?.state === 'accepted' ? (
-            <p>{onDemandMessages.accepted}</p>
+          ) : accepted ? (
+            <p>{quizUnderWay ? onDemandMessages.acceptedFinishQuiz : onDemandMessages.accepted}</p>
           ) : view?.state === 'closed' ? (
             <p>{onDemandMessages.notInLine}</p>
           ) : (
@@ -108,7 +117,7 @@ export function Lobby({
         </div>
         {error && <p className="mt-2 text-red-800">{error}</p>}
       </section>
-      {view?.state === 'waiting' && (
+      {(view?.state === 'waiting' || (accepted && quizUnderWay)) && (
         <>
           <IdentitySection token={token} />
           <KbaSection token={token} />
