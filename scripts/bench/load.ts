@@ -8,7 +8,7 @@ import autocannon, { type RawRequest, type Result } from 'autocannon';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { deserialize, serialize } from '../../src/shared/trpc-transformer.ts';
-import type { FrameworkSpec, ReplaySpec, SqlFigures, SqlSpec, SqlStatement } from './floor.ts';
+import type { FrameworkSpec, HttpSqlSpec, ReplaySpec, SqlFigures, SqlSpec, SqlStatement } from './floor.ts';
 import { firstLine, spawnTracked, stopTracked } from './processes.ts';
 
 export interface Figures {
@@ -22,7 +22,7 @@ export interface Figures {
 export interface EndpointResult {
   name: string;
   detail: string;
-  floorKind: 'replay' | 'sql' | 'framework' | 'none';
+  floorKind: 'replay' | 'sql' | 'http-sql' | 'framework' | 'none';
   app: Figures[];
   floor: Figures[];
   /** Response size on the wire (pages: compressed). */
@@ -105,7 +105,7 @@ function runFloorProcess(mode: string, spec: unknown): ChildProcess {
 }
 
 /** A floor server in its own process; resolves its URL and a stop function. */
-export async function startFloorServer(mode: 'replay' | 'socket' | 'framework', spec: unknown): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startFloorServer(mode: 'replay' | 'socket' | 'framework' | 'http-sql', spec: unknown): Promise<{ url: string; stop(): Promise<void> }> {
   const child = runFloorProcess(mode, spec);
   const { url } = JSON.parse(await firstLine(child, `floor ${mode}`, 120_000)) as { url: string };
   return { url, stop: () => stopTracked(child) };
@@ -200,6 +200,8 @@ async function recordRequests(options: LoadOptions, run: () => Promise<unknown>)
   if (statements.length === 0) throw new Error('the request sent no SQL the recorder saw: no SQL floor to measure against');
   return statements;
 }
+
+const perRequest = (list: SqlStatement[][]) => Math.round(list.reduce((sum, l) => sum + l.length, 0) / Math.max(1, list.length));
 
 /** The statements the server issued while `run` ran, all requests' in one list. */
 async function recordStatements(options: LoadOptions, run: () => Promise<unknown>): Promise<SqlStatement[]> {
@@ -352,24 +354,38 @@ export async function runHttpLoad(appUrl: string, options: LoadOptions): Promise
     pgFloor
       ? () => runSqlFloor({ url: options.databaseUrl!, connections, poolSize: options.poolSize, durationSeconds: options.durationSeconds, requests: holdStatements })
       : null;
+  // A second floor, beside the SQL one (decision 137): the same statements behind a
+  // bare node:http server, under the same autocannon — what an HTTP exchange and the
+  // SQL cost on this machine, load generator included, with none of our work.
+  const httpSqlFloor = pgFloor
+    ? await startFloorServer('http-sql', {
+        url: options.databaseUrl!,
+        poolSize: options.poolSize,
+        requests: holdStatements,
+        answer: await captureRaw(appUrl, holdSetup()),
+      } satisfies HttpSqlSpec)
+    : null;
+  const httpFloor = (connections: number) => (httpSqlFloor ? async () => figures(await cannon(httpSqlFloor.url, connections, options.durationSeconds, holdSetup)) : null);
   // Every hold leaves a dead version of a booking's row and its index entries
   // behind, thousands per measurement, which the measurement after it would wade through:
   // vacuumed before each, the app's and the floor's (decision 137).
   const settle = options.databaseUrl ? { ...options, settle: () => vacuum(options.databaseUrl!, 'bookings') } : options;
-  const holds10 = await repeat(settle, async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, holdSetup)), sqlFloor(options.connections));
-  results.push({
-    name: 'Hold creation',
-    detail: `\`booking.hold\` (moves one of 200 holds to one of the week's slots), ${options.connections} connections`,
-    floorKind: pgFloor ? 'sql' : 'none',
-    app: holds10.app,
-    floor: holds10.floors[0]!,
-  });
-  const holds50 = await repeat(settle, async () => figures(await cannon(appUrl, 50, options.durationSeconds, holdSetup)), sqlFloor(50));
-  results.push({ name: 'Hold creation', detail: '`booking.hold`, **50 connections** (target p99 ≤ 500 ms)', floorKind: pgFloor ? 'sql' : 'none', app: holds50.app, floor: holds50.floors[0]! });
-  if (pgFloor) {
-    const perRequest = (list: SqlStatement[][]) => Math.round(list.reduce((s, l) => s + l.length, 0) / Math.max(1, list.length));
-    results[slotRows]!.detail += ` — ${perRequest(slotStatements)} statement${perRequest(slotStatements) === 1 ? '' : 's'} per request`;
-    results.at(-2)!.detail += ` — ${perRequest(holdStatements)} statements per request`;
+  try {
+    const holds10 = await repeat(settle, async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, holdSetup)), sqlFloor(options.connections), httpFloor(options.connections));
+    const holds50 = await repeat(settle, async () => figures(await cannon(appUrl, 50, options.durationSeconds, holdSetup)), sqlFloor(50), httpFloor(50));
+    const statements = pgFloor ? ` — ${perRequest(holdStatements)} statements per request` : '';
+    const detail10 = `\`booking.hold\` (moves one of 200 holds to one of the week's slots), ${options.connections} connections`;
+    const detail50 = '`booking.hold`, **50 connections** (target p99 ≤ 500 ms)';
+    results.push({ name: 'Hold creation', detail: `${detail10}${statements}`, floorKind: pgFloor ? 'sql' : 'none', app: holds10.app, floor: holds10.floors[0]! });
+    results.push({ name: 'Hold creation', detail: detail50, floorKind: pgFloor ? 'sql' : 'none', app: holds50.app, floor: holds50.floors[0]! });
+    if (pgFloor) {
+      const against = ' against HTTP and its SQL (a bare `node:http` server running the same statements)';
+      results.push({ name: 'Hold creation', detail: `${detail10}${against}`, floorKind: 'http-sql', app: holds10.app, floor: holds10.floors[1]! });
+      results.push({ name: 'Hold creation', detail: `${detail50}${against}`, floorKind: 'http-sql', app: holds50.app, floor: holds50.floors[1]! });
+      results[slotRows]!.detail += ` — ${perRequest(slotStatements)} statement${perRequest(slotStatements) === 1 ? '' : 's'} per request`;
+    }
+  } finally {
+    await httpSqlFloor?.stop();
   }
   return results;
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repeat, replayMovesEveryHold } from '../../scripts/bench/load.ts';
+import { repeat, replayMovesEveryHold, startFloorServer } from '../../scripts/bench/load.ts';
 import { installSqlRecorder } from '../../scripts/bench/record-sql.ts';
 import { spawnTracked, stopTracked, trackedCount } from '../../scripts/bench/processes.ts';
 import { startBenchServer } from '../../scripts/bench/server.ts';
@@ -136,6 +136,35 @@ describe('bench harness', () => {
     expect(replayMovesEveryHold(holds(201, 400))).toBe(true);
     // Unless the second round holds each booking in the slot of the first (were there 200 slots, say).
     expect(replayMovesEveryHold([...holds(201, 200), ...holds(201, 200)])).toBe(false);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('HTTP+SQL floor: runs one recorded request\'s statements per request, in turn, and answers the app\'s bytes (decision 137)', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const table = `bench_floor_probe_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create table ${table} (n int not null)`);
+    const insert = (n: number) => ({ text: `insert into ${table} (n) values ($1)`, values: [n] });
+    const floor = await startFloorServer('http-sql', {
+      url,
+      poolSize: 2,
+      requests: [[{ text: 'begin', values: [] }, insert(1), insert(2), { text: 'commit', values: [] }], [insert(3)], [{ text: 'select * from no_such_table', values: [] }]],
+      answer: { status: 201, headers: { 'x-answer': 'app' }, bodyBase64: Buffer.from('held').toString('base64') },
+    });
+    try {
+      const answers = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(floor.url, { method: 'POST', body: '{}' });
+        answers.push([res.status, res.headers.get('x-answer'), await res.text()]);
+      }
+      // The third request's statement fails: a 500, which the bench counts as an error and refuses.
+      expect(answers).toEqual([[201, 'app', 'held'], [201, 'app', 'held'], [500, null, ''], [201, 'app', 'held']]);
+      expect((await admin.query(`select n from ${table} order by n`)).rows.map((r: { n: number }) => r.n)).toEqual([1, 1, 2, 2, 3]);
+    } finally {
+      await floor.stop();
+      await admin.query(`drop table ${table}`);
+      await admin.end();
+    }
   });
 
   it('ends a server that misses its start-up deadline, with the processes it started', async () => {
