@@ -214,7 +214,7 @@ async function recordStatements(options: LoadOptions, run: () => Promise<unknown
  * 137): the next hold of each booking, going round, is to another slot. One
  * hold per booking replayed again puts it back into the slot it is already in
  * — an update of no indexed column, which PostgreSQL makes in place (HOT),
- * with no new index entries: less work than the move the app makes.
+ * with no new index entries: not the work of the move the app makes.
  */
 export function replayMovesEveryHold(holds: ReadonlyArray<{ bookingId: string; startsAt: Date }>): boolean {
   const byBooking = new Map<string, number[]>();
