@@ -5,6 +5,7 @@
  *   node scripts/bench/floor.ts replay <spec.json>  # a bare node:http server answering the captured status, headers and bytes
  *   node scripts/bench/floor.ts socket <ack.json>   # a bare Socket.IO server acknowledging `send` with the app's answer
  *   node scripts/bench/floor.ts sql <spec.json>     # a bare `pg` client issuing an endpoint's recorded statements
+ *   node scripts/bench/floor.ts http-sql <spec.json> # a bare node:http server issuing them per request and answering the app's captured bytes
  *   node scripts/bench/floor.ts page <spec.json>    # a bare React + react-router page server for Lighthouse (floor-page.ts)
  *   node scripts/bench/floor.ts framework <spec.json> # Express + the tRPC fast lane answering `slots.list` with the app's data, no database, none of our middleware
  *
@@ -38,6 +39,18 @@ export interface SqlSpec {
   durationSeconds: number;
   /** One entry per recorded request: its statements in order (BEGIN/COMMIT included when the app sent them). */
   requests: SqlStatement[][];
+}
+
+/**
+ * The HTTP and SQL floor (decision 137): per HTTP request, one recorded
+ * request's statements (in turn, as the SQL floor), then the app's captured
+ * answer — an HTTP exchange and the endpoint's SQL, with none of our work.
+ */
+export interface HttpSqlSpec {
+  url: string;
+  poolSize: number;
+  requests: SqlStatement[][];
+  answer: ReplaySpec;
 }
 
 /** The framework floor: the app's answer to one query procedure (its `result.data` on the wire), served with no work. */
@@ -96,15 +109,7 @@ if (mode === 'replay') {
     while (performance.now() < deadline) {
       const statements = requests[n++ % requests.length]!;
       const t0 = performance.now();
-      const client = await pool.connect();
-      try {
-        for (const { name, text, values } of statements) await (name ? client.query({ name, text, values }) : client.query(text, values));
-      } catch {
-        errors++;
-        await client.query('rollback').catch(() => {});
-      } finally {
-        client.release();
-      }
+      if (!(await replay(pool, statements))) errors++;
       latencies.push(performance.now() - t0);
     }
   };
@@ -117,6 +122,22 @@ if (mode === 'replay') {
   const figures: SqlFigures = { rps: (latencies.length / elapsed) * 1000, p50: at(0.5), p99: at(0.99), errors };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
   process.exit(0);
+} else if (mode === 'http-sql') {
+  const { url, poolSize, requests, answer } = spec as HttpSqlSpec;
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const body = Buffer.from(answer.bodyBase64, 'base64');
+  let n = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      void replay(pool, requests[n++ % requests.length]!).then((done) => {
+        // A failed replay answers 500: autocannon counts it, and the bench refuses the floor.
+        res.writeHead(done ? answer.status : 500, done ? answer.headers : {});
+        res.end(done ? body : undefined);
+      });
+    });
+  });
+  listen(server);
 } else if (mode === 'framework') {
   // decision 053's framework floor (scripts/bench/framework-floor.ts `lane`), answering with the app's own data.
   const { procedure, data } = spec as FrameworkSpec;
@@ -140,6 +161,24 @@ if (mode === 'replay') {
   await servePageFloor(spec as PageFloorSpec);
 } else {
   throw new Error(`unknown floor mode "${mode}"`);
+}
+
+/**
+ * One request's statements on one pooled connection, in order, as the app's
+ * transaction runs them (the app's reads outside a transaction may use any
+ * connection: this floor is at least as fast). False when one failed.
+ */
+async function replay(pool: pg.Pool, statements: SqlStatement[]): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    for (const { name, text, values } of statements) await (name ? client.query({ name, text, values }) : client.query(text, values));
+    return true;
+  } catch {
+    await client.query('rollback').catch(() => {});
+    return false;
+  } finally {
+    client.release();
+  }
 }
 
 /**

@@ -5,9 +5,10 @@ import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon, { type RawRequest, type Result } from 'autocannon';
+import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { deserialize, serialize } from '../../src/shared/trpc-transformer.ts';
-import type { FrameworkSpec, ReplaySpec, SqlFigures, SqlSpec, SqlStatement } from './floor.ts';
+import type { FrameworkSpec, HttpSqlSpec, ReplaySpec, SqlFigures, SqlSpec, SqlStatement } from './floor.ts';
 import { firstLine, spawnTracked, stopTracked } from './processes.ts';
 
 export interface Figures {
@@ -21,7 +22,7 @@ export interface Figures {
 export interface EndpointResult {
   name: string;
   detail: string;
-  floorKind: 'replay' | 'sql' | 'framework' | 'none';
+  floorKind: 'replay' | 'sql' | 'http-sql' | 'framework' | 'none';
   app: Figures[];
   floor: Figures[];
   /** Response size on the wire (pages: compressed). */
@@ -104,7 +105,7 @@ function runFloorProcess(mode: string, spec: unknown): ChildProcess {
 }
 
 /** A floor server in its own process; resolves its URL and a stop function. */
-export async function startFloorServer(mode: 'replay' | 'socket' | 'framework', spec: unknown): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startFloorServer(mode: 'replay' | 'socket' | 'framework' | 'http-sql', spec: unknown): Promise<{ url: string; stop(): Promise<void> }> {
   const child = runFloorProcess(mode, spec);
   const { url } = JSON.parse(await firstLine(child, `floor ${mode}`, 120_000)) as { url: string };
   return { url, stop: () => stopTracked(child) };
@@ -172,8 +173,11 @@ async function waitForMarker(file: string, marker: number): Promise<void> {
 }
 
 let toggles = 0;
-/** The statements the server issued while `run` ran (recording toggled by SIGUSR2). */
-async function recordStatements(options: LoadOptions, run: () => Promise<unknown>): Promise<SqlStatement[]> {
+/**
+ * The statements the server issued while `run` ran, one list per HTTP request
+ * (in the order the requests arrived; recording toggled by SIGUSR2).
+ */
+async function recordRequests(options: LoadOptions, run: () => Promise<unknown>): Promise<SqlStatement[][]> {
   const file = options.sqlRecordFile!;
   const start = ++toggles;
   process.kill(options.serverPid, 'SIGUSR2');
@@ -185,27 +189,76 @@ async function recordStatements(options: LoadOptions, run: () => Promise<unknown
   const lines = readFileSync(file, 'utf8').split('\n');
   const from = lines.findIndex((l) => l.startsWith(`{"marker":${start},`));
   const to = lines.findIndex((l) => l.startsWith(`{"marker":${end},`));
-  const statements = lines
-    .slice(from + 1, to)
-    .map((l) => JSON.parse(l) as SqlStatement & { client: number })
-    .map(({ name, text, values }) => ({ name, text, values }));
+  const requests = new Map<number, SqlStatement[]>();
+  for (const line of lines.slice(from + 1, to)) {
+    const { request, name, text, values } = JSON.parse(line) as SqlStatement & { client: number; request: number };
+    if (!requests.has(request)) requests.set(request, []);
+    requests.get(request)!.push({ name, text, values });
+  }
+  const statements = [...requests.entries()].sort(([a], [b]) => a - b).map(([, list]) => list);
   // A floor of no statements measures an empty loop.
   if (statements.length === 0) throw new Error('the request sent no SQL the recorder saw: no SQL floor to measure against');
   return statements;
 }
 
+const perRequest = (list: SqlStatement[][]) => Math.round(list.reduce((sum, l) => sum + l.length, 0) / Math.max(1, list.length));
+
+/** The statements the server issued while `run` ran, all requests' in one list. */
+async function recordStatements(options: LoadOptions, run: () => Promise<unknown>): Promise<SqlStatement[]> {
+  return (await recordRequests(options, run)).flat();
+}
+
+/**
+ * Whether the SQL floor, replaying these holds' statements over and over in
+ * this order, moves a hold with every one, as the app's load does (decision
+ * 137): the next hold of each booking, going round, is to another slot. One
+ * hold per booking replayed again puts it back into the slot it is already in
+ * — an update of no indexed column, which PostgreSQL makes in place (HOT),
+ * with no new index entries: not the work of the move the app makes.
+ */
+export function replayMovesEveryHold(holds: ReadonlyArray<{ bookingId: string; startsAt: Date }>): boolean {
+  const byBooking = new Map<string, number[]>();
+  for (const { bookingId, startsAt } of holds) {
+    if (!byBooking.has(bookingId)) byBooking.set(bookingId, []);
+    byBooking.get(bookingId)!.push(startsAt.getTime());
+  }
+  for (const times of byBooking.values()) {
+    if (times.some((time, i) => time === times[(i + 1) % times.length])) return false;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------- measurements
+
+/** `VACUUM` of one table of the bench's PostgreSQL database. */
+async function vacuum(url: string, table: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`vacuum ${table}`);
+  } finally {
+    await client.end();
+  }
+}
 
 /**
  * `runs` rounds, each the app then each of its floors (so all see the same
  * moment of a shared machine). One list of figures per floor, in order.
+ * `settle`, when given, runs before every measurement, the app's and each
+ * floor's: each then starts from the same state of the database (decision 137).
  */
-async function repeat(options: LoadOptions, app: () => Promise<Figures>, ...floors: Array<(() => Promise<Figures>) | null>) {
+export async function repeat(
+  options: Pick<LoadOptions, 'runs'> & { settle?: () => Promise<void> },
+  app: () => Promise<Figures>,
+  ...floors: Array<(() => Promise<Figures>) | null>
+) {
   const result = { app: [] as Figures[], floors: floors.map(() => [] as Figures[]) };
   for (let run = 0; run < options.runs; run++) {
+    await options.settle?.();
     result.app.push(await app());
     for (const [i, floor] of floors.entries()) {
       if (!floor) continue;
+      await options.settle?.();
       // A floor whose requests fail measures failures, not the work: no ratio against it.
       const figures = await floor();
       if (figures.errors > 0) throw new Error(`the floor failed ${figures.errors} of its requests: it measures nothing comparable`);
@@ -285,26 +338,54 @@ export async function runHttpLoad(appUrl: string, options: LoadOptions): Promise
   const holdSetup = () => ({ method: 'POST', path: '/trpc/booking.hold', headers: { 'content-type': 'application/json' }, body: encodeInput(holdInput()) });
   // Every booking held once first, so the recorded holds (and the load) are "move the hold" — the steady state.
   for (let i = 0; i < bookings.length; i++) await trpcMutation(appUrl, 'booking.hold', holdInput());
-  const holdStatements: SqlStatement[][] = [];
-  if (pgFloor) for (let i = 0; i < 20; i++) holdStatements.push(await recordStatements(options, () => trpcMutation(appUrl, 'booking.hold', holdInput())));
+  // The floor replays two rounds of the 200 bookings (400 holds, in the app's
+  // order): going round, each replayed statement moves its booking to another
+  // slot, as the app's holds do, and no two of 50 concurrent ones lock the same
+  // booking, as the app's never do (decision 137; it replayed 20 before).
+  const recordedHolds = Array.from({ length: 2 * bookings.length }, holdInput);
+  if (pgFloor && !replayMovesEveryHold(recordedHolds)) throw new Error(`replayed, these holds would not all move (${slots.length} slots): the floor would not do the app's work`);
+  const holdStatements: SqlStatement[][] = pgFloor
+    ? await recordRequests(options, async () => {
+        for (const hold of recordedHolds) await trpcMutation(appUrl, 'booking.hold', hold);
+      })
+    : [];
+  if (pgFloor && holdStatements.length !== recordedHolds.length) throw new Error(`recorded ${holdStatements.length} holds' statements, ${recordedHolds.length} sent`);
   const sqlFloor = (connections: number) =>
     pgFloor
       ? () => runSqlFloor({ url: options.databaseUrl!, connections, poolSize: options.poolSize, durationSeconds: options.durationSeconds, requests: holdStatements })
       : null;
-  const holds10 = await repeat(options, async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, holdSetup)), sqlFloor(options.connections));
-  results.push({
-    name: 'Hold creation',
-    detail: `\`booking.hold\` (moves one of 200 holds to one of the week's slots), ${options.connections} connections`,
-    floorKind: pgFloor ? 'sql' : 'none',
-    app: holds10.app,
-    floor: holds10.floors[0]!,
-  });
-  const holds50 = await repeat(options, async () => figures(await cannon(appUrl, 50, options.durationSeconds, holdSetup)), sqlFloor(50));
-  results.push({ name: 'Hold creation', detail: '`booking.hold`, **50 connections** (target p99 ≤ 500 ms)', floorKind: pgFloor ? 'sql' : 'none', app: holds50.app, floor: holds50.floors[0]! });
-  if (pgFloor) {
-    const perRequest = (list: SqlStatement[][]) => Math.round(list.reduce((s, l) => s + l.length, 0) / Math.max(1, list.length));
-    results[slotRows]!.detail += ` — ${perRequest(slotStatements)} statement${perRequest(slotStatements) === 1 ? '' : 's'} per request`;
-    results.at(-2)!.detail += ` — ${perRequest(holdStatements)} statements per request`;
+  // A second floor, beside the SQL one (decision 137): the same statements behind a
+  // bare node:http server, under the same autocannon — what an HTTP exchange and the
+  // SQL cost on this machine, load generator included, with none of our work.
+  const httpSqlFloor = pgFloor
+    ? await startFloorServer('http-sql', {
+        url: options.databaseUrl!,
+        poolSize: options.poolSize,
+        requests: holdStatements,
+        answer: await captureRaw(appUrl, holdSetup()),
+      } satisfies HttpSqlSpec)
+    : null;
+  const httpFloor = (connections: number) => (httpSqlFloor ? async () => figures(await cannon(httpSqlFloor.url, connections, options.durationSeconds, holdSetup)) : null);
+  // Every hold leaves a dead version of a booking's row and its index entries
+  // behind, thousands per measurement, which the measurement after it would wade through:
+  // vacuumed before each, the app's and the floor's (decision 137).
+  const settle = options.databaseUrl ? { ...options, settle: () => vacuum(options.databaseUrl!, 'bookings') } : options;
+  try {
+    const holds10 = await repeat(settle, async () => figures(await cannon(appUrl, options.connections, options.durationSeconds, holdSetup)), sqlFloor(options.connections), httpFloor(options.connections));
+    const holds50 = await repeat(settle, async () => figures(await cannon(appUrl, 50, options.durationSeconds, holdSetup)), sqlFloor(50), httpFloor(50));
+    const statements = pgFloor ? ` — ${perRequest(holdStatements)} statements per request` : '';
+    const detail10 = `\`booking.hold\` (moves one of 200 holds to one of the week's slots), ${options.connections} connections`;
+    const detail50 = '`booking.hold`, **50 connections** (target p99 ≤ 500 ms)';
+    results.push({ name: 'Hold creation', detail: `${detail10}${statements}`, floorKind: pgFloor ? 'sql' : 'none', app: holds10.app, floor: holds10.floors[0]! });
+    results.push({ name: 'Hold creation', detail: detail50, floorKind: pgFloor ? 'sql' : 'none', app: holds50.app, floor: holds50.floors[0]! });
+    if (pgFloor) {
+      const against = ' against HTTP and its SQL (a bare `node:http` server running the same statements)';
+      results.push({ name: 'Hold creation', detail: `${detail10}${against}`, floorKind: 'http-sql', app: holds10.app, floor: holds10.floors[1]! });
+      results.push({ name: 'Hold creation', detail: `${detail50}${against}`, floorKind: 'http-sql', app: holds50.app, floor: holds50.floors[1]! });
+      results[slotRows]!.detail += ` — ${perRequest(slotStatements)} statement${perRequest(slotStatements) === 1 ? '' : 's'} per request`;
+    }
+  } finally {
+    await httpSqlFloor?.stop();
   }
   return results;
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repeat, replayMovesEveryHold, startFloorServer } from '../../scripts/bench/load.ts';
 import { installSqlRecorder } from '../../scripts/bench/record-sql.ts';
 import { spawnTracked, stopTracked, trackedCount } from '../../scripts/bench/processes.ts';
 import { startBenchServer } from '../../scripts/bench/server.ts';
@@ -106,6 +107,64 @@ describe('bench harness', () => {
       expect(wrapped).toEqual([false, true, false]);
     } finally {
       server.close();
+    }
+  });
+
+  it("settles the database before every measurement, the app's and each floor's (decision 137)", async () => {
+    const calls: string[] = [];
+    const measure = (name: string) => async () => {
+      calls.push(name);
+      return { rps: 1, p50: 1, p99: 1, errors: 0 };
+    };
+    const settle = async () => {
+      calls.push('settle');
+    };
+    const result = await repeat({ runs: 2, settle }, measure('app'), measure('sql'), null);
+    expect(calls).toEqual(['settle', 'app', 'settle', 'sql', 'settle', 'app', 'settle', 'sql']);
+    expect(result.floors.map((f) => f.length)).toEqual([2, 0]);
+  });
+
+  it('gives the hold floor statements that, replayed round and round, each move a hold as the app does (decision 137)', () => {
+    const bookings = Array.from({ length: 200 }, (_, i) => `booking-${i}`);
+    const slots = Array.from({ length: 210 }, (_, i) => new Date(Date.UTC(2026, 0, 5) + i * 1_800_000));
+    // The bench's order: the n-th hold moves booking n mod 200 to slot 7n mod the slots.
+    const holds = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({ bookingId: bookings[(from + i) % 200]!, startsAt: slots[((from + i) * 7) % slots.length]! }));
+    // One hold per booking (or fewer): replayed again, each puts its booking back where it already is.
+    expect(replayMovesEveryHold(holds(201, 20))).toBe(false);
+    expect(replayMovesEveryHold(holds(201, 200))).toBe(false);
+    // Two rounds: each booking alternates between two slots.
+    expect(replayMovesEveryHold(holds(201, 400))).toBe(true);
+    // Unless the second round holds each booking in the slot of the first (were there 200 slots, say).
+    expect(replayMovesEveryHold([...holds(201, 200), ...holds(201, 200)])).toBe(false);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('HTTP+SQL floor: runs one recorded request\'s statements per request, in turn, and answers the app\'s bytes (decision 137)', async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const table = `bench_floor_probe_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create table ${table} (n int not null)`);
+    const insert = (n: number) => ({ text: `insert into ${table} (n) values ($1)`, values: [n] });
+    const floor = await startFloorServer('http-sql', {
+      url,
+      poolSize: 2,
+      requests: [[{ text: 'begin', values: [] }, insert(1), insert(2), { text: 'commit', values: [] }], [insert(3)], [{ text: 'select * from no_such_table', values: [] }]],
+      answer: { status: 201, headers: { 'x-answer': 'app' }, bodyBase64: Buffer.from('held').toString('base64') },
+    });
+    try {
+      const answers = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(floor.url, { method: 'POST', body: '{}' });
+        answers.push([res.status, res.headers.get('x-answer'), await res.text()]);
+      }
+      // The third request's statement fails: a 500, which the bench counts as an error and refuses.
+      expect(answers).toEqual([[201, 'app', 'held'], [201, 'app', 'held'], [500, null, ''], [201, 'app', 'held']]);
+      expect((await admin.query(`select n from ${table} order by n`)).rows.map((r: { n: number }) => r.n)).toEqual([1, 1, 2, 2, 3]);
+    } finally {
+      await floor.stop();
+      await admin.query(`drop table ${table}`);
+      await admin.end();
     }
   });
 
