@@ -93,11 +93,21 @@ function winAnsi(text: string): string {
  */
 const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes));
 
-async function loadCustomerPdf(bytes: Uint8Array): Promise<PDFDocument> {
+/**
+ * The same bytes seen as a Buffer, without a copy. pdf-lib's parser takes
+ * every stream's contents with `slice`: a view for a Buffer, a copy for a
+ * plain Uint8Array — which is what the seal worker receives. As a Uint8Array
+ * a 10 MB scan was copied once more, and its garbage slowed every later step
+ * of the seal (decision 136). The views only read the customer's bytes, which
+ * nothing writes to.
+ */
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
+export async function loadCustomerPdf(bytes: Uint8Array): Promise<PDFDocument> {
   let pdf: PDFDocument;
   try {
     // The document's own metadata (its Title above all) is kept as it is.
-    pdf = await PDFDocument.load(own(bytes), { updateMetadata: false });
+    pdf = await PDFDocument.load(asBuffer(own(bytes)), { updateMetadata: false });
   } catch (error) {
     // pdf-lib's errors are ES5 classes: `instanceof EncryptedPDFError` is false, its message is what says it.
     if (/is encrypted/.test((error as Error).message)) throw new NotNotarizableError(documentProblems.encrypted);
