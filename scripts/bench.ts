@@ -508,7 +508,7 @@ if (selected.has('ondemand')) {
 if (selected.has('seal')) {
   const markdown = sealMarkdown(await runSealBench(runs, log));
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('seal', markdown);
+  sections.set('seal', `${markdown}\n\n${provenance()}`);
   save();
 }
 save();
