@@ -540,7 +540,7 @@ if (selected.has('seal')) {
   measured.seal = await runSealBench(runs, log);
   const markdown = sealMarkdown(measured.seal);
   if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('seal', markdown);
+  sections.set('seal', `${markdown}\n\n${provenance()}`);
   save();
 }
 if (measured.load && measured.growth) {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   businessSlotsOnDate,
   dayBounds,
@@ -90,5 +90,22 @@ describe('business slots and zone formatting', () => {
     expect(zoneAbbreviation(new Date('2027-11-06T14:00:00Z'), 'America/Chicago')).toBe('CDT');
     expect(isValidTimeZone('America/Chicago')).toBe(true);
     expect(isValidTimeZone('Not/AZone')).toBe(false);
+  });
+
+  it('makes one formatter per zone and style, however often it formats there (decision 136)', () => {
+    const made = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      const zone = 'Pacific/Chatham';
+      for (const day of [1, 2, 3]) {
+        const instant = new Date(`2027-01-0${day}T12:00:00Z`);
+        expect(formatDateTimeInZone(instant, zone)).toBe(`January ${day + 1}, 2027 at 1:45 AM`);
+        expect(zoneAbbreviation(instant, zone)).toBe('GMT+13:45');
+      }
+      expect(made).toHaveBeenCalledTimes(2);
+      expect(() => formatDateInZone(new Date(), 'Not/AZone')).toThrow(RangeError);
+      expect(() => formatDateInZone(new Date(), 'Not/AZone')).toThrow(RangeError);
+    } finally {
+      made.mockRestore();
+    }
   });
 });

@@ -36,7 +36,7 @@ export async function saveField(deps: Deps, staff: StaffIdentity, input: Box & {
   const { doc, act } = await documentOfBooking(deps.db, input.bookingId, input.documentId);
   refuseClosed(act);
   // Counted once per document, in the seal worker (never on this thread); known afterwards from the row.
-  const pages = act?.pageCount ?? (await inspectDocument(await readSource(deps, doc)));
+  const pages = act?.pageCount ?? (await inspectDocument(await readSource(deps, doc), 'handOver'));
   if (input.page > pages) throw new DomainError('BAD_REQUEST', fieldMessages.noSuchPage);
   const box = { page: input.page, x: input.x, y: input.y, width: input.width, height: input.height };
   await deps.db.transaction(async (tx) => {

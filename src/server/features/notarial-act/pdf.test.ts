@@ -3,15 +3,16 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PDFDocument, PDFName, PDFString, degrees } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFRawStream, PDFString, degrees } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pngBomb } from '../../../../tests/helpers/images.ts';
+import { scannedPdf } from '../../../../tests/helpers/large-pdf.ts';
 import { rewriteIterations } from '../../../../tests/helpers/pkcs12.ts';
 import forge from 'node-forge';
 import sharp from 'sharp';
 import { forgePkcs12Kdf, generateTestCertificate, openP12, openP12Cached, openedP12Ms, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
 import { actTypes } from '../../../shared/notarial-act.ts';
-import { buildSealedPdf, communicationTechnologyStatement, inspectDocument, remoteStatement, type SealInput } from './pdf.ts';
+import { buildSealedPdf, communicationTechnologyStatement, inspectDocument, loadCustomerPdf, remoteStatement, type SealInput } from './pdf.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
 /**
@@ -66,6 +67,32 @@ describe('sealing', () => {
   const samplePdf = readFileSync(new URL('sample.pdf', fixtures));
   const seal = (source: SealInput['source'], extra: Partial<SealInput> = {}) =>
     buildSealedPdf({ source, fields: [{ kind: 'signature', page: 1, box: { x: 0.55, y: 0.82, width: 0.3, height: 0.06 }, png: signaturePng }], act, certificate: { p12: cert.p12, password: cert.password }, ...extra });
+
+  it('reads a document that arrives as a plain Uint8Array (as in the seal worker) without copying its streams (decision 136)', async () => {
+    const bytes = new Uint8Array(await scannedPdf(512 * 1024, 2));
+    expect(Buffer.isBuffer(bytes)).toBe(false);
+    const pdf = await loadCustomerPdf(bytes);
+    const scans = pdf.context
+      .enumerateIndirectObjects()
+      .map(([, object]) => object)
+      .filter((object): object is PDFRawStream => object instanceof PDFRawStream && object.contents.length >= 256 * 1024);
+    expect(scans).toHaveLength(2);
+    for (const scan of scans) expect(scan.contents.buffer).toBe(bytes.buffer);
+  });
+
+  it('signs its own placeholder, the last in the file, when the customer’s file holds the placeholder’s text (decision 136)', async () => {
+    const placeholder = '\n/ByteRange [ 0 /********** /********** /********** ]\n/Contents <00>';
+    const customer = await PDFDocument.load(samplePdf);
+    const page = customer.getPage(0);
+    page.node.set(PDFName.of('PieceInfo'), customer.context.register(customer.context.stream(placeholder)));
+    const source = Buffer.from(await customer.save({ useObjectStreams: false }));
+    expect(source.includes(placeholder)).toBe(true);
+    const sealed = await seal({ bytes: source, contentType: 'application/pdf' });
+    const file = path.join(dir, 'placeholder-text.pdf');
+    writeFileSync(file, sealed.pdf);
+    expect(pdfsig(file)).toContain('Signature is Valid');
+    expect(sealed.pdf.includes(placeholder)).toBe(true);
+  });
 
   it('generates a self-signed test certificate labelled as such', () => {
     expect(cert.info.commonName).toBe(`Nora Notary (${testCertificateLabel})`);

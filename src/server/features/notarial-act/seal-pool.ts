@@ -93,8 +93,16 @@ function release(slot: Slot, healthy: boolean) {
   waiting.shift()?.();
 }
 
-/** Runs one job in a seal worker; rejects with SealJobError (the worker's error) or on timeout or crash. */
-export async function runSealJob<K extends SealJob['kind']>(kind: K, input: Extract<SealJob, { kind: K }>['input'], options: { timeoutMs?: number } = {}): Promise<SealJobResults[K]> {
+/**
+ * Runs one job in a seal worker; rejects with SealJobError (the worker's error) or on timeout or crash.
+ * `transfer`: ArrayBuffers of `input` moved to the worker instead of copied (structured clone
+ * copies every byte twice); each is detached here once the job is posted, whatever its outcome.
+ */
+export async function runSealJob<K extends SealJob['kind']>(
+  kind: K,
+  input: Extract<SealJob, { kind: K }>['input'],
+  options: { timeoutMs?: number; transfer?: ArrayBuffer[] } = {},
+): Promise<SealJobResults[K]> {
   const slot = await acquire();
   const id = nextId++;
   return new Promise<SealJobResults[K]>((resolve, reject) => {
@@ -120,7 +128,12 @@ export async function runSealJob<K extends SealJob['kind']>(kind: K, input: Extr
     slot.worker.on('message', onMessage);
     slot.worker.on('error', onError);
     slot.worker.on('exit', onExit);
-    slot.worker.postMessage({ id, job: { kind, input } });
+    try {
+      slot.worker.postMessage({ id, job: { kind, input } }, options.transfer ?? []);
+    } catch (error) {
+      // Not sent (a buffer that cannot be moved or cloned): the thread is untouched.
+      finish(true, () => reject(error as Error));
+    }
   });
 }
 

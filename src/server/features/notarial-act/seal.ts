@@ -1,3 +1,4 @@
+import { isMarkedAsUntransferable } from 'node:worker_threads';
 import { DomainError } from '../../errors.ts';
 import type { Config } from '../../config.ts';
 import type { TimestampAuthority } from '../../crypto/timestamp-authority.ts';
@@ -52,18 +53,45 @@ function refusal(error: unknown, documentJob: boolean): unknown {
   }
 }
 
+/**
+ * Who keeps a document's bytes once they go to the seal worker (issue 31,
+ * decision 136). They are never structured-cloned (which copies them twice);
+ * one ArrayBuffer is moved instead:
+ * - `'handOver'`: the caller gives the bytes up. When the view spans its whole
+ *   ArrayBuffer, that ArrayBuffer itself moves: afterwards every view onto it
+ *   here is empty (length 0). Otherwise — a small Buffer from Node's shared
+ *   pool, a view into a larger buffer — the bytes are copied once and the copy
+ *   moves; the caller's view is then left as it was.
+ * - `'keep'`: the caller's bytes stay intact; a copy moves.
+ */
+export type SourceOwnership = 'handOver' | 'keep';
+
+/** The bytes to send and the ArrayBuffer to move with them. */
+export function movableBytes(bytes: Uint8Array, ownership: SourceOwnership): { bytes: Uint8Array; transfer: ArrayBuffer[] } {
+  const { buffer } = bytes;
+  if (ownership === 'handOver' && buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength && !isMarkedAsUntransferable(buffer)) {
+    return { bytes, transfer: [buffer] };
+  }
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return { bytes: copy, transfer: [copy.buffer] };
+}
+
 /** Pages of a document as it will be sealed; refuses a file that cannot be sealed. */
-export async function inspectDocument(source: SealInput['source']): Promise<number> {
+export async function inspectDocument(source: SealInput['source'], ownership: SourceOwnership): Promise<number> {
+  const moved = movableBytes(source.bytes, ownership);
   try {
-    return (await runSealJob('inspect', { source }, { timeoutMs: 60_000 })).pageCount;
+    return (await runSealJob('inspect', { source: { ...source, bytes: moved.bytes } }, { timeoutMs: 60_000, transfer: moved.transfer })).pageCount;
   } catch (error) {
     throw refusal(error, true);
   }
 }
 
-export async function sealInWorker(input: SealInput) {
+/** Seals in the worker; the sealed file comes back moved, not copied. */
+export async function sealInWorker(input: SealInput, ownership: SourceOwnership) {
+  const moved = movableBytes(input.source.bytes, ownership);
   try {
-    const result = await runSealJob('seal', input);
+    const result = await runSealJob('seal', { ...input, source: { ...input.source, bytes: moved.bytes } }, { transfer: moved.transfer });
     return { ...result, pdf: Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.byteLength) };
   } catch (error) {
     throw refusal(error, true);

@@ -450,6 +450,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
     // Printed on the certificate page, so it is part of what is signed and hashed (decision 091).
     const verificationCode = formatVerificationCode(randomBytes(8));
     // In the seal worker (decision 061): decoding, placing, hashing and signing never on the request thread.
+    // The source was read for this seal only: its bytes move to the worker, not a copy (decision 136).
     const sealed = await sealInWorker({
       source,
       fields: fields.map((f) => ({
@@ -475,7 +476,7 @@ export async function sealDocument(deps: Deps, staff: StaffIdentity, input: { bo
       },
       certificate,
       tsa,
-    });
+    }, 'handOver');
     // Beside the original, never over it.
     await deps.storage.put(sealedKey, Readable.from(sealed.pdf), { contentType: 'application/pdf', upsert: true });
     stored = true;
