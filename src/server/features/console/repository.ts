@@ -1,5 +1,6 @@
-import { aliasedTable, and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type DbOrTx } from '../../db/client.ts';
+import { aliasedTable, and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../db/client.ts';
 import { auditLog, bookings, contactMessages, customers, documents, staffUsers, type BookingStatus } from '../../db/schema.ts';
 
 /** The console's reads: only the columns each screen shows. */
@@ -36,89 +37,56 @@ function escapeLike(value: string): string {
 }
 
 /**
- * A search is answered one of two ways (decisions 080, 115, 131):
- * - narrow (a reference, an email): one statement finds the ids of every
- *   match (`searchIdCap` at most) by the search indexes and sorts those
- *   bookings into the console's order itself (a thousand rows at most);
- * - broad ("smith", or more than `searchIdCap` matches found after all): each
- *   run's index walked in order with the match as a filter, which fills a page
- *   after a few dozen rows per match.
- * Which one: a search shaped like an address or a reference (`narrowByShape`)
- * goes narrow at once; any other asks the planner's estimate of its matches
- * (an EXPLAIN, no rows read). Without the estimate one way would be slow for
- * the other kind: the ids of thousands of matches cost tens of ms, a walk
- * looking for one match reads the whole table.
+ * The console's search (decision 135): any part of a booking's reference, its
+ * customer's name (`first last`) or address, case-insensitively, `%` and `_`
+ * as text. Every booking carries those three lowercased in `search_text`, kept
+ * by triggers (migration 0022) and read by one trigram index, so a search is a
+ * condition on `bookings` alone: each run of a page is one single-table query
+ * in which the planner itself chooses to walk the run's index with the match as
+ * a filter (a name many match) or to read the matches by the trigram index and
+ * sort them (a reference, an address), by its own estimate of the matches.
  */
-const searchIdCap = 1000;
-
 function searchPattern(search: string): string {
   return `%${escapeLike(search)}%`;
 }
 
-function matchesSearch(pattern: string): SQL {
-  return sql`(${bookings.reference} ilike ${pattern} or ${customers.email} ilike ${pattern}
-    or (${customers.firstName} || ' ' || ${customers.lastName}) ilike ${pattern})`;
-}
-
-/**
- * The customers whose email contains the search. A search with one `@` and
- * at least three characters before it (`jane.doe@exa`) can only match an
- * address whose local part ends with those characters (an address has one
- * `@`, `isMailSafeEmail`): found by prefix on the reversed local part (a
- * btree), where the trigram index would read the posting lists of trigrams
- * every address shares (`com`, `gma`…). Otherwise the trigram index.
- */
-function emailMatches(search: string, pattern: string): SQL {
-  const at = search.indexOf('@');
-  if (at !== search.lastIndexOf('@')) return sql`false`;
-  if (at < 3) return sql`c.email ilike ${pattern}`;
-  const reversedLocal = [...search.slice(0, at).toLowerCase()].reverse().join('');
-  // strpos, not ilike: the planner would add the trigram index to the btree's answer.
-  return sql`(reverse(split_part(lower(c.email), '@', 1)) like ${`${escapeLike(reversedLocal)}%`} and strpos(lower(c.email), ${search.toLowerCase()}) > 0)`;
-}
+/** Between a booking's fields in `search_text`: no field holds a control character (`isSingleLine`, `isMailSafeEmail`). */
+const searchSeparator = '\x1f';
 
 /** Every reference starts with it, and it occurs nowhere else in one (the code has no `O` and no `-`: `newReference`). */
 const referencePrefix = 'NOTARY-';
 
-/**
- * The bookings whose reference contains the search. A search that starts with
- * the references' common prefix (`NOTARY-7K3M`, a whole reference pasted) can
- * only match at the start: its code (`7K3M`) is looked up by trigram, the
- * prefix checked after — the prefix's own trigrams are in every reference, and
- * the index would read their posting lists whole (200 buffers at 100k against
- * 16). A code under three characters has no trigram: the pattern as it is.
- */
-function referenceMatches(search: string, pattern: string): SQL {
-  const code = search.slice(referencePrefix.length);
-  if (!search.toUpperCase().startsWith(referencePrefix) || code.length < 3) return sql`b.reference ilike ${pattern}`;
-  // strpos, not ilike: the planner would add the prefix's trigrams back into the index scan.
-  return sql`(b.reference ilike ${searchPattern(code)} and strpos(upper(b.reference), ${search.toUpperCase()}) = 1)`;
-}
-
-/**
- * A search that can only match a few bookings, by its shape alone: an address
- * (one `@`, three characters or more before it: `emailMatches`), or one word
- * of four characters or more with a digit in it (a reference or part of one,
- * the number in an address) — digits are rare in names and their trigrams
- * rare in addresses. Such a search skips the planner's estimate (a round trip
- * and a plan: about a third of a narrow search's time at 100k bookings); if it
- * matches more than `searchIdCap` after all, the narrow statement says so and
- * the walk answers.
- */
-export function narrowByShape(search: string): boolean {
+/** The bookings a search matches, as a condition on `bookings` (the console's search, above). */
+export function searchCondition(search: string): SQL {
+  // No field holds the separator: a search with one matches nothing (and cannot join two fields).
+  if (search.includes(searchSeparator)) return sql`false`;
   const at = search.indexOf('@');
-  if (at >= 3 && at === search.lastIndexOf('@')) return true;
-  return search.length >= 4 && !/\s/.test(search) && /\d/.test(search);
+  if (at >= 3 && at === search.lastIndexOf('@')) return addressCondition(search);
+  const code = search.slice(referencePrefix.length);
+  if (search.toUpperCase().startsWith(referencePrefix) && code.length >= 3) {
+    // A whole reference pasted (`NOTARY-7K3M…`): its code by trigram, the whole search checked after.
+    // The prefix's own trigrams are in every booking's text: the index would read their posting
+    // lists whole (decision 131). strpos, not like: the planner would add them back into the scan.
+    return sql`(${bookings.searchText} like lower(${searchPattern(code)}) and strpos(${bookings.searchText}, lower(${search})) > 0)`;
+  }
+  return sql`${bookings.searchText} like lower(${searchPattern(search)})`;
 }
 
-/** Every booking a search matches, each side by its own index. `union all` streams: the limit stops it early. */
-export function matchingIds(search: string): SQL {
-  const pattern = searchPattern(search);
-  return sql`select b.id from ${bookings} b where ${referenceMatches(search, pattern)}
-    union all
-    select b.id from ${customers} c join ${bookings} b on b.customer_id = c.id
-      where ${emailMatches(search, pattern)} or (c.first_name || ' ' || c.last_name) ilike ${pattern}
-    limit ${searchIdCap + 1}`;
+/**
+ * A search with one `@` and at least three characters before it (`jane.doe@exa`)
+ * matches no reference (none has an `@`) and an address only if the address's
+ * local part ends with those characters (an address has one `@`:
+ * `isMailSafeEmail`): found by prefix on the reversed local part (a btree,
+ * decision 115), where the trigram index would read the posting lists of
+ * trigrams every address shares (`com`, `gma`…). A name holding an `@` is
+ * found by a partial index of those few. `strpos`, not `like`: the whole search
+ * checked on the handful found.
+ */
+function addressCondition(search: string): SQL {
+  const reversedLocal = [...search.slice(0, search.indexOf('@')).toLowerCase()].reverse().join('');
+  return sql`${bookings.customerId} in (select c.id from ${customers} c
+    where (reverse(split_part(lower(c.email), '@', 1)) like ${`${escapeLike(reversedLocal)}%`} and strpos(lower(c.email), lower(${search})) > 0)
+       or (strpos(c.first_name || ' ' || c.last_name, '@') > 0 and strpos(lower(c.first_name || ' ' || c.last_name), lower(${search})) > 0))`;
 }
 
 function bookingConditions(filter: BookingListFilter): SQL[] {
@@ -209,19 +177,11 @@ export async function pageBookings(db: DbOrTx, filter: BookingListFilter, after:
     .slice(after ? bookingRuns.indexOf(after.run) : 0)
     // A day's filter leaves nothing undated.
     .filter((run) => run !== 'undated' || !(filter.from || filter.to));
-  let rows: RunRow[] = [];
-  let broad = false;
-  if (filter.search) {
-    const narrow = await narrowSearchRows(db, filter.search, conditions, runs, after, now, pageSize + 1);
-    if (narrow) rows = narrow;
-    else broad = true;
-  }
-  if (!filter.search || broad) {
+  const rows: RunRow[] = filter.search ? await searchRuns(db, [...conditions, searchCondition(filter.search)], runs, after, now, pageSize + 1) : [];
+  if (!filter.search) {
     for (const run of runs) {
       if (rows.length > pageSize) break;
-      const inRun = [...conditions, runCondition(run, now, after)];
-      if (broad) inRun.push(matchesSearch(searchPattern(filter.search!)));
-      const found = await queryRun(db, inRun, run, pageSize + 1 - rows.length);
+      const found = await queryRun(db, [...conditions, runCondition(run, now, after)], run, pageSize + 1 - rows.length);
       rows.push(...found.map((row) => ({ ...row, run })));
     }
   }
@@ -234,53 +194,26 @@ export async function pageBookings(db: DbOrTx, filter: BookingListFilter, after:
 type RunRow = Awaited<ReturnType<typeof queryRun>>[number] & { run: BookingRun };
 
 /**
- * A narrow search's page in one statement: the matches' ids (a CTE, by the
- * search indexes), their bookings in the console's order (the runs one after
- * another, each in its own order) after the cursor. Null when the search is
- * broad: estimated, or found, to match more than `searchIdCap`.
+ * A search's page in one statement: each run's query (its order, the search a
+ * condition, `limit`) one after another under one limit (`union all`), so the
+ * later runs are read only when the earlier ones leave the page short. Each is
+ * planned on its own: the planner walks the run's index when it expects many
+ * matches and reads the trigram index when it expects few (decision 135).
  */
-async function narrowSearchRows(
-  db: DbOrTx,
-  search: string,
-  conditions: SQL[],
-  runs: BookingRun[],
-  after: BookingCursor | null,
-  now: Date,
-  limit: number,
-): Promise<RunRow[] | null> {
-  if (!narrowByShape(search)) {
-    const [plan] = await queryRows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(db, sql`explain (format json) ${matchingIds(search)}`);
-    if ((plan?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0) > searchIdCap) return null;
-  }
-  const matches = db.$with('search_matches', { id: sql<string>`id` }).as(matchingIds(search));
-  const nowIso = now.toISOString();
-  const rank = sql`(case when ${bookings.startsAt} is null then 2 when ${bookings.startsAt} >= ${nowIso}::timestamptz then 0 else 1 end)`;
-  const found = await db
-    .with(matches)
-    .select({
-      ...selectedBookingColumns,
-      rank: sql<number>`${rank}::int`,
-      matchCount: sql<number>`(select count(*)::int from search_matches)`,
-    })
-    .from(bookings)
-    .leftJoin(customers, eq(customers.id, bookings.customerId))
-    .leftJoin(notary, eq(notary.id, bookings.notaryId))
-    .where(and(sql`${bookings.id} in (select id from search_matches)`, ...conditions, or(...runs.map((run) => runCondition(run, now, after)))))
-    .orderBy(
-      rank,
-      sql`case when ${rank} = 0 then ${bookings.startsAt} end`,
-      sql`case when ${rank} = 1 then ${bookings.startsAt} end desc`,
-      sql`case when ${rank} = 2 then ${bookings.createdAt} end desc`,
-      sql`case when ${rank} = 0 then ${bookings.id} end`,
-      sql`case when ${rank} <> 0 then ${bookings.id} end desc`,
-    )
-    .limit(limit);
-  // An empty page says nothing of the count: ask for it (a narrow search that found nothing here).
-  const matchCount = found.length
-    ? Number(found[0]!.matchCount)
-    : Number((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${matchingIds(search)}) m`))[0]?.n ?? 0);
-  if (matchCount > searchIdCap) return null;
-  return found.map(({ rank: r, matchCount: _count, ...row }) => ({ ...row, run: bookingRuns[Number(r)]! }));
+async function searchRuns(db: DbOrTx, conditions: SQL[], runs: BookingRun[], after: BookingCursor | null, now: Date, limit: number): Promise<RunRow[]> {
+  const [first, ...rest] = runs.map((run) =>
+    db
+      .select({ ...selectedBookingColumns, run: sql<number>`${sql.raw(String(bookingRuns.indexOf(run)))}::int` })
+      .from(bookings)
+      .leftJoin(customers, eq(customers.id, bookings.customerId))
+      .leftJoin(notary, eq(notary.id, bookings.notaryId))
+      .where(and(...conditions, runCondition(run, now, after)))
+      .orderBy(...runOrder(run))
+      .limit(limit),
+  );
+  if (!first) return [];
+  const found = rest.length ? await unionAll(first, ...(rest as [typeof first])).limit(limit) : await first;
+  return found.map((row) => ({ ...row, run: bookingRuns[Number(row.run)]! }));
 }
 
 function queryRun(db: DbOrTx, conditions: SQL[], run: BookingRun, limit: number) {
