@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { auditLog, bookings, contactMessages, customers, documents, staffUsers, type BookingStatus } from '../../db/schema.ts';
 
@@ -36,6 +36,14 @@ function escapeLike(value: string): string {
 }
 
 /**
+ * A value in a statement: inline (a parameter), or a named placeholder of a
+ * statement built once per shape and kept (`sortedMatches`), its value
+ * collected for the call.
+ */
+type Bind = (name: string, value: string) => unknown;
+const inline: Bind = (_name, value) => value;
+
+/**
  * The console's search (decision 135): any part of a booking's reference, its
  * customer's name (`first last`) or address, case-insensitively, `%` and `_`
  * as text. Every booking carries those three lowercased in `search_text`, kept
@@ -54,19 +62,19 @@ const searchSeparator = '\x1f';
 const referencePrefix = 'NOTARY-';
 
 /** The bookings a search matches, as a condition on `bookings` (the console's search, above). */
-export function searchCondition(search: string): SQL {
+export function searchCondition(search: string, bind: Bind = inline): SQL {
   // No field holds the separator: a search with one matches nothing (and cannot join two fields).
   if (search.includes(searchSeparator)) return sql`false`;
   const at = search.indexOf('@');
-  if (at >= 3 && at === search.lastIndexOf('@')) return addressCondition(search);
+  if (at >= 3 && at === search.lastIndexOf('@')) return addressCondition(search, bind);
   const code = search.slice(referencePrefix.length);
   if (search.toUpperCase().startsWith(referencePrefix) && code.length >= 3) {
     // A whole reference pasted (`NOTARY-7K3M…`): its code by trigram, the whole search checked after.
     // The prefix's own trigrams are in every booking's text: the index would read their posting
     // lists whole (decision 131). strpos, not like: the planner would add them back into the scan.
-    return sql`(${bookings.searchText} like lower(${searchPattern(code)}) and strpos(${bookings.searchText}, lower(${search})) > 0)`;
+    return sql`(${bookings.searchText} like lower(${bind('pattern', searchPattern(code))}) and strpos(${bookings.searchText}, lower(${bind('search', search)})) > 0)`;
   }
-  return sql`${bookings.searchText} like lower(${searchPattern(search)})`;
+  return sql`${bookings.searchText} like lower(${bind('pattern', searchPattern(search))})`;
 }
 
 /**
@@ -79,23 +87,24 @@ export function searchCondition(search: string): SQL {
  * found by a partial index of those few. `strpos`, not `like`: the whole search
  * checked on the handful found.
  */
-function addressCondition(search: string): SQL {
+function addressCondition(search: string, bind: Bind): SQL {
   const reversedLocal = [...search.slice(0, search.indexOf('@')).toLowerCase()].reverse().join('');
   // `= any(array(…))`, not `in (…)`: the planner costs the array as a handful of customers and reads their
   // bookings by `bookings_customer_idx`; with `in` it trusted its estimate of the `strpos` checks (a tenth of
   // all customers) and walked a run's index through every booking (0.5 s at 100k).
   return sql`${bookings.customerId} = any(array(select c.id from ${customers} c
-    where (reverse(split_part(lower(c.email), '@', 1)) like ${`${escapeLike(reversedLocal)}%`} and strpos(lower(c.email), lower(${search})) > 0)
-       or (strpos(c.first_name || ' ' || c.last_name, '@') > 0 and strpos(lower(c.first_name || ' ' || c.last_name), lower(${search})) > 0)))`;
+    where (reverse(split_part(lower(c.email), '@', 1)) like ${bind('reversedLocal', `${escapeLike(reversedLocal)}%`)} and strpos(lower(c.email), lower(${bind('search', search)})) > 0)
+       or (strpos(c.first_name || ' ' || c.last_name, '@') > 0 and strpos(lower(c.first_name || ' ' || c.last_name), lower(${bind('search', search)})) > 0)))`;
 }
 
-function bookingConditions(filter: BookingListFilter): SQL[] {
+function bookingConditions(filter: BookingListFilter, bind: Bind = inline): SQL[] {
   const conditions: SQL[] = [];
-  if (filter.from) conditions.push(gte(bookings.startsAt, filter.from));
-  if (filter.to) conditions.push(lt(bookings.startsAt, filter.to));
-  if (filter.statuses) conditions.push(inArray(bookings.status, [...filter.statuses]));
-  if (filter.excludeStatuses?.length) conditions.push(sql`${bookings.status} not in ${[...filter.excludeStatuses]}`);
-  if (filter.notaryId) conditions.push(eq(bookings.notaryId, filter.notaryId));
+  const list = (name: string, values: readonly string[]) => sql.join(values.map((value, i) => sql`${bind(`${name}${i}`, value)}`), sql`, `);
+  if (filter.from) conditions.push(sql`${bookings.startsAt} >= ${bind('from', filter.from.toISOString())}::timestamptz`);
+  if (filter.to) conditions.push(sql`${bookings.startsAt} < ${bind('to', filter.to.toISOString())}::timestamptz`);
+  if (filter.statuses) conditions.push(filter.statuses.length ? sql`${bookings.status} in (${list('status', filter.statuses)})` : sql`false`);
+  if (filter.excludeStatuses?.length) conditions.push(sql`${bookings.status} not in (${list('excluded', filter.excludeStatuses)})`);
+  if (filter.notaryId) conditions.push(sql`${bookings.notaryId} = ${bind('notaryId', filter.notaryId)}::uuid`);
   return conditions;
 }
 
@@ -141,21 +150,21 @@ export interface BookingCursor {
   id: string;
 }
 
-function runCondition(run: BookingRun, now: Date, after: BookingCursor | null): SQL {
-  const nowIso = now.toISOString();
-  const at = after && after.run === run ? sql`(timestamptz 'epoch' + ${after.atMicros}::bigint * interval '1 microsecond')` : null;
+function runCondition(run: BookingRun, now: Date, after: BookingCursor | null, bind: Bind = inline): SQL {
+  const nowIso = bind('now', now.toISOString());
+  const at = after && after.run === run ? sql`(timestamptz 'epoch' + ${bind('afterMicros', after.atMicros)}::bigint * interval '1 microsecond')` : null;
   switch (run) {
     case 'upcoming':
       return at
-        ? sql`${bookings.startsAt} >= ${nowIso}::timestamptz and (${bookings.startsAt}, ${bookings.id}) > (${at}, ${after!.id}::uuid)`
+        ? sql`${bookings.startsAt} >= ${nowIso}::timestamptz and (${bookings.startsAt}, ${bookings.id}) > (${at}, ${bind('afterId', after!.id)}::uuid)`
         : sql`${bookings.startsAt} >= ${nowIso}::timestamptz`;
     case 'past':
       return at
-        ? sql`${bookings.startsAt} < ${nowIso}::timestamptz and (${bookings.startsAt}, ${bookings.id}) < (${at}, ${after!.id}::uuid)`
+        ? sql`${bookings.startsAt} < ${nowIso}::timestamptz and (${bookings.startsAt}, ${bookings.id}) < (${at}, ${bind('afterId', after!.id)}::uuid)`
         : sql`${bookings.startsAt} < ${nowIso}::timestamptz`;
     case 'undated':
       return at
-        ? sql`${bookings.startsAt} is null and (${bookings.createdAt}, ${bookings.id}) < (${at}, ${after!.id}::uuid)`
+        ? sql`${bookings.startsAt} is null and (${bookings.createdAt}, ${bookings.id}) < (${at}, ${bind('afterId', after!.id)}::uuid)`
         : sql`${bookings.startsAt} is null`;
   }
 }
@@ -174,15 +183,15 @@ function runOrder(run: BookingRun) {
  * instead (`sortedMatches`).
  */
 export async function pageBookings(db: DbOrTx, filter: BookingListFilter, after: BookingCursor | null, now: Date, pageSize: number) {
-  const conditions = bookingConditions(filter);
-  if (filter.search) conditions.push(searchCondition(filter.search));
   const runs = bookingRuns
     .slice(after ? bookingRuns.indexOf(after.run) : 0)
     // A day's filter leaves nothing undated.
     .filter((run) => run !== 'undated' || !(filter.from || filter.to));
   const rows: RunRow[] = [];
-  if (filter.search && narrowByShape(filter.search)) rows.push(...(await sortedMatches(db, conditions, runs, after, now, pageSize + 1)));
+  if (filter.search && narrowByShape(filter.search)) rows.push(...(await sortedMatches(db, filter, runs, after, now, pageSize + 1)));
   else {
+    const conditions = bookingConditions(filter);
+    if (filter.search) conditions.push(searchCondition(filter.search));
     for (const run of runs) {
       if (rows.length > pageSize) break;
       const found = await queryRun(db, [...conditions, runCondition(run, now, after)], run, pageSize + 1 - rows.length);
@@ -221,11 +230,37 @@ export function narrowByShape(search: string): boolean {
  * answered right, at the cost of reading its matches (~20 ms for 5,000 at
  * 100k bookings).
  */
-async function sortedMatches(db: DbOrTx, conditions: SQL[], runs: BookingRun[], after: BookingCursor | null, now: Date, limit: number): Promise<RunRow[]> {
-  const nowIso = now.toISOString();
-  const rank = sql`(case when ${bookings.startsAt} is null then 2 when ${bookings.startsAt} >= ${nowIso}::timestamptz then 0 else 1 end)`;
-  const found = await selectBookingRows(db, { rank: sql<number>`${rank}::int` })
-    .where(and(...conditions, or(...runs.map((run) => runCondition(run, now, after)))))
+async function sortedMatches(db: DbOrTx, filter: BookingListFilter, runs: BookingRun[], after: BookingCursor | null, now: Date, limit: number): Promise<RunRow[]> {
+  if (!runs.length) return [];
+  // Its values as placeholders, collected for this call; the statement's text depends only on its shape.
+  const values: Record<string, string> = {};
+  const bind: Bind = (name, value) => ((values[name] = value), sql.placeholder(name));
+  const conditions = [...bookingConditions(filter, bind), searchCondition(filter.search!, bind), or(...runs.map((run) => runCondition(run, now, after, bind)))];
+  // The values bound say which filters and which kind of search the statement has (in the order they are built).
+  const shape = JSON.stringify([Object.keys(values), filter.statuses?.length ?? null, runs, after?.run ?? null, limit]);
+  let statements = sortedStatements.get(db);
+  if (!statements) sortedStatements.set(db, (statements = new Map()));
+  let statement = statements.get(shape);
+  if (!statement) {
+    statement = sortedStatement(db, conditions, limit);
+    statements.set(shape, statement);
+  }
+  const found = await statement.execute(values);
+  return found.map(({ rank: r, ...row }) => ({ ...row, run: bookingRuns[Number(r)]! }));
+}
+
+/**
+ * A narrow search's statement, built once per shape (its filters, its kind of
+ * search, the runs left, the cursor's run) and kept per database: building it
+ * with Drizzle cost about as much as PostgreSQL planning it (decision 135). It
+ * is an unnamed statement, planned with each call's values as before: a
+ * generic plan would cost a `like` blind (decision 131).
+ */
+function sortedStatement(db: DbOrTx, conditions: (SQL | undefined)[], limit: number) {
+  const now = sql.placeholder('now');
+  const rank = sql`(case when ${bookings.startsAt} is null then 2 when ${bookings.startsAt} >= ${now}::timestamptz then 0 else 1 end)`;
+  return selectBookingRows(db, { rank: sql<number>`${rank}::int` })
+    .where(and(...conditions))
     .orderBy(
       rank,
       sql`case when ${rank} = 0 then ${bookings.startsAt} end`,
@@ -234,9 +269,11 @@ async function sortedMatches(db: DbOrTx, conditions: SQL[], runs: BookingRun[], 
       sql`case when ${rank} = 0 then ${bookings.id} end`,
       sql`case when ${rank} <> 0 then ${bookings.id} end desc`,
     )
-    .limit(limit);
-  return found.map(({ rank: r, ...row }) => ({ ...row, run: bookingRuns[Number(r)]! }));
+    .limit(limit)
+    .prepare(undefined as unknown as string);
 }
+
+const sortedStatements = new WeakMap<DbOrTx, Map<string, ReturnType<typeof sortedStatement>>>();
 
 function queryRun(db: DbOrTx, conditions: SQL[], run: BookingRun, limit: number) {
   return selectBookingRows(db)
