@@ -37,7 +37,7 @@ function escapeLike(value: string): string {
 
 /**
  * A value in a statement: inline (a parameter), or a named placeholder of a
- * statement built once per shape and kept (`sortedMatches`), its value
+ * statement built once per shape and kept (`kept`), its value
  * collected for the call.
  */
 type Bind = (name: string, value: string) => unknown;
@@ -190,11 +190,9 @@ export async function pageBookings(db: DbOrTx, filter: BookingListFilter, after:
   const rows: RunRow[] = [];
   if (filter.search && narrowByShape(filter.search)) rows.push(...(await sortedMatches(db, filter, runs, after, now, pageSize + 1)));
   else {
-    const conditions = bookingConditions(filter);
-    if (filter.search) conditions.push(searchCondition(filter.search));
     for (const run of runs) {
       if (rows.length > pageSize) break;
-      const found = await queryRun(db, [...conditions, runCondition(run, now, after)], run, pageSize + 1 - rows.length);
+      const found = await runRows(db, filter, run, now, after, pageSize + 1 - rows.length);
       rows.push(...found.map((row) => ({ ...row, run })));
     }
   }
@@ -204,7 +202,7 @@ export async function pageBookings(db: DbOrTx, filter: BookingListFilter, after:
   return { rows: page, next };
 }
 
-type RunRow = Awaited<ReturnType<typeof queryRun>>[number] & { run: BookingRun };
+type RunRow = Awaited<ReturnType<typeof runRows>>[number] & { run: BookingRun };
 
 /**
  * A search that can only match a few bookings, by its shape alone: an address
@@ -230,57 +228,72 @@ export function narrowByShape(search: string): boolean {
  * answered right, at the cost of reading its matches (~20 ms for 5,000 at
  * 100k bookings).
  */
-async function sortedMatches(db: DbOrTx, filter: BookingListFilter, runs: BookingRun[], after: BookingCursor | null, now: Date, limit: number): Promise<RunRow[]> {
+async function sortedMatches(db: DbOrTx, filter: BookingListFilter, runs: BookingRun[], after: BookingCursor | null, now: Date, limit: number) {
   if (!runs.length) return [];
-  // Its values as placeholders, collected for this call; the statement's text depends only on its shape.
-  const values: Record<string, string> = {};
-  const bind: Bind = (name, value) => ((values[name] = value), sql.placeholder(name));
+  const { values, bind } = placeholders();
   const conditions = [...bookingConditions(filter, bind), searchCondition(filter.search!, bind), or(...runs.map((run) => runCondition(run, now, after, bind)))];
-  // The values bound say which filters and which kind of search the statement has (in the order they are built).
-  const shape = JSON.stringify([Object.keys(values), filter.statuses?.length ?? null, runs, after?.run ?? null, limit]);
-  let statements = sortedStatements.get(db);
-  if (!statements) sortedStatements.set(db, (statements = new Map()));
-  let statement = statements.get(shape);
-  if (!statement) {
-    statement = sortedStatement(db, conditions, limit);
-    statements.set(shape, statement);
-  }
+  const statement = kept(db, ['sorted', runs, Object.keys(values), filter.statuses?.length ?? null, limit], () => {
+    const now = sql.placeholder('now');
+    const rank = sql`(case when ${bookings.startsAt} is null then 2 when ${bookings.startsAt} >= ${now}::timestamptz then 0 else 1 end)`;
+    return selectBookingRows(db, { rank: sql<number>`${rank}::int` })
+      .where(and(...conditions))
+      .orderBy(
+        rank,
+        sql`case when ${rank} = 0 then ${bookings.startsAt} end`,
+        sql`case when ${rank} = 1 then ${bookings.startsAt} end desc`,
+        sql`case when ${rank} = 2 then ${bookings.createdAt} end desc`,
+        sql`case when ${rank} = 0 then ${bookings.id} end`,
+        sql`case when ${rank} <> 0 then ${bookings.id} end desc`,
+      )
+      .limit(limit)
+      .prepare(unnamed);
+  });
   const found = await statement.execute(values);
   return found.map(({ rank: r, ...row }) => ({ ...row, run: bookingRuns[Number(r)]! }));
 }
 
+/** One run's rows after the cursor, along its index (the search, if any, a condition). */
+function runRows(db: DbOrTx, filter: BookingListFilter, run: BookingRun, now: Date, after: BookingCursor | null, limit: number) {
+  const { values, bind } = placeholders();
+  const conditions = [...bookingConditions(filter, bind), ...(filter.search ? [searchCondition(filter.search, bind)] : []), runCondition(run, now, after, bind)];
+  const statement = kept(db, ['run', run, Object.keys(values), filter.statuses?.length ?? null], () =>
+    selectBookingRows(db)
+      .where(and(...conditions))
+      .orderBy(...runOrder(run))
+      .limit(sql.placeholder('limit'))
+      .prepare(unnamed),
+  );
+  return statement.execute({ ...values, limit });
+}
+
+/** A statement's values as named placeholders, collected for the call (`Bind`). */
+function placeholders() {
+  const values: Record<string, string> = {};
+  const bind: Bind = (name, value) => ((values[name] = value), sql.placeholder(name));
+  return { values, bind };
+}
+
 /**
- * A narrow search's statement, built once per shape (its filters, its kind of
- * search, the runs left, the cursor's run) and kept per database: building it
- * with Drizzle cost about as much as PostgreSQL planning it (decision 135). It
- * is an unnamed statement, planned with each call's values as before: a
- * generic plan would cost a `like` blind (decision 131).
+ * The console's page statements are built with Drizzle once per shape and kept
+ * per database (decision 135): building one on every call cost about as much
+ * as PostgreSQL planning it. The shape is what changes the text: the kind of
+ * statement and its run(s), and the values bound, which say which filters,
+ * which kind of search and whether a cursor it has (in the order they are
+ * bound).
  */
-function sortedStatement(db: DbOrTx, conditions: (SQL | undefined)[], limit: number) {
-  const now = sql.placeholder('now');
-  const rank = sql`(case when ${bookings.startsAt} is null then 2 when ${bookings.startsAt} >= ${now}::timestamptz then 0 else 1 end)`;
-  return selectBookingRows(db, { rank: sql<number>`${rank}::int` })
-    .where(and(...conditions))
-    .orderBy(
-      rank,
-      sql`case when ${rank} = 0 then ${bookings.startsAt} end`,
-      sql`case when ${rank} = 1 then ${bookings.startsAt} end desc`,
-      sql`case when ${rank} = 2 then ${bookings.createdAt} end desc`,
-      sql`case when ${rank} = 0 then ${bookings.id} end`,
-      sql`case when ${rank} <> 0 then ${bookings.id} end desc`,
-    )
-    .limit(limit)
-    .prepare(undefined as unknown as string);
+const keptStatements = new WeakMap<DbOrTx, Map<string, unknown>>();
+
+function kept<T>(db: DbOrTx, shape: unknown[], build: () => T): T {
+  let statements = keptStatements.get(db);
+  if (!statements) keptStatements.set(db, (statements = new Map()));
+  const key = JSON.stringify(shape);
+  if (!statements.has(key)) statements.set(key, build());
+  return statements.get(key) as T;
 }
 
-const sortedStatements = new WeakMap<DbOrTx, Map<string, ReturnType<typeof sortedStatement>>>();
+/** Unnamed: PostgreSQL plans each call with its values, as an unprepared query; a generic plan would cost a `like` blind (decision 131). */
+const unnamed = undefined as unknown as string;
 
-function queryRun(db: DbOrTx, conditions: SQL[], run: BookingRun, limit: number) {
-  return selectBookingRows(db)
-    .where(and(...conditions))
-    .orderBy(...runOrder(run))
-    .limit(limit);
-}
 
 export async function findBooking(db: DbOrTx, bookingId: string) {
   const [row] = await db
