@@ -61,20 +61,36 @@ const searchSeparator = '\x1f';
 /** Every reference starts with it, and it occurs nowhere else in one (the code has no `O` and no `-`: `newReference`). */
 const referencePrefix = 'NOTARY-';
 
+/**
+ * How a search is matched, which also sets the text of its statement:
+ * - `nothing`: it holds the separator, which no field holds (so no search can join two fields);
+ * - `address`: one `@` with three characters or more before it (`addressCondition`);
+ * - `reference`: a whole reference pasted (`NOTARY-7K3M…`): its code by trigram, the whole
+ *   search checked after (the prefix's own trigrams are in every booking's text: the index
+ *   would read their posting lists whole, decision 131);
+ * - `text`: any other, by trigram.
+ */
+function searchKind(search: string): 'nothing' | 'address' | 'reference' | 'text' {
+  if (search.includes(searchSeparator)) return 'nothing';
+  const at = search.indexOf('@');
+  if (at >= 3 && at === search.lastIndexOf('@')) return 'address';
+  if (search.toUpperCase().startsWith(referencePrefix) && search.length - referencePrefix.length >= 3) return 'reference';
+  return 'text';
+}
+
 /** The bookings a search matches, as a condition on `bookings` (the console's search, above). */
 export function searchCondition(search: string, bind: Bind = inline): SQL {
-  // No field holds the separator: a search with one matches nothing (and cannot join two fields).
-  if (search.includes(searchSeparator)) return sql`false`;
-  const at = search.indexOf('@');
-  if (at >= 3 && at === search.lastIndexOf('@')) return addressCondition(search, bind);
-  const code = search.slice(referencePrefix.length);
-  if (search.toUpperCase().startsWith(referencePrefix) && code.length >= 3) {
-    // A whole reference pasted (`NOTARY-7K3M…`): its code by trigram, the whole search checked after.
-    // The prefix's own trigrams are in every booking's text: the index would read their posting
-    // lists whole (decision 131). strpos, not like: the planner would add them back into the scan.
-    return sql`(${bookings.searchText} like lower(${bind('pattern', searchPattern(code))}) and strpos(${bookings.searchText}, lower(${bind('search', search)})) > 0)`;
+  switch (searchKind(search)) {
+    case 'nothing':
+      return sql`false`;
+    case 'address':
+      return addressCondition(search, bind);
+    case 'reference':
+      // strpos, not like: the planner would add the prefix's trigrams back into the scan.
+      return sql`(${bookings.searchText} like lower(${bind('pattern', searchPattern(search.slice(referencePrefix.length)))}) and strpos(${bookings.searchText}, lower(${bind('search', search)})) > 0)`;
+    case 'text':
+      return sql`${bookings.searchText} like lower(${bind('pattern', searchPattern(search))})`;
   }
-  return sql`${bookings.searchText} like lower(${bind('pattern', searchPattern(search))})`;
 }
 
 /**
@@ -232,7 +248,7 @@ async function sortedMatches(db: DbOrTx, filter: BookingListFilter, runs: Bookin
   if (!runs.length) return [];
   const { values, bind } = placeholders();
   const conditions = [...bookingConditions(filter, bind), searchCondition(filter.search!, bind), or(...runs.map((run) => runCondition(run, now, after, bind)))];
-  const statement = kept(db, ['sorted', runs, Object.keys(values), filter.statuses?.length ?? null, limit], () => {
+  const statement = kept(db, ['sorted', runs, searchKind(filter.search!), Object.keys(values), filter.statuses?.length ?? null, limit], () => {
     const now = sql.placeholder('now');
     const rank = sql`(case when ${bookings.startsAt} is null then 2 when ${bookings.startsAt} >= ${now}::timestamptz then 0 else 1 end)`;
     return selectBookingRows(db, { rank: sql<number>`${rank}::int` })
@@ -256,7 +272,7 @@ async function sortedMatches(db: DbOrTx, filter: BookingListFilter, runs: Bookin
 function runRows(db: DbOrTx, filter: BookingListFilter, run: BookingRun, now: Date, after: BookingCursor | null, limit: number) {
   const { values, bind } = placeholders();
   const conditions = [...bookingConditions(filter, bind), ...(filter.search ? [searchCondition(filter.search, bind)] : []), runCondition(run, now, after, bind)];
-  const statement = kept(db, ['run', run, Object.keys(values), filter.statuses?.length ?? null], () =>
+  const statement = kept(db, ['run', run, filter.search === undefined ? null : searchKind(filter.search), Object.keys(values), filter.statuses?.length ?? null], () =>
     selectBookingRows(db)
       .where(and(...conditions))
       .orderBy(...runOrder(run))
@@ -276,10 +292,10 @@ function placeholders() {
 /**
  * The console's page statements are built with Drizzle once per shape and kept
  * per database (decision 135): building one on every call cost about as much
- * as PostgreSQL planning it. The shape is what changes the text: the kind of
- * statement and its run(s), and the values bound, which say which filters,
- * which kind of search and whether a cursor it has (in the order they are
- * bound).
+ * as PostgreSQL planning it. The shape is all that changes the text: the kind
+ * of statement and its run(s), the kind of search (`searchKind`: one that
+ * matches nothing binds no value), the number of statuses, and the values
+ * bound, which say which filters and whether a cursor it has.
  */
 const keptStatements = new WeakMap<DbOrTx, Map<string, unknown>>();
 
