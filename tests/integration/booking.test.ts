@@ -27,6 +27,7 @@ import { startTestApp, type TestServer } from '../helpers/app.ts';
 import { dbKinds } from '../helpers/db.ts';
 import { bookingClient, type BookingClient } from './booking-helpers.ts';
 import { chicago } from '../helpers/bookings.ts';
+import { pageBookings } from '../../src/server/features/console/repository.ts';
 import { rejectionOf } from '../helpers/async.ts';
 
 /** Wednesday March 10, 2027, 9:00 AM in Chicago (CST, UTC−6). */
@@ -332,6 +333,21 @@ describe.each(dbKinds)('booking API (%s)', (kind) => {
       const [again] = await app.deps.db.select().from(bookings).where(eq(bookings.id, bookingId));
       expect(again!.customerId).toBe(row!.customerId);
       expect((await app.deps.db.select().from(customers).where(eq(customers.id, row!.customerId!)))[0]!.phone).toBe('515 555 0199');
+    });
+
+    it("keeps the console's search with the contact: found by the saved name and address, then by the new ones, a moved hold kept", async () => {
+      const bookingId = await held(chicago('2027-03-18', '12:00'));
+      const found = async (q: string) => (await pageBookings(app.deps.db, { search: q }, null, now, 50)).rows.map((r) => r.id);
+      await api.booking.saveContact.mutate({ bookingId, ...contact, firstName: 'Grete', lastName: 'Hermann', email: 'grete.hermann@goettingen.example' });
+      expect(await found('grete hermann')).toEqual([bookingId]);
+      expect(await found('hermann@goettingen')).toEqual([bookingId]);
+
+      await api.booking.saveContact.mutate({ bookingId, ...contact, firstName: 'Emmy', lastName: 'Noether', email: 'emmy.noether@erlangen.example' });
+      await api.booking.hold.mutate({ bookingId, startsAt: chicago('2027-03-18', '12:30'), timeZone: 'America/Chicago' });
+      expect(await found('emmy noether')).toEqual([bookingId]);
+      expect(await found('noether@erlangen')).toEqual([bookingId]);
+      expect(await found('grete hermann')).toEqual([]);
+      expect(await found('hermann@goettingen')).toEqual([]);
     });
 
     it('needs a time first', async () => {

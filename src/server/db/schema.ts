@@ -45,15 +45,10 @@ export const customers = pgTable(
   },
   (t) => [
     index('customers_email_idx').on(sql`lower(${t.email})`),
-    // The console's search (`ilike '%…%'`) by trigram (pg_trgm), on PostgreSQL and PGlite alike.
-    // A small pending list (64 kB, the least allowed): every search scans the pending list whole,
-    // and the default 4 MB held ~10,000 entries between vacuums (decision 115).
-    index('customers_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`).with({ gin_pending_list_limit: 64 }),
-    index('customers_name_trgm_idx')
-      .using('gin', sql`(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`)
-      .with({ gin_pending_list_limit: 64 }),
     // A search with an address in it (`jane.doe@exa`): the local part's end, reversed, by prefix (decision 115).
     index('customers_email_local_reversed_idx').on(sql`reverse(split_part(lower(${t.email}), '@', 1)) text_pattern_ops`),
+    // The same search can match a name only if the name has an `@`: those few, by a partial index (decision 135).
+    index('customers_name_with_at_idx').on(t.id).where(sql`strpos(${t.firstName} || ' ' || ${t.lastName}, '@') > 0`),
   ],
 );
 
@@ -142,6 +137,13 @@ export const bookings = pgTable(
     notarySeenAt: timestamp('notary_seen_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * What the console's search reads (decision 135): the reference, the customer's name and
+     * address, lowercased, joined by U+001F (no field holds a control character, and a search
+     * with one matches nothing). Kept by triggers (migration 0022) on `bookings` (reference,
+     * customer) and `customers` (name, address); never written by the application.
+     */
+    searchText: text('search_text').notNull().default(''),
   },
   (t) => [
     // The console's pages walk (starts_at, id) forwards (upcoming) and backwards (past),
@@ -151,7 +153,9 @@ export const bookings = pgTable(
     index('bookings_status_idx').on(t.status),
     index('bookings_notary_idx').on(t.notaryId),
     index('bookings_customer_idx').on(t.customerId),
-    index('bookings_reference_trgm_idx').using('gin', sql`${t.reference} gin_trgm_ops`).with({ gin_pending_list_limit: 64 }),
+    // The console's search (`like '%…%'`) by trigram (pg_trgm), on PostgreSQL and PGlite alike. A small
+    // pending list (64 kB, the least allowed): every search scans the pending list whole (decision 115).
+    index('bookings_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`).with({ gin_pending_list_limit: 64 }),
   ],
 );
 
