@@ -137,6 +137,35 @@ describe('embedded database process', () => {
     }
   });
 
+  it('vacuums and analyses its tables when quiet, never inside a transaction, and answers what arrives meanwhile (decision 138)', async () => {
+    const database = await openPglite(null, { maintenance: { everyMs: 0, quietMs: 100 } });
+    const lastVacuum = async () => (await queryRows<{ at: Date | null }>(database.db, sql`select last_vacuum as at from pg_stat_user_tables where relname = 'moves'`))[0]?.at ?? null;
+    try {
+      await database.db.execute(sql`create table moves (id int primary key, slot int not null)`);
+      await database.db.execute(sql`insert into moves select g, 0 from generate_series(1, 500) g`);
+      // An open transaction keeps the session: no vacuum however long it stays quiet.
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`update moves set slot = slot + 1`);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect((await queryRows<{ at: Date | null }>(tx, sql`select last_vacuum as at from pg_stat_user_tables where relname = 'moves'`))[0]!.at).toBeNull();
+      });
+      // Asked every 300 ms: the session must stay quiet for 100 ms before a pass starts.
+      for (const deadline = Date.now() + 10_000; (await lastVacuum()) === null; ) {
+        if (Date.now() > deadline) throw new Error('never vacuumed');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      // Its statistics are the table's now (an ANALYZE ran with the vacuum).
+      const [stats] = await queryRows<{ live: number; analysed: Date | null }>(database.db, sql`select n_live_tup::int as live, last_analyze as analysed from pg_stat_user_tables where relname = 'moves'`);
+      expect(stats!.analysed).not.toBeNull();
+      expect(stats!.live).toBe(500);
+      // Passes go on while queries keep coming: every one is answered.
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => queryRows<{ n: number }>(database.db, sql`select count(*)::int + ${i} as n from moves`)));
+      expect(answers.map((rows) => rows[0]!.n)).toEqual(Array.from({ length: 200 }, (_, i) => 500 + i));
+    } finally {
+      await database.close();
+    }
+  });
+
   it('runs concurrent transactions one after another, each whole', async () => {
     const database = await openPglite(null);
     try {

@@ -39,7 +39,19 @@ export interface PgliteProcessData {
    * one migrated image (tests/helpers/db.ts).
    */
   image: string | null;
+  /** The embedded database's own vacuum (docs/decisions/138): how often, after how long a quiet moment. */
+  maintenance?: PgliteMaintenance;
 }
+
+export interface PgliteMaintenance {
+  /** A pass at most this often, and only after messages ran since the last one. */
+  everyMs: number;
+  /** Tables are vacuumed only once no message has run for this long. */
+  quietMs: number;
+}
+
+/** Every 10 minutes of use, when the session has been quiet for 5 s. */
+export const defaultPgliteMaintenance: PgliteMaintenance = { everyMs: 10 * 60_000, quietMs: 5_000 };
 
 /**
  * PostgreSQL's memory inside the WebAssembly heap (docs/decisions/054): 16 MB
@@ -58,7 +70,7 @@ interface Connection {
   started: boolean;
 }
 
-const { dataDir, socketPath, lockPath, image } = JSON.parse(process.argv[2]!) as PgliteProcessData;
+const { dataDir, socketPath, lockPath, image, maintenance = defaultPgliteMaintenance } = JSON.parse(process.argv[2]!) as PgliteProcessData;
 
 function send(message: { type: string; message?: string }) {
   if (process.connected) process.send!(message);
@@ -98,6 +110,55 @@ let running = false;
 let closing = false;
 /** The garbage of a burst of messages, collected once the session has been quiet for 2 s. */
 const idle = idleCollection(2000);
+
+/**
+ * PGlite runs no autovacuum (docs/decisions/138-embedded-database-vacuum.md):
+ * every moved hold leaves a dead row version and an entry in each index, and
+ * the planner's statistics are those of the last ANALYZE. So once the session
+ * has been quiet for a moment, at most every `maintenance.everyMs` and only
+ * after messages ran, each table is vacuumed and analysed in turn; a message
+ * that arrives meanwhile runs after the table under way, and the pass goes on
+ * at the next quiet moment.
+ */
+let lastPass = Date.now();
+let usedSincePass = false;
+/** The tables of the pass under way still to do. */
+let tablesLeft: string[] = [];
+let maintenanceTimer: NodeJS.Timeout | undefined;
+
+function scheduleMaintenance() {
+  clearTimeout(maintenanceTimer);
+  if (closing || (tablesLeft.length === 0 && !usedSincePass)) return;
+  const dueIn = tablesLeft.length > 0 ? 0 : lastPass + maintenance.everyMs - Date.now();
+  maintenanceTimer = setTimeout(() => void maintain(), Math.max(maintenance.quietMs, dueIn));
+  maintenanceTimer.unref();
+}
+
+async function maintain() {
+  // Busy (a message, an open transaction): the next quiet moment.
+  if (running || closing || owner || queue.length > 0) return;
+  running = true;
+  try {
+    if (tablesLeft.length === 0) {
+      const tables = await db.query<{ name: string }>("select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables order by 1");
+      tablesLeft = tables.rows.map((row) => row.name);
+      lastPass = Date.now();
+      usedSincePass = false;
+    }
+    while (tablesLeft.length > 0 && queue.length === 0 && !closing) {
+      const table = tablesLeft.shift()!;
+      await db.exec(`vacuum (analyze) ${table}`);
+    }
+  } catch (error) {
+    // Not the session's failure: said, and tried again at the next pass.
+    process.stderr.write(`embedded database: vacuum failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    tablesLeft = [];
+  } finally {
+    running = false;
+    scheduleMaintenance();
+    void run();
+  }
+}
 
 /** Splits what arrived into whole messages (the first one untyped: startup, SSL or cancel request). */
 function receive(connection: Connection, data: Buffer) {
@@ -175,6 +236,8 @@ async function run() {
   } finally {
     running = false;
     idle.activity();
+    usedSincePass = true;
+    scheduleMaintenance();
   }
 }
 
@@ -201,6 +264,7 @@ function close(orphaned: boolean) {
   if (closing) return;
   closing = true;
   idle.stop();
+  clearTimeout(maintenanceTimer);
   server.close();
   for (const connection of connections) connection.socket.destroy();
   void (async () => {
