@@ -361,7 +361,9 @@ function goalsMarkdown({ load: loadRuns, growth, signalling, seal }: Measured & 
     for (const row of largest('Chat: a visitor message').values()) {
       const smallest = rows.find((r) => r.case === row.case)!;
       const growthRatio = row.appMs / smallest.appMs;
-      lines.push(`| A chat message, ${smallest.size.toLocaleString('en-US')} → ${row.size.toLocaleString('en-US')} messages | ≤ 1.2 × | ${database} | ${growthRatio.toFixed(2)} × (${smallest.appMs.toFixed(1)} → ${row.appMs.toFixed(1)} ms) | ${verdict(growthRatio <= 1.2)} |`);
+      // The bare insert's own growth beside it: what the database adds as the table grows, which no per-message work of ours can remove.
+      const floorGrowth = row.floorMs / smallest.floorMs;
+      lines.push(`| A chat message, ${smallest.size.toLocaleString('en-US')} → ${row.size.toLocaleString('en-US')} messages | ≤ 1.2 × | ${database} | ${growthRatio.toFixed(2)} × (${smallest.appMs.toFixed(1)} → ${row.appMs.toFixed(1)} ms); its floor, a bare insert, ${floorGrowth.toFixed(2)} × (${smallest.floorMs.toFixed(2)} → ${row.floorMs.toFixed(2)} ms) | ${verdict(growthRatio <= 1.2)} |`);
     }
     for (const row of largest("Chat: the console's conversation list").values()) {
       const ratio = row.appMs / row.floorMs;
