@@ -445,6 +445,25 @@ const save = () => {
   if (writeReport) writeFileSync(outFile, assemble(sections));
 };
 
+/** A part's section: also printed on a quick run, written at once, with the run that measured it. */
+function publish(section: SectionName, markdown: string) {
+  if (quick) process.stdout.write(`${markdown}\n\n`);
+  sections.set(section, `${markdown}\n\n${provenance()}`);
+  save();
+}
+
+const databases = new Set(args.db!.split(',').map((d) => d.trim()));
+/** `measure` on each database asked for (`--db`): PGlite, then a fresh PostgreSQL database (skipped when unreachable). */
+async function onEachDatabase<T>(measure: (database: 'PGlite' | 'PostgreSQL', url?: string) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  if (databases.has('pglite')) results.push(await measure('PGlite'));
+  if (databases.has('postgres')) {
+    const result = await withPostgresDatabase((url) => measure('PostgreSQL', url));
+    if (result !== null) results.push(result);
+  }
+  return results;
+}
+
 if (selected.has('bundle')) {
   log('bundle sizes');
   const floorDir = mkdtempSync(path.join(os.tmpdir(), 'notary-floor-bundle-'));
@@ -453,10 +472,7 @@ if (selected.has('bundle')) {
     .filter((file) => file.endsWith('.js'))
     .reduce((sum, file) => sum + gzipSync(readFileSync(path.join(clientDir, 'assets', file)), { level: 6 }).length, 0);
   rmSync(floorDir, { recursive: true, force: true });
-  const markdown = bundleMarkdown(measureBundles(root), floorGzipBytes);
-  if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('bundle', `${markdown}\n\n${provenance()}`);
-  save();
+  publish('bundle', bundleMarkdown(measureBundles(root), floorGzipBytes));
 }
 
 if (selected.has('lighthouse')) {
@@ -464,10 +480,7 @@ if (selected.has('lighthouse')) {
   const server = await startBenchServer({}, dataDir);
   try {
     const paths = quick ? ['/'] : ['/', '/remote-notarization', '/blog', await articlePath(server), '/schedule', '/admin/login'];
-    const markdown = lighthouseMarkdown(await runLighthouse(server.url, paths, runs, log));
-    if (quick) process.stdout.write(`${markdown}\n\n`);
-    sections.set('lighthouse', `${markdown}\n\n${provenance()}`);
-    save();
+    publish('lighthouse', lighthouseMarkdown(await runLighthouse(server.url, paths, runs, log)));
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -475,36 +488,15 @@ if (selected.has('lighthouse')) {
 }
 
 if (selected.has('load')) {
-  const databases = new Set(args.db!.split(',').map((d) => d.trim()));
-  const loadRuns: LoadRun[] = [];
-  if (databases.has('pglite')) loadRuns.push(await loadOn('PGlite', {}));
-  if (databases.has('postgres')) {
-    const run = await withPostgresDatabase((url) => loadOn('PostgreSQL', { DATABASE_URL: url }, url));
-    if (run) loadRuns.push(run);
-  }
-  measured.load = loadRuns;
-  const markdown = loadMarkdown(loadRuns);
-  if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('load', `${markdown}\n\n${provenance()}`);
-  save();
+  measured.load = await onEachDatabase((database, url) => loadOn(database, url ? { DATABASE_URL: url } : {}, url));
+  publish('load', loadMarkdown(measured.load));
 }
 
 if (selected.has('growth')) {
-  const databases = new Set(args.db!.split(',').map((d) => d.trim()));
-  const byDatabase: Array<{ database: string; rows: GrowthRow[] }> = [];
   const growthOptions = { quick, iterations: growthIterations, log };
-  if (databases.has('pglite')) byDatabase.push({ database: 'PGlite', rows: await runGrowth(growthDatabase('PGlite'), growthOptions) });
-  if (databases.has('postgres')) {
-    const rows = await withPostgresDatabase((url) => runGrowth(growthDatabase('PostgreSQL', url), growthOptions));
-    if (rows) byDatabase.push({ database: 'PostgreSQL', rows });
-  }
-  measured.growth = byDatabase;
-  const markdown = growthMarkdown(byDatabase);
-  if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('growth', `${markdown}\n\n${provenance()}`);
-  save();
+  measured.growth = await onEachDatabase(async (database, url) => ({ database, rows: await runGrowth(growthDatabase(database, url), growthOptions) }));
+  publish('growth', growthMarkdown(measured.growth));
 }
-
 
 if (selected.has('ondemand')) {
   // Two nodes need one shared database: PostgreSQL only (decision 110).
@@ -515,36 +507,21 @@ if (selected.has('ondemand')) {
     if (result.served !== customers || result.doubled !== 0 || result.lost !== 0) {
       throw new Error(`on-demand: ${result.served} of ${customers} served, ${result.doubled} twice, ${result.lost} lost`);
     }
-    const markdown = onDemandMarkdown(result);
-    if (quick) process.stdout.write(`${markdown}\n\n`);
-    sections.set('ondemand', `${markdown}\n\n${provenance()}`);
-    save();
+    publish('ondemand', onDemandMarkdown(result));
   }
 }
 
 if (selected.has('signalling')) {
-  const databases = new Set(args.db!.split(',').map((d) => d.trim()));
   const signals = quick ? 500 : 3000;
-  const results: SignallingResult[] = [];
-  if (databases.has('pglite')) results.push(await runSignallingBench({ db: 'pglite', signals, runs, log }));
-  if (databases.has('postgres')) {
-    const result = await withPostgresDatabase((url) => runSignallingBench({ db: 'postgres', signals, runs, databaseUrl: url, log }));
-    if (result) results.push(result);
-  }
-  measured.signalling = results;
-  const markdown = signallingMarkdown(results);
-  if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('signalling', `${markdown}\n\n${provenance()}`);
-  save();
+  measured.signalling = await onEachDatabase((database, url) => runSignallingBench({ db: database === 'PostgreSQL' ? 'postgres' : 'pglite', signals, runs, databaseUrl: url, log }));
+  publish('signalling', signallingMarkdown(measured.signalling));
 }
 
 if (selected.has('seal')) {
   measured.seal = await runSealBench(runs, log);
-  const markdown = sealMarkdown(measured.seal);
-  if (quick) process.stdout.write(`${markdown}\n\n`);
-  sections.set('seal', `${markdown}\n\n${provenance()}`);
-  save();
+  publish('seal', sealMarkdown(measured.seal));
 }
+
 if (measured.load && measured.growth) {
   sections.set('goals', goalsMarkdown({ ...measured, load: measured.load, growth: measured.growth }));
   save();
