@@ -25,7 +25,7 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import pg from 'pg';
 import { Server } from 'socket.io';
 import { io, type Socket } from 'socket.io-client';
-import { spawnTracked } from './processes.ts';
+import { spawnTracked, stopTracked } from './processes.ts';
 
 interface Pair {
   customer: Record<string, string>;
@@ -129,17 +129,11 @@ async function measureServer(kind: 'bare' | 'product', db: 'pglite' | 'postgres'
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, ...(databaseUrl ? { TEST_DATABASE_URL: databaseUrl } : {}) },
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     return await measure(child);
   } finally {
-    // Asked to end (it drops its database); killed with its group if it has not within 10 s.
-    if (child.exitCode === null) {
-      child.send('stop');
-      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    // SIGTERM: it drops its database and exits; its group is killed if it has not within 10 s.
+    await stopTracked(child, 10_000);
   }
 }
 
@@ -189,9 +183,9 @@ if (process.argv[1] === scriptPath) {
     const serving = args.serve === 'bare' ? await serveBare(db, rooms) : await serveProduct(db, rooms);
     process.on('message', (message) => {
       if (message === 'cpu') process.send!({ cpu: process.cpuUsage() });
-      // Ended by the bench: its test database is dropped before the process goes.
-      if (message === 'stop') void serving.close().finally(() => process.exit(0));
     });
+    // Ended by the bench (`stopTracked`): its test database is dropped before the process goes.
+    process.once('SIGTERM', () => void serving.close().finally(() => process.exit(0)));
     process.send!({ ready: serving.ready });
   } else {
     const databaseUrl = db === 'postgres' ? (process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test') : undefined;
