@@ -54,7 +54,6 @@ export interface ActFacts {
  */
 export type SignerFacts = Pick<ActFacts, 'identityVerified' | 'identityConfirmed' | 'kbaPassed' | 'locationGiven' | 'consentGiven' | 'signerAbroad' | 'abroadConfirmed' | 'oathTaken'>;
 
-
 /** The stage and finishing do not depend on the identity questions (signing and sealing do, through their guards). */
 export type StageFacts = Omit<ActFacts, 'kbaPassed'>;
 

@@ -356,6 +356,8 @@ function addVerificationLine(pdf: PDFDocument, page: PDFPage, font: PDFFont, ver
  * turns a name's into "?").
  */
 const placeholderNeedle = `\n/ByteRange [ 0 ${`/${DEFAULT_BYTE_RANGE_PLACEHOLDER} `.repeat(3)}]\n/Contents <`;
+/** The ByteRange as written, which the real one overwrites (the needle without its line breaks and /Contents). */
+const byteRangePlaceholder = placeholderNeedle.slice(1, placeholderNeedle.indexOf(']') + 1);
 
 /**
  * Fills the signature placeholder of `pdf` in place: its ByteRange, then
@@ -367,7 +369,6 @@ async function signInPlace(pdf: Buffer, produce: (digest: Buffer) => Promise<Buf
   const found = pdf.lastIndexOf(placeholderNeedle);
   if (found === -1) throw new Error('no signature placeholder');
   const byteRangePlaceholderPosition = found + 1;
-  const byteRangePlaceholder = placeholderNeedle.slice(1, placeholderNeedle.indexOf(']') + 1);
   const open = found + placeholderNeedle.length - 1;
   const close = pdf.indexOf('>', open);
   const byteRange = `/ByteRange [0 ${open} ${close + 1} ${pdf.length - close - 1}]`;
