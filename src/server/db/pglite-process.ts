@@ -51,7 +51,7 @@ export interface PgliteMaintenance {
 }
 
 /** Every 10 minutes of use, when the session has been quiet for 5 s. */
-export const defaultPgliteMaintenance: PgliteMaintenance = { everyMs: 10 * 60_000, quietMs: 5_000 };
+const defaultPgliteMaintenance: PgliteMaintenance = { everyMs: 10 * 60_000, quietMs: 5_000 };
 
 /**
  * PostgreSQL's memory inside the WebAssembly heap (docs/decisions/054): 16 MB
