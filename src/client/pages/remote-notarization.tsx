@@ -49,7 +49,7 @@ const faq = [
   {
     question: 'Do I have to book a time?',
     answer:
-      'There are two ways to be served. Book a scheduled time that suits you, or, while a notary is on duty, choose Notarize now: upload and pay, then wait in our online lobby, which shows your place in line, until the next notary accepts your call. If nobody can take it in time you choose a scheduled time or a full refund. When nobody is on duty, Notarize now says so before you pay.',
+      'There are two ways to be served. Book a scheduled time that suits you, or, while a notary is on duty, choose Notarize now: upload and pay, then wait in our online lobby, which shows your place in line and where you verify your identity meanwhile, until the next notary accepts your call. If nobody can take it in time you choose a scheduled time or a full refund. When nobody is on duty, Notarize now says so before you pay.',
   },
   {
     question: 'What do I need for the session?',

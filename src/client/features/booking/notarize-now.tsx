@@ -45,7 +45,7 @@ export function NotarizeNow({ booking, timeZone, onChosen }: { booking: BookingV
           <p className="mt-1" role="status" data-testid="on-demand-status">
             {availableNow > 0 ? `${onDemandMessages.availableNow}: ${availableNow}` : 'All notaries on duty are in a session: you will wait in line for the next one.'}
           </p>
-          <p className="mt-1 text-sm">Pay, then wait in our online lobby: the next notary on duty joins you by video. No appointment needed.</p>
+          <p className="mt-1 text-sm">Pay, then wait in our online lobby, verifying your identity meanwhile: the next notary on duty joins you by video. No appointment needed.</p>
           <Button className="mt-3" size="lg" onClick={() => void start()} disabled={choose.isPending}>
             {choose.isPending ? 'Please wait...' : onDemandMessages.notarizeNow}
           </Button>

@@ -433,7 +433,7 @@ function onDemandConfirmation(b: BookingForMail, manageUrl: string): EmailConten
     heading: 'You are in line for a notary',
     preheader: `Notarize now — reference ${b.reference}`,
     blocks: [
-      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for choosing Notarize now with ${site.brand}. Keep the waiting page open: the next notary on duty joins you there by secure video.` },
+      { type: 'paragraph', text: `Hello ${b.customer?.firstName || 'there'}, thank you for choosing Notarize now with ${site.brand}. Keep the waiting page open and verify your identity there while you wait: the next notary on duty joins you there by secure video.` },
       {
         type: 'facts',
         rows: [
