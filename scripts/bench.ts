@@ -329,7 +329,7 @@ function growthMarkdown(byDatabase: Array<{ database: string; rows: GrowthRow[] 
     if (second.length) {
       lines.push(
         '',
-        `A search's **second floor** (decision 131), measured in the same alternation (app, floor, second floor): the best bare statement known for that search on the same indexes, its kind (a walk, or the matches' ids sorted) chosen in advance, the same page in the same order. The goal stays against the issue's floor above.`,
+        `A **second floor**, measured in the same alternation (app, floor, second floor). A search's (decision 131): the best bare statement known for that search on the same indexes, its kind (a walk, or the matches' ids sorted) chosen in advance, the same page in the same order; the goal stays against the issue's floor above. A chat message's (decision 140): the same message sent to a conversation kept at 100 messages in the same database, so that the conversation's length is the only difference; the chat goal is read against it.`,
         '',
         '| Cost | Data | App | Second floor | App ÷ second floor | Second floor is |',
         '|---|---|---|---|---|---|',
@@ -360,10 +360,14 @@ function goalsMarkdown({ load: loadRuns, growth, signalling, seal }: Measured & 
     }
     for (const row of largest('Chat: a visitor message').values()) {
       const smallest = rows.find((r) => r.case === row.case)!;
+      // The goal is about the conversation's length (decision 140): the same message in a short
+      // conversation, alternated with this one in the same database. Across sizes, beside it,
+      // the growth with the whole table and its bare insert's, which no per-message work of ours can remove.
+      const lengthRatio = row.secondFloorMs === undefined ? row.appMs / smallest.appMs : row.appMs / row.secondFloorMs;
+      const against = row.secondFloorMs === undefined ? '' : `${lengthRatio.toFixed(2)} × (${row.appMs.toFixed(1)} ms against ${row.secondFloorMs.toFixed(1)} ms in a ${smallest.size.toLocaleString('en-US')}-message conversation, alternated); `;
       const growthRatio = row.appMs / smallest.appMs;
-      // The bare insert's own growth beside it: what the database adds as the table grows, which no per-message work of ours can remove.
       const floorGrowth = row.floorMs / smallest.floorMs;
-      lines.push(`| A chat message, ${smallest.size.toLocaleString('en-US')} → ${row.size.toLocaleString('en-US')} messages | ≤ 1.2 × | ${database} | ${growthRatio.toFixed(2)} × (${smallest.appMs.toFixed(1)} → ${row.appMs.toFixed(1)} ms); its floor, a bare insert, ${floorGrowth.toFixed(2)} × (${smallest.floorMs.toFixed(2)} → ${row.floorMs.toFixed(2)} ms) | ${verdict(growthRatio <= 1.2)} |`);
+      lines.push(`| A chat message, ${smallest.size.toLocaleString('en-US')} → ${row.size.toLocaleString('en-US')} messages in its conversation | ≤ 1.2 × | ${database} | ${against}across sizes ${growthRatio.toFixed(2)} × (${smallest.appMs.toFixed(1)} → ${row.appMs.toFixed(1)} ms), its bare insert ${floorGrowth.toFixed(2)} × | ${verdict(lengthRatio <= 1.2)} |`);
     }
     for (const row of largest("Chat: the console's conversation list").values()) {
       const ratio = row.appMs / row.floorMs;
