@@ -58,10 +58,28 @@ export type LobbyView =
   | { state: 'timed_out'; refunded: boolean }
   | { state: 'closed' };
 
+/**
+ * How far a customer in line is with proving who they are (the lobby offers
+ * both while they wait): their ID checked, and where their identity questions
+ * stand — as the notary's session will count them (a pass must be fresh).
+ */
+export interface WaitingIdentity {
+  idVerified: boolean;
+  questions: 'passed' | 'in_progress' | 'failed' | 'not_started';
+}
+
 export interface WaitingCustomersView {
   /** Customers in line (waiting and within the grace), oldest first; no personal data. */
-  waiting: { reference: string; waitingSinceMs: number }[];
+  waiting: { reference: string; waitingSinceMs: number; identity: WaitingIdentity }[];
   onDuty: boolean;
+}
+
+/** The line's identity column, as the notary reads it. */
+export function waitingIdentityLabel({ idVerified, questions }: WaitingIdentity): string {
+  if (idVerified && questions === 'passed') return 'Identity verified';
+  const id = idVerified ? 'ID verified' : 'ID not verified yet';
+  const asked = { passed: 'identity questions passed', in_progress: 'answering the identity questions', failed: 'identity questions failed', not_started: 'identity questions not started' }[questions];
+  return `${id}, ${asked}`;
 }
 
 export const lobbyInput = z.object({ token: manageTokenSchema }).strict();

@@ -557,6 +557,8 @@ describe('Notarize now', () => {
 
     // The notary's console: the badge, then Accept lands them in the room.
     await expect.poll(() => waiting.getByTestId('waiting-count').textContent(), { timeout: 15_000 }).toMatch(/^1/);
+    // Where the customer stands with proving who they are, beside their place in line.
+    await expect.poll(() => waiting.getByTestId('waiting-identity').textContent(), { timeout: 15_000 }).toBe('ID verified, answering the identity questions');
     expect(await axeViolations(consolePage)).toEqual([]);
     await waiting.getByRole('button', { name: onDemandMessages.accept }).click();
     await consolePage.waitForURL(/\/admin\/appointments\/[0-9a-f-]{36}\/session$/);

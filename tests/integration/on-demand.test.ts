@@ -9,7 +9,8 @@ import * as onDemand from '../../src/server/features/on-demand/service.ts';
 import { resolveParticipant } from '../../src/server/features/session/room-service.ts';
 import { getSessionView } from '../../src/server/features/session/view-service.ts';
 import type { StaffIdentity } from '../../src/server/features/staff/session.ts';
-import { awayGraceMs, notaryDropMs, onDemandMessages } from '../../src/shared/on-demand.ts';
+import { awayGraceMs, notaryDropMs, onDemandMessages, waitingIdentityLabel } from '../../src/shared/on-demand.ts';
+import { identityConfirmed, kbaPassed } from '../helpers/identity.ts';
 import { createTestDeps, type TestContext } from '../helpers/app.ts';
 import { rejectionOf } from '../helpers/async.ts';
 import { bookableSlot, testCard } from '../helpers/bookings.ts';
@@ -87,6 +88,16 @@ describe.each(dbKinds)('the on-demand line (%s)', (kind) => {
     const seen = await onDemand.waitingCustomers(ctx.deps, nora);
     expect(seen.onDuty).toBe(true);
     expect(seen.waiting.map((w) => w.reference)).toEqual([(await bookingRow(first.bookingId)).reference, (await bookingRow(second.bookingId)).reference]);
+    // Where each stands with proving who they are: nothing yet, then the first verified whole, the second the questions only.
+    expect(seen.waiting.map((w) => waitingIdentityLabel(w.identity))).toEqual(['ID not verified yet, identity questions not started', 'ID not verified yet, identity questions not started']);
+    await identityConfirmed(ctx.deps, first.bookingId, nora.user.id);
+    await kbaPassed(ctx.deps, second.bookingId);
+    const proving = await onDemand.waitingCustomers(ctx.deps, nora);
+    expect(proving.waiting.map((w) => w.identity)).toEqual([
+      { idVerified: true, questions: 'passed' },
+      { idVerified: false, questions: 'passed' },
+    ]);
+    expect(proving.waiting.map((w) => waitingIdentityLabel(w.identity))).toEqual(['Identity verified', 'ID not verified yet, identity questions passed']);
 
     // Both keep their lobby open (its heartbeat) for three minutes.
     for (let i = 0; i < 3; i++) {

@@ -1,6 +1,6 @@
 import { BellRing } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { onDemandMessages } from '../../../shared/on-demand.ts';
+import { onDemandMessages, waitingIdentityLabel } from '../../../shared/on-demand.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -17,7 +17,8 @@ const waitedFor = (ms: number) => {
 /**
  * Notarize now for notaries (issue 28, decision 110), on every console page:
  * the customers in line with a badge, a chime and (with permission) a browser
- * notification when one joins, and Accept, which takes the next customer
+ * notification when one joins, where each stands with proving who they are
+ * (ID, identity questions: the lobby offers both while they wait), and Accept, which takes the next customer
  * (oldest first; the server decides, across nodes) and opens the room.
  * Shown to a notary on duty, or whenever someone is waiting.
  */
@@ -86,7 +87,7 @@ export function WaitingCustomers() {
         <ol className="mt-2 grid gap-1 text-sm text-slate-800">
           {waiting.data.waiting.map((w) => (
             <li key={w.reference}>
-              <span className="font-mono">{w.reference}</span> · waiting {waitedFor(w.waitingSinceMs)}
+              <span className="font-mono">{w.reference}</span> · waiting {waitedFor(w.waitingSinceMs)} · <span data-testid="waiting-identity">{waitingIdentityLabel(w.identity)}</span>
             </li>
           ))}
         </ol>

@@ -82,9 +82,9 @@ export async function recentPickupMs(db: DbOrTx, now: Date, sample = 20): Promis
 }
 
 /** Customers in line, oldest first (the console's list). */
-export async function listInLine(db: DbOrTx, now: Date, graceMs: number, limit: number): Promise<{ bookingId: string; reference: string; joinedAt: Date }[]> {
+export async function listInLine(db: DbOrTx, now: Date, graceMs: number, limit: number): Promise<{ bookingId: string; reference: string; startsAt: Date | null; joinedAt: Date }[]> {
   return db
-    .select({ bookingId: onDemandQueue.bookingId, reference: bookings.reference, joinedAt: onDemandQueue.firstJoinedAt })
+    .select({ bookingId: onDemandQueue.bookingId, reference: bookings.reference, startsAt: bookings.startsAt, joinedAt: onDemandQueue.firstJoinedAt })
     .from(onDemandQueue)
     .innerJoin(bookings, eq(bookings.id, onDemandQueue.bookingId))
     .where(inLine(now, graceMs))

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { bookings, customers, kbaAttempts } from '../../db/schema.ts';
 
@@ -11,6 +11,16 @@ export type NewKbaAttempt = typeof kbaAttempts.$inferInsert;
 export async function listKbaAttempts(db: DbOrTx, bookingId: string, participantId: string | null = null): Promise<KbaAttemptRow[]> {
   const whose = participantId ? eq(kbaAttempts.participantId, participantId) : isNull(kbaAttempts.participantId);
   return db.select().from(kbaAttempts).where(and(eq(kbaAttempts.bookingId, bookingId), whose)).orderBy(asc(kbaAttempts.attempt));
+}
+
+/** The customers' quizzes of these bookings (not co-signers' or witnesses'), only what their standing needs: one statement for a list. */
+export async function customersKbaFacts(db: DbOrTx, bookingIds: string[]) {
+  if (bookingIds.length === 0) return [];
+  return db
+    .select({ bookingId: kbaAttempts.bookingId, attempt: kbaAttempts.attempt, status: kbaAttempts.status, expiresAt: kbaAttempts.expiresAt, finishedAt: kbaAttempts.finishedAt })
+    .from(kbaAttempts)
+    .where(and(inArray(kbaAttempts.bookingId, bookingIds), isNull(kbaAttempts.participantId)))
+    .orderBy(asc(kbaAttempts.attempt));
 }
 
 export async function findKbaAttempt(db: DbOrTx, id: string): Promise<KbaAttemptRow | undefined> {

@@ -9,6 +9,7 @@ import {
   type NotaryKbaView,
 } from '../../../shared/kba.ts';
 import { formatInZone } from '../../../shared/time.ts';
+import type { WaitingIdentity } from '../../../shared/on-demand.ts';
 import { KbaProviderError, type KbaQuestion } from '../../adapters/kba/types.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
@@ -26,9 +27,10 @@ import {
   listKbaAttempts,
   releaseClaim,
   timedOutAttempts,
+  customersKbaFacts,
   type KbaAttemptRow,
 } from './kba-repository.ts';
-import { latestVerified } from './repository.ts';
+import { customersVerified, latestVerified } from './repository.ts';
 
 /**
  * Knowledge-based authentication before the session
@@ -298,6 +300,35 @@ export async function kbaForNotary(deps: Pick<Deps, 'now' | 'config'>, db: DbOrT
   if (s.state === 'failed') return { ...base, status: 'failed', provider: s.last.provider };
   if (s.stalePass) return { ...base, status: 'stale', provider: s.stalePass.provider, passedOnAttempt: s.stalePass.attempt, providerReference: s.stalePass.providerReference, passedAt: s.stalePass.finishedAt };
   return base;
+}
+
+/**
+ * Where the customers of bookings in line stand with proving who they are
+ * (the notary's list of waiting customers, issue 28): their ID verified, and
+ * their identity questions by the same rules as `kbaForNotary` (a stale pass
+ * counts as not started, a lockout as failed). Two statements for the whole
+ * list, whatever its length.
+ */
+export async function customersIdentityInLine(
+  deps: Pick<Deps, 'now' | 'config'>,
+  db: DbOrTx,
+  lines: { bookingId: string; startsAt: Date | null }[],
+): Promise<Map<string, WaitingIdentity>> {
+  const ids = lines.map((l) => l.bookingId);
+  const [verified, attempts] = await Promise.all([customersVerified(db, ids), customersKbaFacts(db, ids)]);
+  const questionsOf = (line: { bookingId: string; startsAt: Date | null }): WaitingIdentity['questions'] => {
+    const s = standing(
+      attempts.filter((a) => a.bookingId === line.bookingId),
+      deps.now(),
+      // In line, a customer has no start yet: accepted now, the session would start now.
+      { startsAt: line.startsAt ?? deps.now(), freshnessHours: deps.config.KBA_FRESHNESS_HOURS },
+    );
+    if (s.state === 'passed') return 'passed';
+    if (s.state === 'in_progress') return 'in_progress';
+    if (s.state === 'locked' || s.state === 'failed') return 'failed';
+    return 'not_started';
+  };
+  return new Map(lines.map((line) => [line.bookingId, { idVerified: verified.has(line.bookingId), questions: questionsOf(line) }]));
 }
 
 /** What the journal records of the KBA and the signer's address (opened from its sealed form). */

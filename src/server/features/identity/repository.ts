@@ -11,6 +11,16 @@ export async function listVerifications(db: DbOrTx, bookingId: string, participa
   return db.select().from(identityVerifications).where(and(eq(identityVerifications.bookingId, bookingId), whose(participantId))).orderBy(desc(identityVerifications.attempt));
 }
 
+/** Of these bookings, those whose customer (not a co-signer or witness) has a verified ID: one statement for a list. */
+export async function customersVerified(db: DbOrTx, bookingIds: string[]): Promise<Set<string>> {
+  if (bookingIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ bookingId: identityVerifications.bookingId })
+    .from(identityVerifications)
+    .where(and(inArray(identityVerifications.bookingId, bookingIds), isNull(identityVerifications.participantId), eq(identityVerifications.status, 'verified')));
+  return new Set(rows.map((r) => r.bookingId));
+}
+
 export async function findVerification(db: DbOrTx, id: string): Promise<VerificationRow | undefined> {
   const [row] = await db.select().from(identityVerifications).where(eq(identityVerifications.id, id));
   return row;

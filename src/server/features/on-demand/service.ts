@@ -10,6 +10,7 @@ import { openConfirmationLink } from '../customer-links/service.ts';
 import { cancelWithRefund } from '../cancellation/service.ts';
 import { onOnDemandTimedOut } from '../notifications/events.ts';
 import { notifySessionChanged } from '../session/notifier-service.ts';
+import { customersIdentityInLine } from '../identity/kba-service.ts';
 import type { StaffIdentity } from '../staff/session.ts';
 
 /**
@@ -88,8 +89,10 @@ export async function refundTimedOut(deps: Deps, token: string): Promise<LobbyVi
 export async function waitingCustomers(deps: Deps, staff: StaffIdentity): Promise<WaitingCustomersView> {
   const now = deps.now().getTime();
   const rows = await line.waitingCustomers(deps);
+  // Whom to take first is the server's (Accept takes the oldest); who is ready is the notary's to see.
+  const identity = await customersIdentityInLine(deps, deps.db, rows);
   return {
-    waiting: rows.map((r) => ({ reference: r.reference, waitingSinceMs: Math.max(0, now - r.joinedAt.getTime()) })),
+    waiting: rows.map((r) => ({ reference: r.reference, waitingSinceMs: Math.max(0, now - r.joinedAt.getTime()), identity: identity.get(r.bookingId)! })),
     onDuty: staff.user.role === 'notary' && (await line.notaryOnDuty(deps.db, staff.user.id)),
   };
 }
