@@ -8,7 +8,6 @@ import {
   PDFHexString,
   PDFInvalidObject,
   PDFName,
-  PDFNumber,
   PDFRef,
   PDFStream,
   PDFString,
@@ -25,6 +24,7 @@ import { formatDateInZone, formatInZone, parseIsoDate, zoneAbbreviation, zonedIn
 import { signatureLevelLabels, type ActType, type SignatureLevel } from '../../../shared/notarial-act.ts';
 import { imageSize, maxDocumentImagePixels, maxSignatureSize, pngDataFits } from '../../images/image-header.ts';
 import { openP12Cached, testCertificateLabel } from './certificates.ts';
+import { appendIncrementalUpdate, baseRevision, bytesOfObject, changedSince, snapshot } from './incremental-update.ts';
 import { collectValidationData, checkNotRevoked } from './validation-data.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
@@ -173,12 +173,17 @@ const triggerKeys = ['OpenAction', 'AA', 'JS', 'XFA'].map((key) => PDFName.of(ke
  * code, launches a file, opens an address or submits a form (emptied in
  * place, so nothing that referred to it dangles; links inside the document
  * stay). Every object of the file is visited, reachable or not: pdf-lib
- * writes them all.
+ * writes them all. Says whether it removed anything: the seal then rewrites
+ * the whole file, so that none survives in its bytes (decision 139).
  */
-export function stripActiveContent(pdf: PDFDocument): void {
+export function stripActiveContent(pdf: PDFDocument): boolean {
   const { context } = pdf;
+  let changed = false;
   const names = pdf.catalog.lookupMaybe(PDFName.of('Names'), PDFDict);
-  names?.delete(PDFName.of('JavaScript'));
+  if (names?.has(PDFName.of('JavaScript'))) {
+    names.delete(PDFName.of('JavaScript'));
+    changed = true;
+  }
   const seen = new Set<PDFObject>();
   const visit = (object: PDFObject | undefined) => {
     if (!object || seen.has(object)) return;
@@ -187,12 +192,18 @@ export function stripActiveContent(pdf: PDFDocument): void {
     if (dict) {
       for (const key of triggerKeys) {
         const value = dict.get(key);
+        if (value === undefined) continue;
         if (value instanceof PDFRef && key.asString() === '/JS') context.delete(value);
         dict.delete(key);
+        changed = true;
       }
       const type = dict.get(PDFName.of('S'));
       if (type instanceof PDFName && activeActions.has(type.decodeText())) {
-        for (const key of dict.keys()) if (key.asString() !== '/Type') dict.delete(key);
+        for (const key of dict.keys()) {
+          if (key.asString() === '/Type') continue;
+          dict.delete(key);
+          changed = true;
+        }
       }
       const action = dict.get(PDFName.of('A'));
       if (action instanceof PDFDict) visit(action);
@@ -203,6 +214,7 @@ export function stripActiveContent(pdf: PDFDocument): void {
   };
   visit(pdf.catalog);
   for (const [, object] of context.enumerateIndirectObjects()) visit(object);
+  return changed;
 }
 
 // ---- Page content -----------------------------------------------------------------------
@@ -461,7 +473,17 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   const revocation = opened.info.selfSigned ? null : await checkNotRevoked(signer.certificate, signer.chain);
 
   const pdf = await contentPdf(input.source);
-  stripActiveContent(pdf);
+  // A customer's PDF keeps its own bytes: the seal is appended to them as an incremental update,
+  // as PDF signers do, rather than pdf-lib rewriting the whole file (decision 139) — unless the
+  // file's cross-reference data leaves any doubt (null) or active content had to be removed
+  // (it must not survive in the bytes: issue 24, finding 12). An image becomes a new document.
+  const original = input.source.contentType === 'application/pdf' ? asBuffer(own(input.source.bytes)) : null;
+  let base = original && baseRevision(original, pdf);
+  const before = base && snapshot(pdf);
+  if (stripActiveContent(pdf)) base = null;
+  // pdf-lib numbers new objects after the largest it loaded, which may be below the numbers of the
+  // file's object streams and xref streams (it keeps neither): an update must not reuse them.
+  if (base) pdf.context.largestObjectNumber = Math.max(pdf.context.largestObjectNumber, base.size - 1);
   const pages = pdf.getPages();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (const field of input.fields) await stampField(pdf, pages, field, font);
@@ -483,9 +505,16 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
     signatureLength: signatureBytes,
   });
-  const saved = await pdf.save({ useObjectStreams: false });
-  // A view, not a copy (Buffer.from(Uint8Array) copies the 10 MB).
-  const unsigned = Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
+  let unsigned: Buffer;
+  if (original && base && before) {
+    // Fonts and images are made into objects when flushed (save does it too).
+    await pdf.flush();
+    unsigned = appendIncrementalUpdate(pdf, original, changedSince(pdf, before));
+  } else {
+    const saved = await pdf.save({ useObjectStreams: false });
+    // A view, not a copy (Buffer.from(Uint8Array) copies the 10 MB).
+    unsigned = Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
+  }
   const tsa = input.tsa ?? null;
   const timestamps: Buffer[] = [];
   const first = await signInPlace(unsigned, (digest) =>
@@ -508,46 +537,7 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   return { pdf: signed, sha256: sha256(signed).toString('hex'), pageCount, level };
 }
 
-// ---- Incremental updates (DSS, document timestamp) ----------------------------------------------
-
-function bytesOfObject(object: PDFObject): Buffer {
-  const bytes = new Uint8Array(object.sizeInBytes());
-  object.copyBytesInto(bytes, 0);
-  return Buffer.from(bytes);
-}
-
-/**
- * Appends `refs` (as they now are in `pdf`'s context) after `file` as an
- * incremental update: the objects, a cross-reference section for them and a
- * trailer pointing back at the previous one. Earlier bytes are untouched, so
- * earlier signatures stay valid.
- */
-function appendIncrementalUpdate(pdf: PDFDocument, file: Buffer, refs: PDFRef[]): Buffer {
-  const previous = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(file.subarray(-64).toString('latin1'))?.[1]);
-  if (!Number.isFinite(previous)) throw new Error('no startxref at the end of the file');
-  const parts: Buffer[] = [file, Buffer.from('\n')];
-  let offset = file.length + 1;
-  const offsets = new Map<number, number>();
-  for (const ref of [...refs].sort((a, b) => a.objectNumber - b.objectNumber)) {
-    const object = pdf.context.lookup(ref);
-    if (!object) continue;
-    const body = Buffer.concat([Buffer.from(`${ref.objectNumber} ${ref.generationNumber} obj\n`), bytesOfObject(object), Buffer.from('\nendobj\n')]);
-    offsets.set(ref.objectNumber, offset);
-    parts.push(body);
-    offset += body.length;
-  }
-  let xref = 'xref\n';
-  for (const [number, at] of offsets) xref += `${number} 1\n${String(at).padStart(10, '0')} 00000 n \n`;
-  const info = pdf.context.trailerInfo;
-  const trailer = PDFDict.withContext(pdf.context);
-  trailer.set(PDFName.of('Size'), PDFNumber.of(pdf.context.largestObjectNumber + 1));
-  trailer.set(PDFName.of('Root'), info.Root as PDFRef);
-  if (info.Info) trailer.set(PDFName.of('Info'), info.Info);
-  if (info.ID) trailer.set(PDFName.of('ID'), info.ID);
-  trailer.set(PDFName.of('Prev'), PDFNumber.of(previous));
-  parts.push(Buffer.from(`${xref}trailer\n`), bytesOfObject(trailer), Buffer.from(`\nstartxref\n${offset}\n%%EOF\n`));
-  return Buffer.concat(parts);
-}
+// ---- Validation data and document timestamp (incremental updates) ------------------------------
 
 function appendDss(pdf: PDFDocument, file: Buffer, validation: { certificates: Buffer[]; ocsps: Buffer[]; crls: Buffer[] }): Buffer {
   const { context } = pdf;
