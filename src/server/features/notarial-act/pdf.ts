@@ -36,7 +36,12 @@ import { CertificateError, NotNotarizableError, certificateMessages, documentPro
  * and the notary's electronic seal, then a PAdES signature with the notary's
  * certificate over the whole file (docs/decisions/035, 060): B-B always;
  * with a timestamp authority B-T, then the validation data (DSS, B-LT) and a
- * document timestamp (B-LTA) as incremental updates.
+ * document timestamp (B-LTA) as incremental updates. A customer's PDF is not
+ * rewritten: what the seal changes is appended to its own bytes as an
+ * incremental update, so the upload is a byte-for-byte prefix of the sealed
+ * file — unless active content had to be removed or its cross-reference data
+ * leaves any doubt; then, as for an image, pdf-lib writes the whole file
+ * (decision 139, incremental-update.ts).
  */
 export interface SealInput {
   source: { bytes: Uint8Array; contentType: string };
@@ -360,9 +365,10 @@ function addVerificationLine(pdf: PDFDocument, page: PDFPage, font: PDFFont, ver
  * The placeholder's ByteRange and the start of its /Contents as pdf-lib writes
  * a signature dictionary (`<<\n/Type /Sig\n…\n/ByteRange [ 0 /… /… /… ]\n/Contents <`).
  * It is searched from the end of the file: ours is always the last one —
- * pdf-lib writes objects by number and the signature dictionary is the newest
- * but for its widget and form, and a document timestamp's is in the update
- * appended last — so the customer's megabytes before it are not scanned
+ * pdf-lib and the incremental update (decision 139) write objects by number
+ * and the signature dictionary is the newest but for its widget and form, the
+ * customer's bytes all come before it, and a document timestamp's is in the
+ * update appended last — so the customer's megabytes before it are not scanned
  * (a forward scan was 3.5 ms of a 10 MB seal: decision 136). No text we write
  * after it can hold the needle: its line breaks are structure (`winAnsi`
  * turns a name's into "?").
