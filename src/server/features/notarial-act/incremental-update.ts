@@ -158,7 +158,13 @@ export function readCrossReferences(file: Buffer): CrossReferences | null {
     const section = sectionAt(file, at, context);
     if (!section || section.trailer.has(name('XRefStm'))) return null;
     newest ??= section;
-    const own = entriesOf(section);
+    let own: Map<number, Entry> | null;
+    try {
+      own = entriesOf(section);
+    } catch {
+      // A missing /W, a stream that does not inflate: doubt like any other.
+      return null;
+    }
     if (!own) return null;
     for (const [number, entry] of own) {
       const later = entries.get(number);

@@ -484,12 +484,12 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   // file's cross-reference data leaves any doubt (null) or active content had to be removed
   // (it must not survive in the bytes: issue 24, finding 12). An image becomes a new document.
   const original = input.source.contentType === 'application/pdf' ? asBuffer(own(input.source.bytes)) : null;
-  let base = original && baseRevision(original, pdf);
-  const before = base && snapshot(pdf);
-  if (stripActiveContent(pdf)) base = null;
+  const base = original && baseRevision(original, pdf);
+  let update = original && base ? { original, base, before: snapshot(pdf) } : null;
+  if (stripActiveContent(pdf)) update = null;
   // pdf-lib numbers new objects after the largest it loaded, which may be below the numbers of the
   // file's object streams and xref streams (it keeps neither): an update must not reuse them.
-  if (base) pdf.context.largestObjectNumber = Math.max(pdf.context.largestObjectNumber, base.size - 1);
+  if (update) pdf.context.largestObjectNumber = Math.max(pdf.context.largestObjectNumber, update.base.size - 1);
   const pages = pdf.getPages();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (const field of input.fields) await stampField(pdf, pages, field, font);
@@ -512,10 +512,10 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
     signatureLength: signatureBytes,
   });
   let unsigned: Buffer;
-  if (original && base && before) {
+  if (update) {
     // Fonts and images are made into objects when flushed (save does it too).
     await pdf.flush();
-    unsigned = appendIncrementalUpdate(pdf, original, changedSince(pdf, before));
+    unsigned = appendIncrementalUpdate(pdf, update.original, changedSince(pdf, update.before));
   } else {
     const saved = await pdf.save({ useObjectStreams: false });
     // A view, not a copy (Buffer.from(Uint8Array) copies the 10 MB).
