@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPki, type NotaryCertificate, type TestPki } from '../../../../tests/helpers/openssl-pki.ts';
 import { readSignedData, signerInfoParts } from '../../crypto/cms.ts';
 import { oids, toDer } from '../../crypto/der.ts';
+import { readCrossReferences } from './incremental-update.ts';
 import { buildSealedPdf, type SealInput } from './pdf.ts';
 import { CertificateError, certificateMessages } from './seal-errors.ts';
 
@@ -142,6 +143,31 @@ describe('PAdES levels with OpenSSL’s TSA, OCSP responder and CRL', () => {
     writeFileSync(path.join(pki.dir, 'doc.data'), badTimestamp!.signedBytes);
     expect(run(tsArgs(path.join(pki.dir, 'doc.tst'), path.join(pki.dir, 'doc.data')))).not.toContain('Verification: OK');
     expect(createHash('sha256').update(sealed.pdf).digest('hex')).toBe(sealed.sha256);
+  });
+
+  it('B-LTA on the customer’s own bytes: the seal, the DSS and the document timestamp appended, each with an xref stream as the file has (decision 139)', async () => {
+    const original = Buffer.from(await (await PDFDocument.load(readFileSync(new URL('sample.pdf', fixtures)))).save({ useObjectStreams: true }));
+    const sealed = await buildSealedPdf({ ...input(notary, true), source: { bytes: original, contentType: 'application/pdf' } });
+    expect(sealed.level).toBe('B-LTA');
+    expect(sealed.pdf.subarray(0, original.length).equals(original)).toBe(true);
+    expect(readCrossReferences(sealed.pdf)?.kind).toBe('stream');
+    const file = path.join(pki.dir, 'lta-incremental.pdf');
+    writeFileSync(file, sealed.pdf);
+    const report = run(['pdfsig', file]);
+    expect(report).not.toMatch(/Error/);
+    expect(report).toMatch(/Signature #1:[\s\S]*Signature is Valid[\s\S]*Signature #2:/);
+    expect(report).toMatch(/Signature #2:[\s\S]*DocumentTimestamp[\s\S]*Total document signed/);
+    const [signature, documentTimestamp] = signaturesOf(sealed.pdf);
+    expect(signature!.byteRange[0]).toBe(0);
+    writeFileSync(path.join(pki.dir, 'inc.cms'), signature!.contents);
+    writeFileSync(path.join(pki.dir, 'inc.content'), signature!.signedBytes);
+    expect(run(['openssl', 'cms', '-verify', '-binary', '-inform', 'DER', '-in', path.join(pki.dir, 'inc.cms'), '-content', path.join(pki.dir, 'inc.content'), '-CAfile', pki.rootPem, '-purpose', 'any', '-out', '/dev/null'])).toContain('Verification successful');
+    writeFileSync(path.join(pki.dir, 'inc-doc.tst'), documentTimestamp!.contents);
+    writeFileSync(path.join(pki.dir, 'inc-doc.data'), documentTimestamp!.signedBytes);
+    expect(run(['openssl', 'ts', '-verify', '-token_in', '-in', path.join(pki.dir, 'inc-doc.tst'), '-data', path.join(pki.dir, 'inc-doc.data'), '-CAfile', pki.rootPem, '-untrusted', path.join(pki.dir, 'tsa.pem')])).toContain('Verification: OK');
+    const doc = await PDFDocument.load(sealed.pdf, { updateMetadata: false });
+    expect(doc.getPageCount()).toBe(2);
+    expect(doc.catalog.lookup(PDFName.of('DSS'), PDFDict).lookup(PDFName.of('Certs'), PDFArray).size()).toBe(3);
   });
 
   it('refuses to seal with a revoked certificate or an expired one', async () => {

@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PDFDocument, PDFName, PDFRawStream, PDFString, degrees } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFRawStream, PDFString, degrees, type PDFRef } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pngBomb } from '../../../../tests/helpers/images.ts';
 import { scannedPdf } from '../../../../tests/helpers/large-pdf.ts';
@@ -12,6 +12,7 @@ import forge from 'node-forge';
 import sharp from 'sharp';
 import { forgePkcs12Kdf, generateTestCertificate, openP12, openP12Cached, openedP12Ms, pkcs12IterationCounts, pkcs12Kdf, readP12, testCertificateLabel } from './certificates.ts';
 import { actTypes } from '../../../shared/notarial-act.ts';
+import { appendIncrementalUpdate, readCrossReferences } from './incremental-update.ts';
 import { buildSealedPdf, communicationTechnologyStatement, inspectDocument, loadCustomerPdf, remoteStatement, type SealInput } from './pdf.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
@@ -182,6 +183,90 @@ describe('sealing', () => {
     const file = path.join(dir, 'stripped.pdf');
     writeFileSync(file, sealed.pdf);
     expect(pdfsig(file)).toContain('Signature is Valid');
+  });
+
+  /** What poppler reads of a sealed file: the signature's report, the page count, a page's text — and whether it had to repair the cross-reference data. */
+  function readBack(name: string, pdf: Buffer) {
+    const file = path.join(dir, `${name}.pdf`);
+    writeFileSync(file, pdf);
+    const info = spawnSync('pdfinfo', [file], { encoding: 'utf8' });
+    return {
+      signature: pdfsig(file),
+      pages: Number(/Pages:\s+(\d+)/.exec(info.stdout)?.[1]),
+      complaints: info.stderr,
+      text: (page: number) => execFileSync('pdftotext', ['-f', String(page), '-l', String(page), file, '-'], { encoding: 'utf8' }),
+    };
+  }
+
+  const dateField = { kind: 'date' as const, page: 1, box: { x: 0.1, y: 0.1, width: 0.3, height: 0.04 }, text: '11/26/2026' };
+
+  it('appends the seal to the customer’s own bytes, with a cross-reference table or stream as the file has (decision 139)', async () => {
+    const xrefStream = Buffer.from(await (await PDFDocument.load(samplePdf)).save({ useObjectStreams: true }));
+    for (const [kind, original] of [['table', samplePdf], ['stream', xrefStream]] as const) {
+      expect(readCrossReferences(original)?.kind).toBe(kind);
+      const sealed = await seal({ bytes: original, contentType: 'application/pdf' }, { fields: [dateField] });
+      // The customer's file, byte for byte, then the update.
+      expect(sealed.pdf.subarray(0, original.length).equals(original), kind).toBe(true);
+      const references = readCrossReferences(sealed.pdf);
+      expect(references?.kind, kind).toBe(kind);
+      expect(references?.startxref, kind).toBeGreaterThan(original.length);
+      const read = readBack(`incremental-${kind}`, sealed.pdf);
+      expect(read.signature, kind).toContain('Signature is Valid');
+      expect(read.signature, kind).toContain('Total document signed');
+      expect(read.complaints, kind).toBe('');
+      expect(read.pages, kind).toBe(2);
+      expect(read.text(1), kind).toContain('11/26/2026');
+      expect(read.text(2), kind).toContain('NOTARIAL CERTIFICATE');
+      expect((await PDFDocument.load(sealed.pdf, { updateMetadata: false })).getPageCount(), kind).toBe(2);
+    }
+  });
+
+  it('rewrites the whole file when it removed active content: none survives in the bytes (decision 139)', async () => {
+    const clean = await PDFDocument.load(samplePdf);
+    const hostile = await PDFDocument.load(samplePdf);
+    hostile.catalog.set(PDFName.of('OpenAction'), hostile.context.register(hostile.context.obj({ Type: 'Action', S: 'JavaScript', JS: PDFString.of('app.alert("hi")') })));
+    for (const useObjectStreams of [false, true]) {
+      const cleanBytes = Buffer.from(await clean.save({ useObjectStreams }));
+      const hostileBytes = Buffer.from(await hostile.save({ useObjectStreams }));
+      expect(hostileBytes.includes('/JavaScript') || useObjectStreams).toBe(true);
+      // The same document without the script is extended; with it, rewritten.
+      const kept = await seal({ bytes: cleanBytes, contentType: 'application/pdf' });
+      expect(kept.pdf.subarray(0, cleanBytes.length).equals(cleanBytes)).toBe(true);
+      const sealed = await seal({ bytes: hostileBytes, contentType: 'application/pdf' });
+      expect(sealed.pdf.subarray(0, hostileBytes.length).equals(hostileBytes)).toBe(false);
+      for (const needle of ['/JavaScript', '/OpenAction', 'app.alert']) expect(sealed.pdf.includes(needle), needle).toBe(false);
+      expect(readCrossReferences(sealed.pdf)?.startxref).toBeLessThan(sealed.pdf.length);
+      expect(readBack(`rewritten-${useObjectStreams}`, sealed.pdf).signature).toContain('Signature is Valid');
+    }
+  });
+
+  it('extends a file with bytes after its %%EOF, and rewrites one whose startxref points nowhere or at an earlier version of an object (decision 139)', async () => {
+    // A blank line and a stray byte after %%EOF, as some writers leave: still extended.
+    const trailing = Buffer.concat([samplePdf, Buffer.from('\r\n\n\0')]);
+    const extended = await seal({ bytes: trailing, contentType: 'application/pdf' });
+    expect(extended.pdf.subarray(0, trailing.length).equals(trailing)).toBe(true);
+    expect(readBack('trailing', extended.pdf).signature).toContain('Signature is Valid');
+
+    const text = samplePdf.toString('latin1');
+    const startxref = /startxref\s+(\d+)/.exec(text.slice(-64))!;
+    const broken: Buffer[] = [
+      // startxref at the header instead of the xref table.
+      Buffer.from(text.slice(0, text.lastIndexOf('startxref')) + text.slice(text.lastIndexOf('startxref')).replace(startxref[1]!, '9'), 'latin1'),
+      // No startxref at all.
+      Buffer.from(text.slice(0, text.lastIndexOf('startxref')) + '%%EOF\n', 'latin1'),
+    ];
+    // An earlier revision whose catalog an update replaced: the earlier one stays in the bytes.
+    const updated = await PDFDocument.load(samplePdf);
+    const root = updated.context.trailerInfo.Root as PDFRef;
+    broken.push(appendIncrementalUpdate(updated, Buffer.from(samplePdf), [root]));
+    expect(readCrossReferences(broken[2]!)?.superseded).toBe(true);
+    for (const [index, bytes] of broken.entries()) {
+      const sealed = await seal({ bytes, contentType: 'application/pdf' });
+      expect(sealed.pdf.subarray(0, bytes.length).equals(bytes), `case ${index}`).toBe(false);
+      const read = readBack(`fallback-${index}`, sealed.pdf);
+      expect(read.signature, `case ${index}`).toContain('Signature is Valid');
+      expect(read.pages, `case ${index}`).toBe(2);
+    }
   });
 
   it('turns an uploaded image into a page of its own', async () => {

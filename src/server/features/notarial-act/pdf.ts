@@ -8,7 +8,6 @@ import {
   PDFHexString,
   PDFInvalidObject,
   PDFName,
-  PDFNumber,
   PDFRef,
   PDFStream,
   PDFString,
@@ -25,6 +24,7 @@ import { formatDateInZone, formatInZone, parseIsoDate, zoneAbbreviation, zonedIn
 import { signatureLevelLabels, type ActType, type SignatureLevel } from '../../../shared/notarial-act.ts';
 import { imageSize, maxDocumentImagePixels, maxSignatureSize, pngDataFits } from '../../images/image-header.ts';
 import { openP12Cached, testCertificateLabel } from './certificates.ts';
+import { appendIncrementalUpdate, baseRevision, bytesOfObject, changedSince, snapshot } from './incremental-update.ts';
 import { collectValidationData, checkNotRevoked } from './validation-data.ts';
 import { CertificateError, NotNotarizableError, certificateMessages, documentProblems } from './seal-errors.ts';
 
@@ -36,7 +36,12 @@ import { CertificateError, NotNotarizableError, certificateMessages, documentPro
  * and the notary's electronic seal, then a PAdES signature with the notary's
  * certificate over the whole file (docs/decisions/035, 060): B-B always;
  * with a timestamp authority B-T, then the validation data (DSS, B-LT) and a
- * document timestamp (B-LTA) as incremental updates.
+ * document timestamp (B-LTA) as incremental updates. A customer's PDF is not
+ * rewritten: what the seal changes is appended to its own bytes as an
+ * incremental update, so the upload is a byte-for-byte prefix of the sealed
+ * file — unless active content had to be removed or its cross-reference data
+ * leaves any doubt; then, as for an image, pdf-lib writes the whole file
+ * (decision 139, incremental-update.ts).
  */
 export interface SealInput {
   source: { bytes: Uint8Array; contentType: string };
@@ -173,12 +178,17 @@ const triggerKeys = ['OpenAction', 'AA', 'JS', 'XFA'].map((key) => PDFName.of(ke
  * code, launches a file, opens an address or submits a form (emptied in
  * place, so nothing that referred to it dangles; links inside the document
  * stay). Every object of the file is visited, reachable or not: pdf-lib
- * writes them all.
+ * writes them all. Says whether it removed anything: the seal then rewrites
+ * the whole file, so that none survives in its bytes (decision 139).
  */
-export function stripActiveContent(pdf: PDFDocument): void {
+export function stripActiveContent(pdf: PDFDocument): boolean {
   const { context } = pdf;
+  let changed = false;
   const names = pdf.catalog.lookupMaybe(PDFName.of('Names'), PDFDict);
-  names?.delete(PDFName.of('JavaScript'));
+  if (names?.has(PDFName.of('JavaScript'))) {
+    names.delete(PDFName.of('JavaScript'));
+    changed = true;
+  }
   const seen = new Set<PDFObject>();
   const visit = (object: PDFObject | undefined) => {
     if (!object || seen.has(object)) return;
@@ -187,12 +197,18 @@ export function stripActiveContent(pdf: PDFDocument): void {
     if (dict) {
       for (const key of triggerKeys) {
         const value = dict.get(key);
+        if (value === undefined) continue;
         if (value instanceof PDFRef && key.asString() === '/JS') context.delete(value);
         dict.delete(key);
+        changed = true;
       }
       const type = dict.get(PDFName.of('S'));
       if (type instanceof PDFName && activeActions.has(type.decodeText())) {
-        for (const key of dict.keys()) if (key.asString() !== '/Type') dict.delete(key);
+        for (const key of dict.keys()) {
+          if (key.asString() === '/Type') continue;
+          dict.delete(key);
+          changed = true;
+        }
       }
       const action = dict.get(PDFName.of('A'));
       if (action instanceof PDFDict) visit(action);
@@ -203,6 +219,7 @@ export function stripActiveContent(pdf: PDFDocument): void {
   };
   visit(pdf.catalog);
   for (const [, object] of context.enumerateIndirectObjects()) visit(object);
+  return changed;
 }
 
 // ---- Page content -----------------------------------------------------------------------
@@ -348,9 +365,10 @@ function addVerificationLine(pdf: PDFDocument, page: PDFPage, font: PDFFont, ver
  * The placeholder's ByteRange and the start of its /Contents as pdf-lib writes
  * a signature dictionary (`<<\n/Type /Sig\n…\n/ByteRange [ 0 /… /… /… ]\n/Contents <`).
  * It is searched from the end of the file: ours is always the last one —
- * pdf-lib writes objects by number and the signature dictionary is the newest
- * but for its widget and form, and a document timestamp's is in the update
- * appended last — so the customer's megabytes before it are not scanned
+ * pdf-lib and the incremental update (decision 139) write objects by number
+ * and the signature dictionary is the newest but for its widget and form, the
+ * customer's bytes all come before it, and a document timestamp's is in the
+ * update appended last — so the customer's megabytes before it are not scanned
  * (a forward scan was 3.5 ms of a 10 MB seal: decision 136). No text we write
  * after it can hold the needle: its line breaks are structure (`winAnsi`
  * turns a name's into "?").
@@ -461,7 +479,17 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   const revocation = opened.info.selfSigned ? null : await checkNotRevoked(signer.certificate, signer.chain);
 
   const pdf = await contentPdf(input.source);
-  stripActiveContent(pdf);
+  // A customer's PDF keeps its own bytes: the seal is appended to them as an incremental update,
+  // as PDF signers do, rather than pdf-lib rewriting the whole file (decision 139) — unless the
+  // file's cross-reference data leaves any doubt (null) or active content had to be removed
+  // (it must not survive in the bytes: issue 24, finding 12). An image becomes a new document.
+  const original = input.source.contentType === 'application/pdf' ? asBuffer(own(input.source.bytes)) : null;
+  const base = original && baseRevision(original, pdf);
+  let update = original && base ? { original, base, before: snapshot(pdf) } : null;
+  if (stripActiveContent(pdf)) update = null;
+  // pdf-lib numbers new objects after the largest it loaded, which may be below the numbers of the
+  // file's object streams and xref streams (it keeps neither): an update must not reuse them.
+  if (update) pdf.context.largestObjectNumber = Math.max(pdf.context.largestObjectNumber, update.base.size - 1);
   const pages = pdf.getPages();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (const field of input.fields) await stampField(pdf, pages, field, font);
@@ -483,9 +511,16 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
     signatureLength: signatureBytes,
   });
-  const saved = await pdf.save({ useObjectStreams: false });
-  // A view, not a copy (Buffer.from(Uint8Array) copies the 10 MB).
-  const unsigned = Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
+  let unsigned: Buffer;
+  if (update) {
+    // Fonts and images are made into objects when flushed (save does it too).
+    await pdf.flush();
+    unsigned = appendIncrementalUpdate(pdf, update.original, changedSince(pdf, update.before));
+  } else {
+    const saved = await pdf.save({ useObjectStreams: false });
+    // A view, not a copy (Buffer.from(Uint8Array) copies the 10 MB).
+    unsigned = Buffer.from(saved.buffer, saved.byteOffset, saved.byteLength);
+  }
   const tsa = input.tsa ?? null;
   const timestamps: Buffer[] = [];
   const first = await signInPlace(unsigned, (digest) =>
@@ -508,46 +543,7 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   return { pdf: signed, sha256: sha256(signed).toString('hex'), pageCount, level };
 }
 
-// ---- Incremental updates (DSS, document timestamp) ----------------------------------------------
-
-function bytesOfObject(object: PDFObject): Buffer {
-  const bytes = new Uint8Array(object.sizeInBytes());
-  object.copyBytesInto(bytes, 0);
-  return Buffer.from(bytes);
-}
-
-/**
- * Appends `refs` (as they now are in `pdf`'s context) after `file` as an
- * incremental update: the objects, a cross-reference section for them and a
- * trailer pointing back at the previous one. Earlier bytes are untouched, so
- * earlier signatures stay valid.
- */
-function appendIncrementalUpdate(pdf: PDFDocument, file: Buffer, refs: PDFRef[]): Buffer {
-  const previous = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(file.subarray(-64).toString('latin1'))?.[1]);
-  if (!Number.isFinite(previous)) throw new Error('no startxref at the end of the file');
-  const parts: Buffer[] = [file, Buffer.from('\n')];
-  let offset = file.length + 1;
-  const offsets = new Map<number, number>();
-  for (const ref of [...refs].sort((a, b) => a.objectNumber - b.objectNumber)) {
-    const object = pdf.context.lookup(ref);
-    if (!object) continue;
-    const body = Buffer.concat([Buffer.from(`${ref.objectNumber} ${ref.generationNumber} obj\n`), bytesOfObject(object), Buffer.from('\nendobj\n')]);
-    offsets.set(ref.objectNumber, offset);
-    parts.push(body);
-    offset += body.length;
-  }
-  let xref = 'xref\n';
-  for (const [number, at] of offsets) xref += `${number} 1\n${String(at).padStart(10, '0')} 00000 n \n`;
-  const info = pdf.context.trailerInfo;
-  const trailer = PDFDict.withContext(pdf.context);
-  trailer.set(PDFName.of('Size'), PDFNumber.of(pdf.context.largestObjectNumber + 1));
-  trailer.set(PDFName.of('Root'), info.Root as PDFRef);
-  if (info.Info) trailer.set(PDFName.of('Info'), info.Info);
-  if (info.ID) trailer.set(PDFName.of('ID'), info.ID);
-  trailer.set(PDFName.of('Prev'), PDFNumber.of(previous));
-  parts.push(Buffer.from(`${xref}trailer\n`), bytesOfObject(trailer), Buffer.from(`\nstartxref\n${offset}\n%%EOF\n`));
-  return Buffer.concat(parts);
-}
+// ---- Validation data and document timestamp (incremental updates) ------------------------------
 
 function appendDss(pdf: PDFDocument, file: Buffer, validation: { certificates: Buffer[]; ocsps: Buffer[]; crls: Buffer[] }): Buffer {
   const { context } = pdf;
