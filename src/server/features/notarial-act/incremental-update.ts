@@ -68,7 +68,9 @@ function entriesOf(section: Section): Map<number, Entry> | null {
   const widths = dict.lookup(name('W'), PDFArray).asArray().map((width) => (width as PDFNumber).asNumber());
   const size = dict.lookup(name('Size'), PDFNumber).asNumber();
   const index = dict.lookupMaybe(name('Index'), PDFArray)?.asArray().map((value) => (value as PDFNumber).asNumber()) ?? [0, size];
-  const rows = unpredicted(section.stream, filtered(dict, contents), widths.reduce((sum, width) => sum + width, 0));
+  const columns = widths.reduce((sum, width) => sum + width, 0);
+  // Inflated no further than its /Size of rows (each with a predictor byte) could take, 32 MB at most: a stream that inflates past it is a bomb, not a table.
+  const rows = unpredicted(section.stream, filtered(dict, contents, Math.min(32 * 1024 * 1024, (size + 1) * (columns + 1))), columns);
   if (!rows || widths.length !== 3) return null;
   const read = (at: number, width: number) => {
     let value = 0;
@@ -93,11 +95,11 @@ function entriesOf(section: Section): Map<number, Entry> | null {
 }
 
 /** An xref stream's data without its filter: none or Flate (the only ones writers use for it). */
-function filtered(dict: PDFDict, contents: Uint8Array): Buffer | null {
+function filtered(dict: PDFDict, contents: Uint8Array, maxOutputLength: number): Buffer | null {
   const filter = dict.get(name('Filter'));
   if (filter === undefined) return Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength);
   const only = filter instanceof PDFArray && filter.size() === 1 ? filter.get(0) : filter;
-  return only === name('FlateDecode') ? inflateSync(contents) : null;
+  return only === name('FlateDecode') ? inflateSync(contents, { maxOutputLength }) : null;
 }
 
 /** Rows without their PNG predictor (the /Predictor 12 most writers use): only None and Up are read, anything else is doubt. */

@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, PDFRawStream, PDFString, degrees, type PDFRef } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pngBomb } from '../../../../tests/helpers/images.ts';
@@ -267,6 +268,13 @@ describe('sealing', () => {
       expect(read.signature, `case ${index}`).toContain('Signature is Valid');
       expect(read.pages, `case ${index}`).toBe(2);
     }
+  });
+
+  it('reads no cross-reference stream past what its /Size could hold: one that inflates to 16 MB is doubt, not a table (decision 139)', () => {
+    const bomb = deflateSync(Buffer.alloc(16 * 1024 * 1024));
+    const head = Buffer.from(`%PDF-1.7\n1 0 obj\n<< /Type /XRef /Size 2 /W [ 1 4 2 ] /Filter /FlateDecode /Length ${bomb.length} >>\nstream\n`, 'latin1');
+    const file = Buffer.concat([head, bomb, Buffer.from(`\nendstream\nendobj\nstartxref\n9\n%%EOF\n`, 'latin1')]);
+    expect(readCrossReferences(file)).toBeNull();
   });
 
   it('turns an uploaded image into a page of its own', async () => {
