@@ -391,7 +391,7 @@ function goalsMarkdown({ load: loadRuns, growth, signalling, seal }: Measured & 
   if (seal) {
     const sealRatio = median(seal.sealMs) / median(seal.floorMs);
     lines.push(`| Seal of a ${(seal.pdfBytes / 1024 / 1024).toFixed(0)} MB PDF against pdf-lib's load + save | ≤ 2 × | — | ${sealRatio.toFixed(2)} × (${median(seal.sealMs).toFixed(0)} ms against ${median(seal.floorMs).toFixed(0)} ms) | ${verdict(sealRatio <= 2)} |`);
-    lines.push(`| \`/healthz\` p99 while 3 seals run | < 50 ms | — | ${seal.during.p99.toFixed(1)} ms | ${verdict(seal.during.p99 < 50)} |`);
+    lines.push(`| \`/healthz\` p99 while 3 seals run at once | < 50 ms | — | ${seal.during.p99.toFixed(1)} ms (${seal.during.count} probes over ${seal.rounds} rounds) | ${verdict(seal.during.p99 < 50)} |`);
   }
   return lines.join('\n');
 }
@@ -522,7 +522,8 @@ if (selected.has('signalling')) {
 }
 
 if (selected.has('seal')) {
-  measured.seal = await runSealBench(runs, log);
+  // A seal takes tens of milliseconds: several runs for each of the others' one, so one slow run (a GC, a neighbour) is not a third of the median.
+  measured.seal = await runSealBench(quick ? runs : runs * 5, log);
   publish('seal', sealMarkdown(measured.seal));
 }
 

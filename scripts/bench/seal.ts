@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PDFDocument } from 'pdf-lib';
 import { generateTestCertificate } from '../../src/server/features/notarial-act/certificates.ts';
@@ -21,7 +23,9 @@ export interface SealBench {
   sealMs: number[];
   idle: Percentiles;
   during: Percentiles;
+  /** Milliseconds per round of three seals at once, and how many rounds ran. */
   concurrentMs: number;
+  rounds: number;
 }
 interface Percentiles {
   count: number;
@@ -94,14 +98,23 @@ export async function runSealBench(runs: number, log: (line: string) => void): P
     };
     const idleUntil = performance.now() + 3_000;
     const idle = percentiles(await probe(() => performance.now() < idleUntil));
-    const copies = [Buffer.from(pdf), Buffer.from(pdf), Buffer.from(pdf)];
+    // Rounds of three seals at once, back to back for as long as the idle probe ran: one round is
+    // over in a fraction of a second, too few probes for a p99. Each seal reads its file as the
+    // act's service does (from storage: read off the event loop, the bytes then moved to the worker).
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'notary-seal-bench-')), 'scan.pdf');
+    writeFileSync(file, pdf);
     let running = true;
     const during = probe(() => running);
     const started = performance.now();
-    await Promise.all(copies.map(seal));
-    const concurrentMs = performance.now() - started;
+    let rounds = 0;
+    do {
+      await Promise.all([0, 1, 2].map(async () => seal(await readFile(file))));
+      rounds++;
+    } while (performance.now() - started < 3_000);
+    const concurrentMs = (performance.now() - started) / rounds;
     running = false;
-    return { pdfBytes: pdf.length, floorMs, sealMs, idle, during: percentiles(await during), concurrentMs };
+    rmSync(path.dirname(file), { recursive: true, force: true });
+    return { pdfBytes: pdf.length, floorMs, sealMs, idle, during: percentiles(await during), concurrentMs, rounds };
   } finally {
     await closeSealWorkers();
     await app.close();
@@ -115,11 +128,11 @@ export function sealMarkdown(result: SealBench): string {
   return [
     '## Seal',
     '',
-    `A ${(result.pdfBytes / 1024 / 1024).toFixed(1)} MB scanned PDF (5 full-page images), sealed in the seal worker (PAdES B-B, test certificate; decision 061) against its floor, pdf-lib's own load + save of the same file in the bench's process; medians of ${result.sealMs.length} runs (listed in the order run), warm (3 of each first), seal and floor interleaved in alternating order. The seal is handed its own copy of the file, made before its clock starts, as the act's service hands over the file it read from storage (moved to the worker, not cloned: decision 136). \`/healthz\` on the Express app in the same process, probed every 10 ms. Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (the idle probe's p99 shows what the machine itself adds).`,
+    `A ${(result.pdfBytes / 1024 / 1024).toFixed(1)} MB scanned PDF (5 full-page images), sealed in the seal worker (PAdES B-B, test certificate; decision 061) against its floor, pdf-lib's own load + save of the same file in the bench's process; medians of ${result.sealMs.length} runs (listed in the order run), warm (3 of each first), seal and floor interleaved in alternating order. The seal is handed its own copy of the file, made before its clock starts, as the act's service hands over the file it read from storage (moved to the worker, not cloned: decision 136). \`/healthz\` on the Express app in the same process, probed every 10 ms: 3 s idle, then at least 3 s of rounds of three seals at once, each reading its file as the act's service does (off the event loop) and moving it to the worker. Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (the idle probe's p99 shows what the machine itself adds).`,
     '',
     '| Figure | Value | Floor | Ratio | Goal |',
     '|---|---|---|---|---|',
     `| Seal, 10 MB PDF | ${f(seal)} ms (runs ${result.sealMs.map(f).join(' / ')}) | ${f(floor)} ms (runs ${result.floorMs.map(f).join(' / ')}) | ${(seal / floor).toFixed(2)} × | ≤ 2 × |`,
-    `| \`/healthz\` while 3 seals run (${f(result.concurrentMs)} ms, ${result.during.count} probes) | p50 ${f(result.during.p50)} ms, p99 ${f(result.during.p99)} ms, max ${f(result.during.max)} ms | idle p50 ${f(result.idle.p50)} ms, p99 ${f(result.idle.p99)} ms | p99 ${(result.during.p99 / Math.max(result.idle.p99, 0.1)).toFixed(1)} × idle | p99 < 50 ms |`,
+    `| \`/healthz\` while 3 seals run at once (${result.rounds} rounds back to back, ${f(result.concurrentMs)} ms each; ${result.during.count} probes) | p50 ${f(result.during.p50)} ms, p99 ${f(result.during.p99)} ms, max ${f(result.during.max)} ms | idle p50 ${f(result.idle.p50)} ms, p99 ${f(result.idle.p99)} ms | p99 ${(result.during.p99 / Math.max(result.idle.p99, 0.1)).toFixed(1)} × idle | p99 < 50 ms |`,
   ].join('\n');
 }
