@@ -222,12 +222,7 @@ export function baseRevision(file: Buffer, pdf: PDFDocument): CrossReferences | 
  */
 export type Snapshot = Map<PDFRef, { object: PDFObject; bytes: Buffer; contents?: Uint8Array }>;
 
-function ownBytes(object: PDFObject): Buffer {
-  const serialised = object instanceof PDFStream ? object.dict : object;
-  const bytes = Buffer.alloc(serialised.sizeInBytes());
-  serialised.copyBytesInto(bytes, 0);
-  return bytes;
-}
+const ownBytes = (object: PDFObject): Buffer => bytesOfObject(object instanceof PDFStream ? object.dict : object);
 
 export function snapshot(pdf: PDFDocument): Snapshot {
   const taken: Snapshot = new Map();

@@ -483,10 +483,11 @@ export async function buildSealedPdf(input: SealInput): Promise<SealResult> {
   // as PDF signers do, rather than pdf-lib rewriting the whole file (decision 139) — unless the
   // file's cross-reference data leaves any doubt (null) or active content had to be removed
   // (it must not survive in the bytes: issue 24, finding 12). An image becomes a new document.
-  const original = input.source.contentType === 'application/pdf' ? asBuffer(own(input.source.bytes)) : null;
+  const stripped = stripActiveContent(pdf);
+  const original = input.source.contentType === 'application/pdf' && !stripped ? asBuffer(own(input.source.bytes)) : null;
   const base = original && baseRevision(original, pdf);
-  let update = original && base ? { original, base, before: snapshot(pdf) } : null;
-  if (stripActiveContent(pdf)) update = null;
+  // Nothing changed yet (stripping changed nothing): the snapshot is the file as it is.
+  const update = original && base ? { original, base, before: snapshot(pdf) } : null;
   // pdf-lib numbers new objects after the largest it loaded, which may be below the numbers of the
   // file's object streams and xref streams (it keeps neither): an update must not reuse them.
   if (update) pdf.context.largestObjectNumber = Math.max(pdf.context.largestObjectNumber, update.base.size - 1);
