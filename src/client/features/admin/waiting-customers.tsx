@@ -18,8 +18,9 @@ const waitedFor = (ms: number) => {
  * Notarize now for notaries (issue 28, decision 110), on every console page:
  * the customers in line with a badge, a chime and (with permission) a browser
  * notification when one joins, where each stands with proving who they are
- * (ID, identity questions: the lobby offers both while they wait), and Accept, which takes the next customer
- * (oldest first; the server decides, across nodes) and opens the room.
+ * (ID, identity questions: the lobby offers both while they wait), and
+ * Accept, which takes the next customer (oldest first; the server decides,
+ * across nodes) and opens the room.
  * Shown to a notary on duty, or whenever someone is waiting.
  */
 export function WaitingCustomers() {

@@ -316,9 +316,10 @@ export async function customersIdentityInLine(
 ): Promise<Map<string, WaitingIdentity>> {
   const ids = lines.map((l) => l.bookingId);
   const [verified, attempts] = await Promise.all([customersVerified(db, ids), customersKbaFacts(db, ids)]);
+  const attemptsOf = Map.groupBy(attempts, (a) => a.bookingId);
   const questionsOf = (line: { bookingId: string; startsAt: Date | null }): WaitingIdentity['questions'] => {
     const s = standing(
-      attempts.filter((a) => a.bookingId === line.bookingId),
+      attemptsOf.get(line.bookingId) ?? [],
       deps.now(),
       // In line, a customer has no start yet: accepted now, the session would start now.
       { startsAt: line.startsAt ?? deps.now(), freshnessHours: deps.config.KBA_FRESHNESS_HOURS },
