@@ -27,6 +27,9 @@ import { listSlots, slotsChanged } from '../../src/server/features/booking/slots
 import type { StaffIdentity } from '../../src/server/features/staff/session.ts';
 import { hashToken } from '../../src/server/tokens.ts';
 
+/** The messages of the conversation a chat message is compared with at every size (decision 140). */
+export const shortConversationLength = 100;
+
 export interface GrowthRow {
   case: string;
   /** What the size counts ("bookings", "messages in the conversation"). */
@@ -329,10 +332,9 @@ function growthCases(): GrowthCase[] {
     },
   },
   (() => {
-    /** The conversation that grows to each size, and one kept at `shortLength` messages beside it. */
+    /** The conversation that grows to each size, and one kept at `shortConversationLength` messages beside it. */
     let long: { tokenHash: string; id: string } | null = null;
     let short: { tokenHash: string; id: string; lastKept: number } | null = null;
-    const shortLength = 100;
     let length = 0;
     let clock = Date.now();
     const seedMessages = (ctx: Context, conversationId: string, from: number, to: number) =>
@@ -360,14 +362,14 @@ function growthCases(): GrowthCase[] {
       // message in a short conversation of the same database, measured in the
       // same alternation, leaves out what the whole table's size and the
       // machine's moment add to both.
-      secondFloor: `the same message in a ${shortLength}-message conversation of the same database`,
+      secondFloor: `the same message in a ${shortConversationLength}-message conversation of the same database`,
       sizes: (quick: boolean) => (quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000]),
       async prepare(ctx: Context, size: number) {
         if (!long || !short) {
           long = await open(ctx);
           length = 1;
           const opened = await open(ctx);
-          await seedMessages(ctx, opened.id, 1, shortLength);
+          await seedMessages(ctx, opened.id, 1, shortConversationLength);
           const { rows } = await ctx.sql(`select max(id)::int as last from chat_messages where conversation_id = $1`, [opened.id]);
           short = { ...opened, lastKept: (rows[0] as { last: number }).last };
         }
